@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wu_test.h -- what every Check suite of Wireup shares: a main that runs one suite.
+ *
+ * Usage, at the end of a test file:   WU_TEST_MAIN(my_suite)
+ * where Suite *my_suite(void) builds the suite. Output is TAP when CK_TAP_LOG_FILE_NAME is set
+ * (make check sets it to "-"), otherwise Check's normal report. CK_FORK, CK_RUN_SUITE and
+ * CK_RUN_CASE work as Check documents. */
+#ifndef WU_TEST_H
+#define WU_TEST_H
+
+#include <check.h>
+#include <stdlib.h>
+
+static inline int wu_test_run(Suite *s)
+{
+    SRunner *sr = srunner_create(s);
+    int failed;
+    srunner_run_all(sr, CK_ENV);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return 0 == failed ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+#define WU_TEST_MAIN(suite_fn)          \
+    int main(void)                      \
+    {                                   \
+        return wu_test_run(suite_fn()); \
+    }
+
+/* Path of the build tree's test support directory etc. are passed as -D by Makefile.am:
+ * WU_TEST_BUILDDIR (abs_top_builddir), WU_TEST_SRCDIR (abs_top_srcdir). */
+
+#endif
