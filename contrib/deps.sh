@@ -1,0 +1,22 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# deps.sh -- install the Debian packages Wireup needs to build and test, only those missing.
+# Usage: contrib/deps.sh [--test]   (--test adds what the test suite needs)
+set -e
+pkgs="gcc make perl autoconf automake libtool pkg-config libhwloc-dev libevent-dev libltdl-dev"
+[ "$1" = "--test" ] && pkgs="$pkgs check clang-format binutils"
+missing=""
+for p in $pkgs; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "deps.sh: installing:$missing"
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+if ! command -v apt-get >/dev/null 2>&1; then
+    echo "deps.sh: apt-get not found; install these yourself:$missing" >&2
+    exit 1
+fi
+$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null
+# shellcheck disable=SC2086
+$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing >/dev/null

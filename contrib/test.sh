@@ -1,0 +1,71 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# test.sh -- the README's second command (and what CI runs): install what is missing, then build
+# and run the whole test suite twice: a debug build with -Werror, and an AddressSanitizer +
+# UndefinedBehaviorSanitizer build with every component as a DSO. Also checks formatting.
+# Exits non-zero on any failure. Build trees go to _build/ci-* (removed first).
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+jobs=$(nproc 2>/dev/null || echo 2)
+sh contrib/deps.sh --test || exit 1
+./autogen.pl >/dev/null 2>&1 || { ./autogen.pl; exit 1; }
+
+total_pass=0
+total_fail=0
+status=0
+
+# run_build NAME CONFIGURE-ARGS...
+run_build() {
+    name=$1; shift
+    dir="$top/_build/ci-$name"
+    rm -rf "$dir" && mkdir -p "$dir" && cd "$dir" || return 1
+    echo "== [$name] configure $*"
+    if ! "$top/configure" "$@" >configure.out 2>&1; then
+        tail -30 configure.out; status=1; cd "$top"; return 1
+    fi
+    echo "== [$name] build"
+    if ! make -j"$jobs" >make.out 2>&1; then
+        grep -E -B3 -A3 'error|warning' make.out | head -60; status=1; cd "$top"; return 1
+    fi
+    echo "== [$name] make check"
+    make -j"$jobs" check >check.out 2>&1
+    rc=$?
+    grep -E '^# (TOTAL|PASS|SKIP|XFAIL|FAIL|XPASS|ERROR):' check.out | sed "s/^/[$name] /"
+    pass=$(sed -n 's/^# PASS: *//p' check.out | tail -1)
+    fail=$(sed -n 's/^# FAIL: *//p' check.out | tail -1)
+    err=$(sed -n 's/^# ERROR: *//p' check.out | tail -1)
+    total_pass=$((total_pass + ${pass:-0}))
+    total_fail=$((total_fail + ${fail:-0} + ${err:-0}))
+    if [ $rc -ne 0 ]; then
+        status=1
+        echo "== [$name] FAILED; failing tests:"
+        for log in $(find . -name '*.log' ! -name test-suite.log ! -name config.log); do
+            if grep -qE '^(not ok|Bail out)' "$log" 2>/dev/null || grep -q 'ERROR' "${log%.log}.trs" 2>/dev/null; then
+                echo "---- $log"; tail -40 "$log"
+            fi
+        done
+    fi
+    cd "$top"
+}
+
+run_build debug --enable-debug --enable-werror
+run_build asan --enable-werror --enable-mca-dso \
+    CFLAGS="-g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+    LDFLAGS="-fsanitize=address,undefined"
+
+echo "== format check (clang-format, .clang-format)"
+files=$(git ls-files '*.c' '*.h' 2>/dev/null || find . -name '*.[ch]' -not -path './_build/*')
+if command -v clang-format >/dev/null 2>&1; then
+    # shellcheck disable=SC2086
+    if clang-format --dry-run --Werror $files >format.out 2>&1; then
+        total_pass=$((total_pass + 1))
+    else
+        head -40 format.out; total_fail=$((total_fail + 1)); status=1
+        echo "format: run clang-format -i on the files above"
+    fi
+    rm -f format.out
+fi
+
+echo "$total_pass passed, $total_fail failed"
+exit $status
