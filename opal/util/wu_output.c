@@ -2,6 +2,7 @@
 /* wu_output.c -- output streams: a fixed table of stream slots under one mutex, and a formatter
  * that builds each message (prefix on every line, final newline) into one buffer for one write. */
 #include "opal/util/wu_output.h"
+#include "opal/util/wu_fork_lock.h"
 #include "opal/util/wu_error.h"
 
 #include <ctype.h>
@@ -20,8 +21,7 @@ typedef struct {
     char *prefix; /* NULL: none */
 } stream_t;
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+WU_FORK_SAFE_MUTEX(lock)
 static int refcount;
 static stream_t streams[WU_OUTPUT_MAX_STREAMS] = {
     [0] = {.used = true, .verbosity = WU_VERB_ERROR, .fd = -1, .prefix = NULL},
@@ -36,29 +36,6 @@ static const struct {
     {"warn", WU_VERB_WARN},   {"info", WU_VERB_INFO},   {"trace", WU_VERB_TRACE},
     {"debug", WU_VERB_DEBUG}, {"max", WU_VERB_MAX},
 };
-
-/* A child forked while another thread held the lock must not inherit it locked (pls/fork
- * children may report an exec failure through a stream). */
-static void atfork_prepare(void)
-{
-    pthread_mutex_lock(&lock);
-}
-
-static void atfork_release(void)
-{
-    pthread_mutex_unlock(&lock);
-}
-
-static void register_atfork(void)
-{
-    (void)pthread_atfork(atfork_prepare, atfork_release, atfork_release);
-}
-
-static void take_lock(void)
-{
-    (void)pthread_once(&atfork_once, register_atfork);
-    pthread_mutex_lock(&lock);
-}
 
 /* Caller holds the lock. */
 static stream_t *get_stream(int id)
@@ -80,7 +57,7 @@ static void reset_stream(stream_t *s, bool used)
 
 int wu_output_init(void)
 {
-    take_lock();
+    lock_take();
     refcount++;
     pthread_mutex_unlock(&lock);
     return WU_SUCCESS;
@@ -88,7 +65,7 @@ int wu_output_init(void)
 
 void wu_output_finalize(void)
 {
-    take_lock();
+    lock_take();
     if (refcount > 0 && 0 == --refcount) {
         for (int i = 1; i < WU_OUTPUT_MAX_STREAMS; i++) {
             reset_stream(&streams[i], false);
@@ -106,7 +83,7 @@ int wu_output_open(const char *prefix)
     if (NULL != prefix && '\0' != prefix[0] && NULL == (copy = strdup(prefix))) {
         return WU_ERR_NOMEM;
     }
-    take_lock();
+    lock_take();
     for (int i = 1; i < WU_OUTPUT_MAX_STREAMS; i++) {
         if (!streams[i].used) {
             reset_stream(&streams[i], true);
@@ -126,7 +103,7 @@ void wu_output_close(int stream)
     if (0 == stream) {
         return;
     }
-    take_lock();
+    lock_take();
     stream_t *s = get_stream(stream);
     if (NULL != s) {
         reset_stream(s, false);
@@ -141,7 +118,7 @@ void wu_output_set_verbosity(int stream, int level)
     } else if (level > WU_VERB_MAX) {
         level = WU_VERB_MAX;
     }
-    take_lock();
+    lock_take();
     stream_t *s = get_stream(stream);
     if (NULL != s) {
         s->verbosity = level;
@@ -152,7 +129,7 @@ void wu_output_set_verbosity(int stream, int level)
 int wu_output_get_verbosity(int stream)
 {
     int v = WU_VERB_NONE;
-    take_lock();
+    lock_take();
     stream_t *s = get_stream(stream);
     if (NULL != s) {
         v = s->verbosity;
@@ -172,7 +149,7 @@ int wu_output_set_fd(int stream, int fd)
     if (fd < -1) {
         return rc;
     }
-    take_lock();
+    lock_take();
     stream_t *s = get_stream(stream);
     if (NULL != s) {
         s->fd = fd;
@@ -247,7 +224,7 @@ static void emit(int level, int stream, const char *fmt, va_list ap)
     if (NULL == fmt) {
         return;
     }
-    take_lock();
+    lock_take();
     stream_t *s = get_stream(stream);
     if (NULL == s || (level >= 0 && (s->verbosity < 0 || level > s->verbosity))) {
         pthread_mutex_unlock(&lock);

@@ -6,6 +6,7 @@
 #endif
 #include "opal/util/wu_show_help.h"
 #include "opal/util/wu_error.h"
+#include "opal/util/wu_fork_lock.h"
 #include "opal/util/wu_output.h"
 
 #include <errno.h>
@@ -26,33 +27,11 @@ typedef struct {
     unsigned long repeats; /* suppressed since the last flush */
 } seen_t;
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+WU_FORK_SAFE_MUTEX(lock)
 static int aggregate = -1; /* -1: not decided yet, read the environment on first use */
 static int out_fd = -1;    /* -1: stderr */
 static seen_t *seen;
 static size_t nseen, capseen;
-
-static void atfork_prepare(void)
-{
-    pthread_mutex_lock(&lock);
-}
-
-static void atfork_release(void)
-{
-    pthread_mutex_unlock(&lock);
-}
-
-static void register_atfork(void)
-{
-    (void)pthread_atfork(atfork_prepare, atfork_release, atfork_release);
-}
-
-static void take_lock(void)
-{
-    (void)pthread_once(&atfork_once, register_atfork);
-    pthread_mutex_lock(&lock);
-}
 
 static const char *program_name(void)
 {
@@ -194,7 +173,7 @@ static int print_aggregated(const char *file, const char *topic, const char *msg
 {
     int rc = WU_SUCCESS;
 
-    take_lock();
+    lock_take();
     if (!aggregating() || !is_repeat(file, topic)) {
         rc = wu_output_write_all(out_fd < 0 ? STDERR_FILENO : out_fd, msg, strlen(msg));
     }
@@ -282,14 +261,14 @@ static void flush_locked(void)
 
 void wu_show_help_flush(void)
 {
-    take_lock();
+    lock_take();
     flush_locked();
     pthread_mutex_unlock(&lock);
 }
 
 void wu_show_help_set_aggregate(bool on)
 {
-    take_lock();
+    lock_take();
     if (!on) {
         flush_locked();
         for (size_t i = 0; i < nseen; i++) {
@@ -306,7 +285,7 @@ void wu_show_help_set_aggregate(bool on)
 
 void wu_show_help_set_fd(int fd)
 {
-    take_lock();
+    lock_take();
     out_fd = fd < 0 ? -1 : fd;
     pthread_mutex_unlock(&lock);
 }
