@@ -2,6 +2,7 @@
 /* wu_error.c -- names and messages for the Wireup status table. */
 #include "opal/util/wu_error.h"
 
+#include <errno.h>
 #include <stdio.h>
 
 const char *wu_status_name(int status)
@@ -39,4 +40,27 @@ void wu_error_log(int status, const char *file, int line)
     (void)file;
     (void)line;
 #endif
+}
+
+int wu_status_from_errno(int e)
+{
+    switch (e) {
+    case ENOENT:
+        return WU_ERR_NOT_FOUND;
+    case EACCES:
+    case EPERM:
+    case EROFS:
+        return WU_ERR_NO_PERMISSIONS;
+    case ENOMEM:
+        return WU_ERR_NOMEM;
+    case EEXIST:
+    case ENOTEMPTY:
+        return WU_ERR_EXISTS;
+    case ETIMEDOUT:
+        return WU_ERR_TIMEOUT;
+    case EINVAL:
+        return WU_ERR_BAD_PARAM;
+    default:
+        return WU_ERR_SYS;
+    }
 }

@@ -50,6 +50,11 @@ const char *wu_status_name(int status);
 /* Human-readable message for a status, never NULL. */
 WU_EXPORT const char *wu_strerror(int status);
 
+/* The status for a failed system call's errno: ENOENT -> NOT_FOUND; EACCES, EPERM, EROFS ->
+ * NO_PERMISSIONS; ENOMEM -> NOMEM; EEXIST, ENOTEMPTY -> EXISTS; ETIMEDOUT -> TIMEOUT;
+ * EINVAL -> BAD_PARAM; anything else -> WU_ERR_SYS. */
+int wu_status_from_errno(int e);
+
 /* Debug trace of an unexpected status with file/line (not user output). */
 void wu_error_log(int status, const char *file, int line);
 #define WU_ERROR_LOG(rc) wu_error_log((rc), __FILE__, __LINE__)

@@ -87,21 +87,7 @@ bool wu_path_exists(const char *p)
 
 static int errno_to_rc(int e)
 {
-    switch (e) {
-    case ENOENT:
-        return WU_ERR_NOT_FOUND;
-    case EACCES:
-    case EPERM:
-    case EROFS:
-        return WU_ERR_NO_PERMISSIONS;
-    case ENOMEM:
-        return WU_ERR_NOMEM;
-    case EEXIST:
-    case ENOTDIR:
-        return WU_ERR_EXISTS;
-    default:
-        return WU_ERR_SYS;
-    }
+    return ENOTDIR == e ? WU_ERR_EXISTS : wu_status_from_errno(e);
 }
 
 /* mkdir one level; an existing directory is success. */

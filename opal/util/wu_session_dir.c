@@ -46,22 +46,7 @@ static session_t *sessions;
 
 static int errno_to_rc(int e)
 {
-    switch (e) {
-    case ENOENT:
-    case ENOTDIR:
-        return WU_ERR_NOT_FOUND;
-    case EACCES:
-    case EPERM:
-    case EROFS:
-        return WU_ERR_NO_PERMISSIONS;
-    case ENOMEM:
-        return WU_ERR_NOMEM;
-    case EEXIST:
-    case ENOTEMPTY:
-        return WU_ERR_EXISTS;
-    default:
-        return WU_ERR_SYS;
-    }
+    return ENOTDIR == e ? WU_ERR_NOT_FOUND : wu_status_from_errno(e);
 }
 
 static void session_free(session_t *s)
