@@ -4,6 +4,7 @@
 #  * opal/ includes nothing from mca/ or pmix/;
 #  * mca/base includes nothing from a framework or from pmix/ (pmix/include public headers excepted);
 #  * a component includes no other component's headers (its own, framework headers and base are fine).
+#  * verbosity levels are named (WU_VERB_*), never numeric literals (STYLE G6).
 # Prints each violation as FILE:LINE: reason; exits 1 if there is any.
 top=${1:-.}
 cd "$top" || exit 2
@@ -31,4 +32,6 @@ for d in mca/*/*/; do
             | while IFS= read -r l; do echo "$f:${l%%:*}: component $fw/$comp includes another component's header"; done
     done
 done | { grep . && exit 1 || exit 0; } || status=1
+grep -rnE 'wu_output_verbose\( *-?[0-9]|WU_MCA_VERBOSE\([^,]+, *-?[0-9]' --include='*.c' --include='*.h' \
+    opal mca pmix 2>/dev/null | sed 's/$/: use a WU_VERB_* level, not a number/' | grep . && status=1
 exit $status

@@ -51,6 +51,9 @@ static char *known_list(const wu_mca_framework_t *fw)
         wu_argv_append(&names, fw->comps[i]->component->name);
     }
     s = names ? wu_argv_join(names, ',') : strdup("(none)");
+    for (char *c = s; NULL != c && NULL != (c = strchr(c, ',')); c++) {
+        *c = ' '; /* "a b c" reads better in a sentence than "a,b,c" */
+    }
     wu_argv_free(names);
     return s;
 }

@@ -105,9 +105,12 @@ int wi_show_params(const char *fw, const char *comp)
                        e->name);
             }
         } else {
+            char label[96];
+            snprintf(label, sizeof label, "MCA %s%s%s", v->framework ? v->framework : v->full_name,
+                     v->component ? " " : "", v->component ? v->component : "");
             printf("%24s: parameter \"%s\" (current value: \"%s\", data source: %s, level: %d, "
                    "type: %s)\n",
-                   "MCA", v->full_name, val ? val : "", src, v->decl.level,
+                   label, v->full_name, val ? val : "", src, v->decl.level,
                    wu_mca_param_type_name(v->decl.type));
             printf("%24s  %s\n", "", v->decl.help);
             if (NULL != v->decl.enums) {
