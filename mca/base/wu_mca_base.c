@@ -8,6 +8,7 @@
 #include "opal/util/wu_show_help.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <ltdl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -185,14 +186,14 @@ static const char *vet_dso(const wu_mca_framework_t *fw, const char *comp, const
     return NULL;
 }
 
-static void load_dso(wu_mca_framework_t *fw, const char *dir, const char *comp)
+static void load_dso(wu_mca_framework_t *fw, const char *dir, const char *comp, const char *ext)
 {
     char *base = NULL, *symname = NULL, why[512];
     const char *bad = NULL;
     lt_dlhandle h;
     void *sym;
 
-    if (WU_SUCCESS != wu_asprintf(&base, "%s/wu_mca_%s_%s", dir, fw->name, comp) ||
+    if (WU_SUCCESS != wu_asprintf(&base, "%s/wu_mca_%s_%s%s", dir, fw->name, comp, ext) ||
         WU_SUCCESS != wu_asprintf(&symname, "wu_mca_%s_%s_component", fw->name, comp)) {
         goto out;
     }
@@ -206,7 +207,7 @@ static void load_dso(wu_mca_framework_t *fw, const char *dir, const char *comp)
             goto out; /* an earlier directory of the path had it: first one wins */
         }
     }
-    h = lt_dlopenext(base);
+    h = lt_dlopen(base);
     if (NULL == h) {
         const char *err = lt_dlerror();
         snprintf(why, sizeof why, "could not be opened: %s", err ? err : "unknown error");
@@ -265,7 +266,15 @@ static void scan_dsos(wu_mca_framework_t *fw)
             }
             memcpy(comp, rest, clen);
             comp[clen] = '\0';
-            load_dso(fw, dir, comp);
+            if (0 == strcmp(dot, ".la")) {
+                /* libtool's description of a library: use the library itself when it is here */
+                char so[PATH_MAX];
+                snprintf(so, sizeof so, "%s/%s%s.so", dir, prefix, comp);
+                if (wu_path_exists(so)) {
+                    continue;
+                }
+            }
+            load_dso(fw, dir, comp, dot);
         }
         closedir(dh);
         free(expanded);

@@ -34,7 +34,7 @@ static const char *failure_reason(const char *comp)
     const wu_mca_dso_failure_t *f;
     size_t n = wu_mca_dso_failures(&f);
     char name[64];
-    snprintf(name, sizeof name, "wu_mca_wutest_%s", comp);
+    snprintf(name, sizeof name, "wu_mca_wutest_%s.so", comp);
     for (size_t i = 0; i < n; i++) {
         const char *base = strrchr(f[i].path, '/');
         if (NULL != base && 0 == strcmp(base + 1, name)) {
@@ -54,7 +54,7 @@ START_TEST(good_dso_loads_and_runs)
     ck_assert_uint_eq(1, fw.ncomps);
     ck_assert_str_eq("good", fw.comps[0]->component->name);
     ck_assert_ptr_nonnull(fw.comps[0]->dso_path);
-    ck_assert_ptr_nonnull(strstr(fw.comps[0]->dso_path, "wu_mca_wutest_good"));
+    ck_assert_ptr_nonnull(strstr(fw.comps[0]->dso_path, "/wu_mca_wutest_good.so"));
     v = wu_mca_param_find("wutest_good_knob");
     ck_assert_ptr_nonnull(v);
     ck_assert_int_eq(9, *(int *)v->decl.storage);
@@ -111,6 +111,7 @@ START_TEST(dso_duplicating_linked_component_is_refused)
     ck_assert_int_eq(WU_SUCCESS, wu_mca_base_open());
     ck_assert_int_eq(WU_SUCCESS, wu_mca_framework_add_component(&fw, &linked_good));
     ck_assert_int_eq(WU_SUCCESS, wu_mca_framework_register(&fw));
+    ck_assert_ptr_nonnull(failure_reason("good"));
     ck_assert_ptr_nonnull(strstr(failure_reason("good"), "already linked"));
     ck_assert_int_eq(WU_SUCCESS, wu_mca_framework_open(&fw));
     m = wu_mca_active_module(&fw, 0);
