@@ -8,7 +8,11 @@
 #ifndef WU_TEST_H
 #define WU_TEST_H
 
+#include "opal/util/wu_error.h"
+#include "opal/util/wu_path.h"
+
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 static inline int wu_test_run(Suite *s)
@@ -26,6 +30,27 @@ static inline int wu_test_run(Suite *s)
     {                                   \
         return wu_test_run(suite_fn()); \
     }
+
+/* A private directory "<tmpdir>/<name>.XXXXXX" for one test case, written to buf (fails the test
+ * if it cannot be made), and its removal, which also fails the test if anything stays behind.
+ * Only ever remove what such a call made: never point a test's links or paths at system
+ * directories (an rm_tree bug would then delete the machine). */
+static inline void wu_test_tmpdir_make(const char *name, char *buf, size_t len)
+{
+    char *t = wu_path_join(wu_tmpdir(), name, NULL), *full = NULL;
+    ck_assert_ptr_nonnull(t);
+    ck_assert_int_lt(snprintf(buf, len, "%s.XXXXXX", t), (int)len);
+    free(t);
+    full = mkdtemp(buf);
+    ck_assert_ptr_nonnull(full);
+}
+
+static inline void wu_test_tmpdir_remove(const char *buf)
+{
+    ck_assert_str_ne("", buf);
+    ck_assert_int_eq(WU_SUCCESS, wu_path_rm_tree(buf));
+    ck_assert(!wu_path_exists(buf));
+}
 
 /* Path of the build tree's test support directory etc. are passed as -D by Makefile.am:
  * WU_TEST_BUILDDIR (abs_top_builddir), WU_TEST_SRCDIR (abs_top_srcdir). */

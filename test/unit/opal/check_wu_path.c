@@ -20,18 +20,12 @@ static char tmproot[4096];
 
 static void tmp_setup(void)
 {
-    char *t = wu_path_join(wu_tmpdir(), "check_wu_path.XXXXXX", NULL);
-    ck_assert_ptr_nonnull(t);
-    ck_assert_ptr_nonnull(mkdtemp(t));
-    snprintf(tmproot, sizeof tmproot, "%s", t);
-    free(t);
+    wu_test_tmpdir_make("check_wu_path", tmproot, sizeof tmproot);
 }
 
 static void tmp_teardown(void)
 {
-    ck_assert_str_ne("", tmproot);
-    ck_assert_int_eq(WU_SUCCESS, wu_path_rm_tree(tmproot));
-    ck_assert(!wu_path_exists(tmproot));
+    wu_test_tmpdir_remove(tmproot);
 }
 
 /* tmproot/<rel>, malloc'd */
