@@ -54,6 +54,15 @@ run_build asan --enable-werror --enable-mca-dso \
     CFLAGS="-g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
     LDFLAGS="-fsanitize=address,undefined"
 
+echo "== [dist] make distcheck (the release tarball builds and passes make check on its own)"
+if [ -f "$top/_build/ci-debug/Makefile" ]; then
+    if (cd "$top/_build/ci-debug" && make distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-werror >distcheck.out 2>&1); then
+        total_pass=$((total_pass + 1))
+    else
+        tail -40 "$top/_build/ci-debug/distcheck.out"; total_fail=$((total_fail + 1)); status=1
+    fi
+fi
+
 echo "== format check (clang-format, .clang-format)"
 files=$(git ls-files '*.c' '*.h' 2>/dev/null || find . -name '*.[ch]' -not -path './_build/*')
 if command -v clang-format >/dev/null 2>&1; then
