@@ -4,7 +4,9 @@
 # Usage: contrib/deps.sh [--test]   (--test adds what the test suite needs)
 set -e
 pkgs="gcc make perl autoconf automake libtool pkg-config libhwloc-dev libevent-dev libltdl-dev"
-[ "$1" = "--test" ] && pkgs="$pkgs check clang-format binutils"
+# --test: Check, the formatter, nm/readelf, and OpenPMIx 4.2 (headers, library, python binding) for
+# the ABI comparison tests
+[ "$1" = "--test" ] && pkgs="$pkgs check clang-format binutils libpmix-dev python3-pmix"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
