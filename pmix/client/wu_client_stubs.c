@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wu_client_stubs.c -- placeholders for the client API not implemented yet.
+ *
+ * Every function here is exported so that programs built against OpenPMIx 4.2 link and load.
+ * Each returns PMIX_ERR_NOT_SUPPORTED at once; a non-blocking one does so without calling its
+ * callback (the PMIx rule for a refused request). The marker comment before each definition
+ * ("wu-api: stub issue=N") names the issue that replaces it and feeds contrib/api-status.sh:
+ * delete the marker together with the stub when the real function lands. */
+#include "pmix.h"
+
+/* Stubs keep their parameter names for documentation; most are unused. */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+
+/* wu-api: stub issue=4 */
+pmix_status_t PMIx_Init(pmix_proc_t *proc, pmix_info_t info[], size_t ninfo)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=4 */
+pmix_status_t PMIx_Finalize(const pmix_info_t info[], size_t ninfo)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=4 */
+int PMIx_Initialized(void)
+{
+    return 0;
+}
+
+/* wu-api: stub issue=4 */
+pmix_status_t PMIx_Abort(int status, const char msg[], pmix_proc_t procs[], size_t nprocs)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=4 */
+pmix_status_t PMIx_Put(pmix_scope_t scope, const char key[], pmix_value_t *val)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=4 */
+pmix_status_t PMIx_Commit(void)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=4 */
+pmix_status_t PMIx_Fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                         size_t ninfo)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=4 */
+pmix_status_t PMIx_Fence_nb(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                            size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=4 */
+pmix_status_t PMIx_Get(const pmix_proc_t *proc, const char key[], const pmix_info_t info[],
+                       size_t ninfo, pmix_value_t **val)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=4 */
+pmix_status_t PMIx_Get_nb(const pmix_proc_t *proc, const char key[], const pmix_info_t info[],
+                          size_t ninfo, pmix_value_cbfunc_t cbfunc, void *cbdata)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=4 */
+pmix_status_t PMIx_Store_internal(const pmix_proc_t *proc, const char key[], pmix_value_t *val)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=later */
+pmix_status_t PMIx_Publish(const pmix_info_t info[], size_t ninfo)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=later */
+pmix_status_t PMIx_Publish_nb(const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc,
+                              void *cbdata)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=later */
+pmix_status_t PMIx_Lookup(pmix_pdata_t data[], size_t ndata, const pmix_info_t info[], size_t ninfo)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=later */
+pmix_status_t PMIx_Lookup_nb(char **keys, const pmix_info_t info[], size_t ninfo,
+                             pmix_lookup_cbfunc_t cbfunc, void *cbdata)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=later */
+pmix_status_t PMIx_Unpublish(char **keys, const pmix_info_t info[], size_t ninfo)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=later */
+pmix_status_t PMIx_Unpublish_nb(char **keys, const pmix_info_t info[], size_t ninfo,
+                                pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=later */
+pmix_status_t PMIx_Spawn(const pmix_info_t job_info[], size_t ninfo, const pmix_app_t apps[],
+                         size_t napps, pmix_nspace_t nspace)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=later */
+pmix_status_t PMIx_Spawn_nb(const pmix_info_t job_info[], size_t ninfo, const pmix_app_t apps[],
+                            size_t napps, pmix_spawn_cbfunc_t cbfunc, void *cbdata)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=later */
+pmix_status_t PMIx_Connect(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                           size_t ninfo)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=later */
+pmix_status_t PMIx_Connect_nb(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                              size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=later */
+pmix_status_t PMIx_Disconnect(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                              size_t ninfo)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=later */
+pmix_status_t PMIx_Disconnect_nb(const pmix_proc_t ranges[], size_t nprocs,
+                                 const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc,
+                                 void *cbdata)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=4 */
+pmix_status_t PMIx_Resolve_peers(const char *nodename, const pmix_nspace_t nspace,
+                                 pmix_proc_t **procs, size_t *nprocs)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=4 */
+pmix_status_t PMIx_Resolve_nodes(const pmix_nspace_t nspace, char **nodelist)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=4 */
+pmix_status_t PMIx_Query_info(pmix_query_t queries[], size_t nqueries, pmix_info_t **results,
+                              size_t *nresults)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=4 */
+pmix_status_t PMIx_Query_info_nb(pmix_query_t queries[], size_t nqueries, pmix_info_cbfunc_t cbfunc,
+                                 void *cbdata)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=4 */
+pmix_status_t PMIx_Log(const pmix_info_t data[], size_t ndata, const pmix_info_t directives[],
+                       size_t ndirs)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=4 */
+pmix_status_t PMIx_Log_nb(const pmix_info_t data[], size_t ndata, const pmix_info_t directives[],
+                          size_t ndirs, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=later */
+pmix_status_t PMIx_Allocation_request(pmix_alloc_directive_t directive, pmix_info_t *info,
+                                      size_t ninfo, pmix_info_t **results, size_t *nresults)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=later */
+pmix_status_t PMIx_Allocation_request_nb(pmix_alloc_directive_t directive, pmix_info_t *info,
+                                         size_t ninfo, pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=4 */
+pmix_status_t PMIx_Job_control(const pmix_proc_t targets[], size_t ntargets,
+                               const pmix_info_t directives[], size_t ndirs, pmix_info_t **results,
+                               size_t *nresults)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=4 */
+pmix_status_t PMIx_Job_control_nb(const pmix_proc_t targets[], size_t ntargets,
+                                  const pmix_info_t directives[], size_t ndirs,
+                                  pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=later */
+pmix_status_t PMIx_Process_monitor(const pmix_info_t *monitor, pmix_status_t error,
+                                   const pmix_info_t directives[], size_t ndirs,
+                                   pmix_info_t **results, size_t *nresults)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=later */
+pmix_status_t PMIx_Process_monitor_nb(const pmix_info_t *monitor, pmix_status_t error,
+                                      const pmix_info_t directives[], size_t ndirs,
+                                      pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=later */
+pmix_status_t PMIx_Get_credential(const pmix_info_t info[], size_t ninfo,
+                                  pmix_byte_object_t *credential)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=later */
+pmix_status_t PMIx_Get_credential_nb(const pmix_info_t info[], size_t ninfo,
+                                     pmix_credential_cbfunc_t cbfunc, void *cbdata)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=later */
+pmix_status_t PMIx_Validate_credential(const pmix_byte_object_t *cred, const pmix_info_t info[],
+                                       size_t ninfo, pmix_info_t **results, size_t *nresults)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+/* wu-api: stub issue=later */
+pmix_status_t PMIx_Validate_credential_nb(const pmix_byte_object_t *cred, const pmix_info_t info[],
+                                          size_t ninfo, pmix_validation_cbfunc_t cbfunc,
+                                          void *cbdata)
+{
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+void PMIx_Progress(void)
+{
+    /* Wireup progresses on its own thread: nothing to do. */
+}
