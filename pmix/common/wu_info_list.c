@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wu_info_list.c -- PMIx_Info_list_*: build an info array incrementally, then convert it.
+ *
+ * The opaque handle is a growable array of pmix_info_t. "add" and "xfer" store deep copies;
+ * "insert" stores a shallow copy marked PMIX_INFO_PERSISTENT, so the caller keeps owning the
+ * value (release leaves it alone and convert lends it on). Convert deep-copies into a
+ * PMIX_INFO data array the caller owns; an empty list gives PMIX_ERR_EMPTY (as OpenPMIx 4.2).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmix_common.h"
+
+#include "pmix/common/wu_value.h"
+
+typedef struct {
+    pmix_info_t *items;
+    size_t n, cap;
+} wu_info_list_t;
+
+/* Append an uninitialised slot; NULL on allocation failure. */
+static pmix_info_t *list_slot(wu_info_list_t *l)
+{
+    if (l->n == l->cap) {
+        size_t cap = 0 == l->cap ? 8 : 2 * l->cap;
+        pmix_info_t *items = realloc(l->items, cap * sizeof(*items));
+        if (NULL == items) {
+            return NULL;
+        }
+        l->items = items;
+        l->cap = cap;
+    }
+    pmix_info_t *slot = &l->items[l->n];
+    memset(slot, 0, sizeof(*slot));
+    return slot;
+}
+
+PMIX_EXPORT void *PMIx_Info_list_start(void)
+{
+    return calloc(1, sizeof(wu_info_list_t));
+}
+
+PMIX_EXPORT pmix_status_t PMIx_Info_list_add(void *ptr, const char *key, const void *value,
+                                             pmix_data_type_t type)
+{
+    wu_info_list_t *l = ptr;
+    pmix_info_t *slot;
+
+    if (NULL == l || NULL == key) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (NULL == (slot = list_slot(l))) {
+        return PMIX_ERR_NOMEM;
+    }
+    pmix_status_t rc = PMIx_Info_load(slot, key, value, type);
+    if (PMIX_SUCCESS != rc) {
+        return rc;
+    }
+    l->n++;
+    return PMIX_SUCCESS;
+}
+
+PMIX_EXPORT pmix_status_t PMIx_Info_list_insert(void *ptr, pmix_info_t *info)
+{
+    wu_info_list_t *l = ptr;
+    pmix_info_t *slot;
+
+    if (NULL == l || NULL == info) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (NULL == (slot = list_slot(l))) {
+        return PMIX_ERR_NOMEM;
+    }
+    *slot = *info;
+    slot->flags |= PMIX_INFO_PERSISTENT;
+    l->n++;
+    return PMIX_SUCCESS;
+}
+
+PMIX_EXPORT pmix_status_t PMIx_Info_list_xfer(void *ptr, const pmix_info_t *info)
+{
+    wu_info_list_t *l = ptr;
+    pmix_info_t *slot;
+
+    if (NULL == l || NULL == info) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (NULL == (slot = list_slot(l))) {
+        return PMIX_ERR_NOMEM;
+    }
+    pmix_status_t rc = PMIx_Info_xfer(slot, info);
+    if (PMIX_SUCCESS != rc) {
+        return rc;
+    }
+    l->n++;
+    return PMIX_SUCCESS;
+}
+
+PMIX_EXPORT pmix_status_t PMIx_Info_list_convert(void *ptr, pmix_data_array_t *par)
+{
+    wu_info_list_t *l = ptr;
+
+    if (NULL == l || NULL == par) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (0 == l->n) {
+        return PMIX_ERR_EMPTY;
+    }
+    pmix_info_t *infos = calloc(l->n, sizeof(*infos));
+    if (NULL == infos) {
+        return PMIX_ERR_NOMEM;
+    }
+    pmix_status_t rc = wu_data_elems_copy(infos, l->items, l->n, PMIX_INFO);
+    if (PMIX_SUCCESS != rc) {
+        free(infos);
+        return rc;
+    }
+    par->type = PMIX_INFO;
+    par->size = l->n;
+    par->array = infos;
+    return PMIX_SUCCESS;
+}
+
+PMIX_EXPORT void PMIx_Info_list_release(void *ptr)
+{
+    wu_info_list_t *l = ptr;
+
+    if (NULL == l) {
+        return;
+    }
+    wu_data_elems_destruct(l->items, l->n, PMIX_INFO);
+    free(l->items);
+    free(l);
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wu_value.h -- internal deep-copy and release helpers behind PMIx_Value_* and PMIx_Info_*.
+ *
+ * Every PMIx data type that can sit in a pmix_data_array_t has an element size, a deep copy and a
+ * destructor here; the public value/info functions and the data-array code are built on them, so
+ * that a value owning arrays of infos holding values holding arrays ... is copied and released
+ * by one recursive walk. None of these symbols is exported from libpmix.so.2.
+ */
+#ifndef WU_VALUE_H
+#define WU_VALUE_H
+
+#include <stddef.h>
+
+#include "pmix_common.h"
+
+/* Size of one element of type `t` in a pmix_data_array_t, or 0 if `t` cannot be an array
+ * element (PMIX_UNDEF, removed or unknown types). */
+size_t wu_data_elem_size(pmix_data_type_t t);
+
+/* Deep-copy `n` elements of type `t` from `src` into `dst`, which must hold room for them and be
+ * zeroed. Strings, byte objects, nested arrays, ... are duplicated; PMIX_POINTER elements are
+ * copied as addresses. On error the elements copied so far are released and `dst` is zeroed.
+ * Returns PMIX_SUCCESS, PMIX_ERR_NOMEM, PMIX_ERR_NOT_SUPPORTED (type without a copy rule, or a
+ * cpuset/topology from a source other than hwloc) or PMIX_ERR_UNKNOWN_DATA_TYPE. */
+pmix_status_t wu_data_elems_copy(void *dst, const void *src, size_t n, pmix_data_type_t t);
+
+/* Release everything `n` elements of type `t` own (recursively), not the array itself, and zero
+ * the elements. An info carrying PMIX_INFO_PERSISTENT keeps its value. Unknown types: no-op. */
+void wu_data_elems_destruct(void *array, size_t n, pmix_data_type_t t);
+
+/* Deep copy of a data array into a newly allocated one (*dst). NULL src gives *dst == NULL. */
+pmix_status_t wu_darray_dup(pmix_data_array_t **dst, const pmix_data_array_t *src);
+
+/* Release the elements of `d` and its array, leaving `d` empty (type kept undefined). */
+void wu_darray_destruct(pmix_data_array_t *d);
+
+#endif
