@@ -15,6 +15,8 @@ bad=$(printf '%s\n' "$syms" | while read -r _addr type name; do
     esac
     case "$name" in
     PMIx_* | wu_* | _init | _fini | _edata | _end | __bss_start) ;;
+    # AddressSanitizer adds an ODR indicator beside each exported global
+    __odr_asan.PMIx_* | __odr_asan.wu_*) ;;
     *) echo "$name" ;;
     esac
 done)

@@ -50,7 +50,8 @@ run_build() {
 }
 
 run_build debug --enable-debug --enable-werror
-run_build asan --enable-werror --enable-mca-dso \
+# sanitizers slow everything down several times: give Check's per-test timeouts room
+CK_TIMEOUT_MULTIPLIER=4 run_build asan --enable-werror --enable-mca-dso \
     CFLAGS="-g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
     LDFLAGS="-fsanitize=address,undefined"
 

@@ -4,8 +4,7 @@
  * Tools parse this string, so it starts the way OpenPMIx's does ("OpenPMIx <version> (PMIx
  * Standard: ...") and names Wireup inside the parentheses. */
 #include "opal/util/wu_macros.h"
-
-WU_EXPORT const char *PMIx_Get_version(void);
+#include "pmix.h"
 
 const char *PMIx_Get_version(void)
 {
