@@ -311,8 +311,8 @@ PMIX_EXPORT const char *PMIx_Value_comparison_string(pmix_value_cmp_t cmp)
     return LOOKUP(comparison_texts, cmp, "UNKNOWN VALUE");
 }
 
-/* Data type names: the type's macro name; removed or unknown types are "NOT INITIALIZED",
- * except the removed PMIX_BUFFER (26), which OpenPMIx still names. */
+/* Data type names: the type's macro name, including the retired codes OpenPMIx 4.2 still names
+ * once initialized (what programs see after PMIx_Init); anything else is "UNKNOWN". */
 static const char *const type_names[] = {
     [PMIX_BOOL] = "PMIX_BOOL",
     [PMIX_BYTE] = "PMIX_BYTE",
@@ -342,6 +342,7 @@ static const char *const type_names[] = {
     [26] = "PMIX_BUFFER",
     [PMIX_BYTE_OBJECT] = "PMIX_BYTE_OBJECT",
     [PMIX_KVAL] = "PMIX_KVAL",
+    [29] = "PMIX_MODEX",
     [PMIX_PERSIST] = "PMIX_PERSIST",
     [PMIX_POINTER] = "PMIX_POINTER",
     [PMIX_SCOPE] = "PMIX_SCOPE",
@@ -356,6 +357,7 @@ static const char *const type_names[] = {
     [PMIX_QUERY] = "PMIX_QUERY",
     [PMIX_COMPRESSED_STRING] = "PMIX_COMPRESSED_STRING",
     [PMIX_ALLOC_DIRECTIVE] = "PMIX_ALLOC_DIRECTIVE",
+    [44] = "PMIX_INFO_ARRAY",
     [PMIX_IOF_CHANNEL] = "PMIX_IOF_CHANNEL",
     [PMIX_ENVAR] = "PMIX_ENVAR",
     [PMIX_COORD] = "PMIX_COORD",
@@ -369,12 +371,18 @@ static const char *const type_names[] = {
     [PMIX_ENDPOINT] = "PMIX_ENDPOINT",
     [PMIX_TOPO] = "PMIX_TOPO",
     [PMIX_DEVTYPE] = "PMIX_DEVTYPE",
+    [PMIX_LOCTYPE] = "PMIX_LOCTYPE",
+    [PMIX_COMPRESSED_BYTE_OBJECT] = "PMIX_COMPRESSED_BYTE_OBJECT",
     [PMIX_PROC_NSPACE] = "PMIX_PROC_NSPACE",
     [PMIX_PROC_STATS] = "PMIX_PROC_STATS",
     [PMIX_DISK_STATS] = "PMIX_DISK_STATS",
     [PMIX_NET_STATS] = "PMIX_NET_STATS",
     [PMIX_NODE_STATS] = "PMIX_NODE_STATS",
     [PMIX_DATA_BUFFER] = "PMIX_DATA_BUFFER",
+    [PMIX_STOR_MEDIUM] = "PMIX_STOR_MEDIUM",
+    [PMIX_STOR_ACCESS] = "PMIX_STOR_ACCESS",
+    [PMIX_STOR_PERSIST] = "PMIX_STOR_PERSIST",
+    [PMIX_STOR_ACCESS_TYPE] = "PMIX_STOR_ACCESS_TYPE",
 };
 
 PMIX_EXPORT const char *PMIx_Data_type_string(pmix_data_type_t type)
@@ -382,7 +390,7 @@ PMIX_EXPORT const char *PMIx_Data_type_string(pmix_data_type_t type)
     if (type < sizeof(type_names) / sizeof(type_names[0]) && NULL != type_names[type]) {
         return type_names[type];
     }
-    return "NOT INITIALIZED";
+    return "UNKNOWN";
 }
 
 /* Channels are a bit mask; each present channel is named followed by a space. Bits above the
