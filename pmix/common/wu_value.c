@@ -413,6 +413,11 @@ static pmix_value_cmp_t darray_cmp(const pmix_data_array_t *a, const pmix_data_a
             r = str_cmp(*(char *const *)ea, *(char *const *)eb);
         } else if (PMIX_POINTER == a->type) {
             r = ptr_cmp(*(void *const *)ea, *(void *const *)eb);
+        } else if (PMIX_INFO == a->type) {
+            /* infos: the key first, then the value */
+            const pmix_info_t *ia = (const pmix_info_t *)ea, *ib = (const pmix_info_t *)eb;
+            int k = strncmp(ia->key, ib->key, PMIX_MAX_KEYLEN);
+            r = 0 != k ? sign_cmp(k) : value_cmp(&ia->value, &ib->value);
         } else if (make_view(&va, ea, a->type) && make_view(&vb, eb, a->type)) {
             r = value_cmp(&va, &vb);
         } else {
