@@ -155,23 +155,9 @@ else
     fi
 fi
 
-# Programs built here are not instrumented: in a sanitizer build, preload the runtimes our
-# library needs (they must come first) and leave leak checking to the unit tests.
-preload=
-for rt in $(readelf -d "$lib" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(lib[a-z]*san\.so[.0-9]*\)\].*/\1/p'); do
-    path=$($cc -print-file-name="$rt")
-    preload="${preload:+$preload:}$path"
-done
-run_ours() {
-    if [ -n "$preload" ]; then
-        LD_PRELOAD="$preload" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-            LD_LIBRARY_PATH="$b/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" LD_BIND_NOW=1 \
-            timeout 60 "$@"
-    else
-        LD_LIBRARY_PATH="$b/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" LD_BIND_NOW=1 \
-            timeout 60 "$@"
-    fi
-}
+# Programs built here are not instrumented: lib.sh runs them on our library (with the sanitizer
+# runtimes preloaded in a sanitizer build).
+. "$s/test/abi/lib.sh"
 
 # 7. An OpenPMIx-built program calls our stubs.
 if [ ! -d "$sys_inc" ]; then
