@@ -68,12 +68,6 @@ pmix_status_t PMIx_Load_topology(pmix_topology_t *topo)
 }
 
 /* wu-api: stub issue=later */
-void PMIx_Topology_destruct(pmix_topology_t *topo)
-{
-    /* nothing to do */
-}
-
-/* wu-api: stub issue=later */
 pmix_status_t PMIx_Parse_cpuset_string(const char *cpuset_string, pmix_cpuset_t *cpuset)
 {
     return PMIX_ERR_NOT_SUPPORTED;
@@ -83,12 +77,6 @@ pmix_status_t PMIx_Parse_cpuset_string(const char *cpuset_string, pmix_cpuset_t 
 pmix_status_t PMIx_Get_cpuset(pmix_cpuset_t *cpuset, pmix_bind_envelope_t ref)
 {
     return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=later */
-void PMIx_Cpuset_destruct(pmix_cpuset_t *cpuset)
-{
-    /* nothing to do */
 }
 
 /* wu-api: stub issue=later */

@@ -304,6 +304,50 @@ PMIX_EXPORT pmix_status_t PMIx_Data_print(char **output, char *prefix, void *src
     return PMIX_SUCCESS;
 }
 
+/* Human-readable forms of one value or info (malloc'd; NULL on a NULL argument or no memory).
+ * The layout is ours; only the leading words follow OpenPMIx, which tools may search for. */
+static char *print_to_string(void (*fn)(FILE *, const void *), const void *src)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f;
+    if (NULL == src || NULL == (f = open_memstream(&buf, &len))) {
+        return NULL;
+    }
+    fn(f, src);
+    if (0 != fclose(f)) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+static void value_line(FILE *f, const void *v)
+{
+    fputs(" PMIX_VALUE: ", f);
+    print_value(f, v);
+}
+
+static void info_line(FILE *f, const void *src)
+{
+    const pmix_info_t *i = src;
+    fprintf(f, " KEY: %.*s flags 0x%x", PMIX_MAX_KEYLEN, i->key, (unsigned)i->flags);
+    if (PMIX_INFO_IS_REQUIRED(i)) {
+        fputs(" REQUIRED", f);
+    }
+    value_line(f, &i->value);
+}
+
+PMIX_EXPORT char *PMIx_Value_string(const pmix_value_t *value)
+{
+    return print_to_string(value_line, value);
+}
+
+PMIX_EXPORT char *PMIx_Info_string(const pmix_info_t *info)
+{
+    return print_to_string(info_line, info);
+}
+
 /* ---- whole payloads ---- */
 
 /* Append the unread part of src to dest (dest may be src). */

@@ -735,3 +735,19 @@ PMIX_EXPORT pmix_value_cmp_t PMIx_Value_compare(pmix_value_t *v1, pmix_value_t *
     }
     return value_cmp(v1, v2);
 }
+
+/* Release what a cpuset or topology owns (hwloc objects when the source is hwloc); the struct
+ * itself belongs to the caller. */
+PMIX_EXPORT void PMIx_Cpuset_destruct(pmix_cpuset_t *cpuset)
+{
+    if (NULL != cpuset) {
+        wu_data_elems_destruct(cpuset, 1, PMIX_PROC_CPUSET);
+    }
+}
+
+PMIX_EXPORT void PMIx_Topology_destruct(pmix_topology_t *topo)
+{
+    if (NULL != topo) {
+        wu_data_elems_destruct(topo, 1, PMIX_TOPO);
+    }
+}

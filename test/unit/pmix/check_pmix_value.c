@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "pmix.h"
+#include <hwloc.h>
 #include "pmix_common.h"
 
 #include "opal/util/wu_macros.h"
@@ -743,6 +744,62 @@ START_TEST(data_array_destruct)
 }
 END_TEST
 
+/* ---- printable forms, cpuset/topology release ---- */
+
+START_TEST(value_and_info_strings)
+{
+    pmix_value_t v;
+    pmix_info_t info;
+    int five = 5;
+    char *out;
+
+    PMIX_VALUE_CONSTRUCT(&v);
+    ck_assert_int_eq(PMIX_SUCCESS, PMIx_Value_load(&v, &five, PMIX_INT));
+    out = PMIx_Value_string(&v);
+    ck_assert_ptr_nonnull(out);
+    ck_assert_str_eq(" PMIX_VALUE: PMIX_INT 5", out);
+    free(out);
+    PMIX_INFO_CONSTRUCT(&info);
+    ck_assert_int_eq(PMIX_SUCCESS, PMIx_Info_load(&info, "pmix.foo", "bar", PMIX_STRING));
+    PMIX_INFO_REQUIRED(&info);
+    out = PMIx_Info_string(&info);
+    ck_assert_ptr_nonnull(out);
+    ck_assert_ptr_nonnull(strstr(out, "KEY: pmix.foo"));
+    ck_assert_ptr_nonnull(strstr(out, "REQUIRED"));
+    ck_assert_ptr_nonnull(strstr(out, "PMIX_STRING bar"));
+    free(out);
+    PMIX_INFO_DESTRUCT(&info);
+    ck_assert_ptr_null(PMIx_Value_string(NULL));
+    ck_assert_ptr_null(PMIx_Info_string(NULL));
+}
+END_TEST
+
+START_TEST(cpuset_and_topology_destruct)
+{
+    pmix_cpuset_t cs;
+    pmix_topology_t topo;
+    hwloc_topology_t t;
+
+    PMIX_CPUSET_CONSTRUCT(&cs);
+    cs.source = strdup("hwloc"); /* owned by the struct, as PMIx_Get_cpuset gives it */
+    cs.bitmap = hwloc_bitmap_alloc();
+    hwloc_bitmap_set(cs.bitmap, 3);
+    PMIx_Cpuset_destruct(&cs); /* LeakSanitizer fails the test if the bitmap is not freed */
+    ck_assert_ptr_null(cs.bitmap);
+
+    ck_assert_int_eq(0, hwloc_topology_init(&t));
+    ck_assert_int_eq(0, hwloc_topology_set_synthetic(t, "pack:1 core:2 pu:1"));
+    ck_assert_int_eq(0, hwloc_topology_load(t));
+    PMIX_TOPOLOGY_CONSTRUCT(&topo);
+    topo.source = strdup("hwloc");
+    topo.topology = t;
+    PMIx_Topology_destruct(&topo);
+    ck_assert_ptr_null(topo.topology);
+    PMIx_Cpuset_destruct(NULL);
+    PMIx_Topology_destruct(NULL);
+}
+END_TEST
+
 static Suite *pmix_value_suite(void)
 {
     Suite *s = suite_create("pmix_value");
@@ -762,6 +819,12 @@ static Suite *pmix_value_suite(void)
     tcase_set_timeout(tc, 10);
     tcase_add_loop_test(tc, compare_cases, 0, (int)WU_NELEMS(cmp_cases));
     tcase_add_test(tc, compare_types_and_arrays);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("print_and_release");
+    tcase_set_timeout(tc, 20);
+    tcase_add_test(tc, value_and_info_strings);
+    tcase_add_test(tc, cpuset_and_topology_destruct);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("destruct");
