@@ -18,110 +18,31 @@
 
 size_t wu_data_elem_size(pmix_data_type_t t)
 {
+    /* the public header knows the types its PMIX_DATA_ARRAY_* macros accept; the rest are types
+     * only the library puts into arrays */
+    size_t size = wu_pmix_data_array_elsize(t);
+    if (0 != size) {
+        return size;
+    }
     switch (t) {
-    case PMIX_BOOL:
-        return sizeof(bool);
-    case PMIX_BYTE:
-    case PMIX_INT8:
-    case PMIX_UINT8:
-    case PMIX_PERSIST:
-    case PMIX_SCOPE:
-    case PMIX_DATA_RANGE:
     case PMIX_COMMAND:
-    case PMIX_PROC_STATE:
-    case PMIX_ALLOC_DIRECTIVE:
     case PMIX_JOB_STATE:
-    case PMIX_LINK_STATE:
         return 1;
-    case PMIX_INT16:
-    case PMIX_UINT16:
-    case PMIX_DATA_TYPE:
-    case PMIX_IOF_CHANNEL:
     case PMIX_LOCTYPE:
     case PMIX_STOR_ACCESS_TYPE:
         return 2;
-    case PMIX_INT32:
-    case PMIX_UINT32:
-    case PMIX_INFO_DIRECTIVES:
-        return 4;
-    case PMIX_INT64:
-    case PMIX_UINT64:
     case PMIX_DEVTYPE:
     case PMIX_STOR_MEDIUM:
     case PMIX_STOR_ACCESS:
     case PMIX_STOR_PERSIST:
         return 8;
-    case PMIX_STRING:
-        return sizeof(char *);
-    case PMIX_SIZE:
-        return sizeof(size_t);
-    case PMIX_PID:
-        return sizeof(pid_t);
-    case PMIX_INT:
-        return sizeof(int);
-    case PMIX_UINT:
-        return sizeof(unsigned int);
-    case PMIX_FLOAT:
-        return sizeof(float);
-    case PMIX_DOUBLE:
-        return sizeof(double);
-    case PMIX_TIMEVAL:
-        return sizeof(struct timeval);
-    case PMIX_TIME:
-        return sizeof(time_t);
-    case PMIX_STATUS:
-        return sizeof(pmix_status_t);
-    case PMIX_PROC_RANK:
-        return sizeof(pmix_rank_t);
-    case PMIX_VALUE:
-        return sizeof(pmix_value_t);
-    case PMIX_PROC:
-        return sizeof(pmix_proc_t);
-    case PMIX_APP:
-        return sizeof(pmix_app_t);
-    case PMIX_INFO:
-        return sizeof(pmix_info_t);
-    case PMIX_PDATA:
-        return sizeof(pmix_pdata_t);
-    case PMIX_BYTE_OBJECT:
-    case PMIX_COMPRESSED_STRING:
     case PMIX_REGEX:
     case PMIX_COMPRESSED_BYTE_OBJECT:
         return sizeof(pmix_byte_object_t);
-    case PMIX_POINTER:
-        return sizeof(void *);
-    case PMIX_PROC_INFO:
-        return sizeof(pmix_proc_info_t);
     case PMIX_DATA_ARRAY:
         return sizeof(pmix_data_array_t);
-    case PMIX_QUERY:
-        return sizeof(pmix_query_t);
-    case PMIX_ENVAR:
-        return sizeof(pmix_envar_t);
-    case PMIX_COORD:
-        return sizeof(pmix_coord_t);
-    case PMIX_REGATTR:
-        return sizeof(pmix_regattr_t);
-    case PMIX_PROC_CPUSET:
-        return sizeof(pmix_cpuset_t);
-    case PMIX_GEOMETRY:
-        return sizeof(pmix_geometry_t);
-    case PMIX_DEVICE_DIST:
-        return sizeof(pmix_device_distance_t);
-    case PMIX_ENDPOINT:
-        return sizeof(pmix_endpoint_t);
     case PMIX_TOPO:
         return sizeof(pmix_topology_t);
-    case PMIX_PROC_NSPACE:
-        return sizeof(pmix_nspace_t);
-    case PMIX_PROC_STATS:
-        return sizeof(pmix_proc_stats_t);
-    case PMIX_DISK_STATS:
-        return sizeof(pmix_disk_stats_t);
-    case PMIX_NET_STATS:
-        return sizeof(pmix_net_stats_t);
-    case PMIX_NODE_STATS:
-        return sizeof(pmix_node_stats_t);
     case PMIX_DATA_BUFFER:
         return sizeof(pmix_data_buffer_t);
     default:
