@@ -6,7 +6,7 @@
 # A framework is a directory mca/<fw>/ with a base/ subdirectory; each other subdirectory of it
 # holding .c files is a component. Adding a component is adding its directory: nothing central is
 # edited by hand. A component may carry configure.m4 (defining WU_MCA_CONFIG_<fw>_<comp>) and
-# help-*.txt files. Generated (never committed): config/wu_mca_components.m4, mca/wu_components.am,
+# help-*.txt files, and the framework a Makefile.include of its own (tests). Generated (never committed): config/wu_mca_components.m4, mca/wu_components.am,
 # mca/base/wu_mca_static_list.c.
 use strict;
 use warnings;
@@ -73,6 +73,8 @@ for my $fw (@frameworks) {
     push @help, map { "mca/$fw/base/$_" } files_in("mca/$fw/base", qr/^help-.*\.txt$/);
     $am .= "\n# framework $fw\n";
     $am .= "libwu_core_la_SOURCES += @fwsrc\n" if @fwsrc;
+    # a framework's own fragment (its tests, extra rules), if it has one
+    $am .= "include \$(top_srcdir)/mca/$fw/Makefile.include\n" if -f "mca/$fw/Makefile.include";
     $am .= "nobase_pkginclude_HEADERS += @fwhdr\n" if @fwhdr;
     for my $c (@{$components{$fw} || []}) {
         my $d = "mca/$fw/$c";
