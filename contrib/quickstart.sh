@@ -6,11 +6,16 @@ set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 sh contrib/deps.sh
-[ -x configure ] || ./autogen.pl >/dev/null
+if [ ! -x configure ] && ! ./autogen.pl >_autogen.log 2>&1; then
+    cat _autogen.log; exit 1
+fi
+rm -f _autogen.log
 mkdir -p _build
 cd _build
-[ -f Makefile ] || ../configure --prefix="$top/_install" >/dev/null
-make -j"$(nproc)" >/dev/null
-make install >/dev/null
+if [ ! -f Makefile ] && ! ../configure --prefix="$top/_install" >configure.log 2>&1; then
+    tail -30 configure.log; exit 1
+fi
+make -j"$(nproc)" >make.log 2>&1 || { tail -40 make.log; exit 1; }
+make install >install.log 2>&1 || { tail -20 install.log; exit 1; }
 echo "== Wireup built and installed in $top/_install"
 "$top/_install/bin/wireup-info"
