@@ -50,30 +50,30 @@ WU_CLASS_DECLARATION(wu_hash_table_t);
  * Returns WU_SUCCESS; WU_ERR_BAD_PARAM if t is NULL or initial_size exceeds what a table can
  * hold; WU_ERR_EXISTS if the table holds entries (call wu_hash_table_remove_all first);
  * WU_ERR_NOMEM. */
-int wu_hash_table_init(wu_hash_table_t *t, size_t initial_size);
+WU_EXPORT int wu_hash_table_init(wu_hash_table_t *t, size_t initial_size);
 
 /* Map key to value, replacing the value of an existing key (the old value is not freed). The
  * key is copied. Returns WU_SUCCESS; WU_ERR_BAD_PARAM for a NULL table or key or a table that
  * holds uint64 keys; WU_ERR_NOMEM or WU_ERR_OUT_OF_RESOURCE (the table is at its maximum size),
  * in which case the table is unchanged. */
-int wu_hash_table_set_str(wu_hash_table_t *t, const char *key, void *value);
+WU_EXPORT int wu_hash_table_set_str(wu_hash_table_t *t, const char *key, void *value);
 /* Look key up. On WU_SUCCESS stores the value in *value if value is not NULL. Returns
  * WU_ERR_NOT_FOUND if absent; WU_ERR_BAD_PARAM for a NULL table or key or a table that holds
  * uint64 keys. */
-int wu_hash_table_get_str(const wu_hash_table_t *t, const char *key, void **value);
+WU_EXPORT int wu_hash_table_get_str(const wu_hash_table_t *t, const char *key, void **value);
 /* Remove key (its value is not freed). WU_SUCCESS, WU_ERR_NOT_FOUND or WU_ERR_BAD_PARAM as for
  * get. key may point to the table's own copy, as returned by wu_hash_table_next_str. */
-int wu_hash_table_remove_str(wu_hash_table_t *t, const char *key);
+WU_EXPORT int wu_hash_table_remove_str(wu_hash_table_t *t, const char *key);
 
 /* The same for uint64 keys; every value, 0 and UINT64_MAX included, is a valid key. */
-int wu_hash_table_set_u64(wu_hash_table_t *t, uint64_t key, void *value);
-int wu_hash_table_get_u64(const wu_hash_table_t *t, uint64_t key, void **value);
-int wu_hash_table_remove_u64(wu_hash_table_t *t, uint64_t key);
+WU_EXPORT int wu_hash_table_set_u64(wu_hash_table_t *t, uint64_t key, void *value);
+WU_EXPORT int wu_hash_table_get_u64(const wu_hash_table_t *t, uint64_t key, void **value);
+WU_EXPORT int wu_hash_table_remove_u64(wu_hash_table_t *t, uint64_t key);
 
 /* Number of entries (0 for a NULL table). */
-size_t wu_hash_table_count(const wu_hash_table_t *t);
+WU_EXPORT size_t wu_hash_table_count(const wu_hash_table_t *t);
 /* Remove every entry, keeping the allocated slots. Values are not freed. */
-void wu_hash_table_remove_all(wu_hash_table_t *t);
+WU_EXPORT void wu_hash_table_remove_all(wu_hash_table_t *t);
 
 /* Iterate over a table of string keys:
  *     void *it = NULL; const char *k; void *v;
@@ -83,13 +83,15 @@ void wu_hash_table_remove_all(wu_hash_table_t *t);
  * entry; WU_ERR_NOT_FOUND at the end (also for an empty table); WU_ERR_BAD_PARAM for a NULL
  * table or iter, a table holding uint64 keys, or a table rehashed since the iteration began.
  * The order is unspecified. */
-int wu_hash_table_next_str(const wu_hash_table_t *t, void **iter, const char **key, void **value);
+WU_EXPORT int wu_hash_table_next_str(const wu_hash_table_t *t, void **iter, const char **key,
+                                     void **value);
 /* The same for uint64 keys. */
-int wu_hash_table_next_u64(const wu_hash_table_t *t, void **iter, uint64_t *key, void **value);
+WU_EXPORT int wu_hash_table_next_u64(const wu_hash_table_t *t, void **iter, uint64_t *key,
+                                     void **value);
 
 /* The hash functions the table uses (slot = hash & (capacity - 1)); exposed for tests and for
  * code that wants the same distribution. */
-uint64_t wu_hash_str(const char *s);
-uint64_t wu_hash_u64(uint64_t v);
+WU_EXPORT uint64_t wu_hash_str(const char *s);
+WU_EXPORT uint64_t wu_hash_u64(uint64_t v);
 
 #endif
