@@ -1,0 +1,601 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ptl_base_frame.c -- the ptl framework declaration, framing and the socket I/O of listeners and
+ * connections on the progress thread (see mca/ptl/ptl.h). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* accept4 */
+#endif
+#include "mca/ptl/ptl.h"
+#include "opal/event/wu_wait.h"
+#include "opal/util/wu_show_help.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <event2/event.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/* frames read from one peer per wakeup, so one busy peer cannot starve the others */
+#define WU_PTL_READ_BURST 64
+
+size_t wu_ptl_base_max_msg_size = (size_t)64 << 20;
+
+static const wu_mca_param_t ptl_base_params[] = {
+    WU_PARAM_SIZE("max_msg_size", &wu_ptl_base_max_msg_size, WU_INFO_LVL_4,
+                  "Largest message payload (bytes, k/m/g suffixes) a ptl connection sends or "
+                  "accepts; a peer sending a larger one is dropped"),
+    WU_PARAM_END};
+
+wu_mca_framework_t wu_mca_ptl_framework = {
+    .name = "ptl",
+    .description = "Transport between PMIx servers and their clients and tools",
+    .version = WU_ptl_VERSION,
+    .mode = WU_MCA_SELECT_ALL,
+    .params = ptl_base_params,
+};
+
+typedef struct wu_ptl_frame {
+    struct wu_ptl_frame *next;
+    size_t len, off; /* bytes in data (header + payload), bytes written so far */
+    unsigned char data[];
+} wu_ptl_frame_t;
+
+struct wu_ptl_conn {
+    _Atomic int refs;
+    wu_progress_t *pt;
+    int fd;
+    bool closed; /* progress thread only, from here on */
+    bool wev_on;
+    struct event *rev, *wev;
+    wu_ptl_recv_fn_t recv;
+    wu_ptl_closed_fn_t closed_fn;
+    void *cbdata;
+    wu_ptl_listener_t *listener; /* accepted connections, until closed */
+    struct wu_ptl_conn *lprev, *lnext;
+    wu_ptl_frame_t *qhead, *qtail; /* frames to write */
+    unsigned char hdr[WU_PTL_HDR_SIZE];
+    size_t hdr_got;
+    unsigned char *payload; /* frame being received, after its header */
+    size_t plen, pgot;
+    bool in_payload;
+    uint32_t tag;
+    uint16_t flags;
+};
+
+struct wu_ptl_listener {
+    wu_progress_t *pt;
+    const wu_ptl_module_t *module;
+    void *state;
+    int fd;
+    char *uri;
+    struct event *ev;
+    wu_ptl_listener_cbs_t cbs;
+    void *cbdata;
+    wu_ptl_conn_t *conns; /* accepted and open */
+};
+
+int wu_ptl_base_open(void)
+{
+    return wu_mca_framework_open(&wu_mca_ptl_framework);
+}
+
+void wu_ptl_base_close(void)
+{
+    wu_mca_framework_close(&wu_mca_ptl_framework);
+}
+
+const wu_ptl_module_t *wu_ptl_base_module(const char *scheme)
+{
+    const wu_ptl_module_t *m;
+    if (NULL == scheme) {
+        return NULL;
+    }
+    for (size_t i = 0; NULL != (m = wu_mca_active_module(&wu_mca_ptl_framework, i)); i++) {
+        if (0 == strcmp(m->scheme, scheme)) {
+            return m;
+        }
+    }
+    return NULL;
+}
+
+/* ---- connections ------------------------------------------------------------------------ */
+
+void wu_ptl_conn_retain(wu_ptl_conn_t *c)
+{
+    if (NULL != c) {
+        atomic_fetch_add(&c->refs, 1);
+    }
+}
+
+static void free_queue(wu_ptl_conn_t *c)
+{
+    while (NULL != c->qhead) {
+        wu_ptl_frame_t *f = c->qhead;
+        c->qhead = f->next;
+        free(f);
+    }
+    c->qtail = NULL;
+}
+
+void wu_ptl_conn_release(wu_ptl_conn_t *c)
+{
+    if (NULL == c || 1 != atomic_fetch_sub(&c->refs, 1)) {
+        return;
+    }
+    /* the last reference: the base's own was dropped at teardown, so the socket is gone */
+    if (c->fd >= 0) {
+        close(c->fd);
+    }
+    if (NULL != c->rev) {
+        event_free(c->rev);
+    }
+    if (NULL != c->wev) {
+        event_free(c->wev);
+    }
+    free_queue(c);
+    free(c->payload);
+    free(c);
+}
+
+int wu_ptl_conn_fd(const wu_ptl_conn_t *c)
+{
+    return NULL == c ? -1 : c->fd;
+}
+
+void wu_ptl_conn_set_cbdata(wu_ptl_conn_t *c, void *cbdata)
+{
+    if (NULL != c) {
+        c->cbdata = cbdata;
+    }
+}
+
+void *wu_ptl_conn_get_cbdata(const wu_ptl_conn_t *c)
+{
+    return NULL == c ? NULL : c->cbdata;
+}
+
+/* End c once (progress thread): close the socket, run the closed callback, drop the base's
+ * reference (c may be freed on return). */
+static void teardown(wu_ptl_conn_t *c, int status)
+{
+    wu_ptl_listener_t *l = c->listener;
+    if (c->closed) {
+        return;
+    }
+    c->closed = true;
+    event_free(c->rev);
+    event_free(c->wev);
+    c->rev = c->wev = NULL;
+    close(c->fd);
+    c->fd = -1;
+    free_queue(c);
+    free(c->payload);
+    c->payload = NULL;
+    if (NULL != l) {
+        if (NULL != c->lprev) {
+            c->lprev->lnext = c->lnext;
+        } else {
+            l->conns = c->lnext;
+        }
+        if (NULL != c->lnext) {
+            c->lnext->lprev = c->lprev;
+        }
+        c->listener = NULL;
+    }
+    WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_INFO, "ptl:base: connection closed: %s",
+                   wu_strerror(status));
+    if (NULL != c->closed_fn) {
+        c->closed_fn(c, status, c->cbdata);
+    }
+    wu_ptl_conn_release(c);
+}
+
+/* Write queued frames until done or the socket is full. */
+static void flush(wu_ptl_conn_t *c)
+{
+    while (NULL != c->qhead) {
+        wu_ptl_frame_t *f = c->qhead;
+        ssize_t n = send(c->fd, f->data + f->off, f->len - f->off, MSG_NOSIGNAL);
+        if (n < 0) {
+            if (EINTR == errno) {
+                continue;
+            }
+            if (EAGAIN == errno || EWOULDBLOCK == errno) {
+                if (!c->wev_on && 0 == event_add(c->wev, NULL)) {
+                    c->wev_on = true;
+                }
+                return;
+            }
+            teardown(c, WU_ERR_SYS);
+            return;
+        }
+        f->off += (size_t)n;
+        if (f->off == f->len) {
+            c->qhead = f->next;
+            if (NULL == c->qhead) {
+                c->qtail = NULL;
+            }
+            free(f);
+        }
+    }
+    if (c->wev_on) {
+        event_del(c->wev);
+        c->wev_on = false;
+    }
+}
+
+static void write_cb(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    flush(arg);
+}
+
+/* Check a complete header; set up the payload. Returns WU_SUCCESS or why the peer is dropped. */
+static int parse_header(wu_ptl_conn_t *c)
+{
+    uint16_t flags;
+    uint32_t tag, len;
+    if (WU_PTL_WIRE_MAGIC != c->hdr[0] || WU_PTL_WIRE_VERSION != c->hdr[1]) {
+        WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_WARN,
+                       "ptl:base: dropping peer: bad frame header (magic 0x%02x version %u)",
+                       c->hdr[0], c->hdr[1]);
+        return WU_ERR_BAD_FORMAT;
+    }
+    memcpy(&flags, c->hdr + 2, 2);
+    memcpy(&tag, c->hdr + 4, 4);
+    memcpy(&len, c->hdr + 8, 4);
+    c->flags = ntohs(flags);
+    c->tag = ntohl(tag);
+    c->plen = ntohl(len);
+    if (c->plen > wu_ptl_base_max_msg_size) {
+        WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_WARN,
+                       "ptl:base: dropping peer: frame of %zu bytes exceeds ptl_base_max_msg_size "
+                       "(%zu)",
+                       c->plen, wu_ptl_base_max_msg_size);
+        return WU_ERR_VALUE_OUT_OF_BOUNDS;
+    }
+    c->pgot = 0;
+    c->in_payload = true;
+    if (c->plen > 0 && NULL == (c->payload = malloc(c->plen))) {
+        return WU_ERR_NOMEM;
+    }
+    return WU_SUCCESS;
+}
+
+static void read_cb(evutil_socket_t fd, short what, void *arg)
+{
+    wu_ptl_conn_t *c = arg;
+    int frames = 0;
+    (void)fd;
+    (void)what;
+    while (!c->closed && frames < WU_PTL_READ_BURST) {
+        unsigned char *dst;
+        size_t want;
+        ssize_t n;
+        if (c->in_payload) {
+            dst = c->payload + c->pgot;
+            want = c->plen - c->pgot;
+        } else {
+            dst = c->hdr + c->hdr_got;
+            want = WU_PTL_HDR_SIZE - c->hdr_got;
+        }
+        if (want > 0) {
+            n = recv(c->fd, dst, want, 0);
+            if (n < 0) {
+                if (EINTR == errno) {
+                    continue;
+                }
+                if (EAGAIN != errno && EWOULDBLOCK != errno) {
+                    teardown(c, WU_ERR_SYS);
+                }
+                return;
+            }
+            if (0 == n) {
+                teardown(c, (c->in_payload || c->hdr_got > 0) ? WU_ERR_BAD_FORMAT
+                                                              : WU_PTL_PEER_CLOSED);
+                return;
+            }
+            if (c->in_payload) {
+                c->pgot += (size_t)n;
+            } else {
+                c->hdr_got += (size_t)n;
+            }
+        }
+        if (!c->in_payload) {
+            int rc;
+            if (c->hdr_got < WU_PTL_HDR_SIZE || WU_SUCCESS == (rc = parse_header(c))) {
+                continue; /* read more, or go on with the payload (maybe empty) */
+            }
+            teardown(c, rc);
+            return;
+        }
+        if (c->pgot == c->plen) {
+            unsigned char *p = c->payload;
+            c->payload = NULL;
+            c->in_payload = false;
+            c->hdr_got = 0;
+            frames++;
+            wu_ptl_conn_retain(c);
+            c->recv(c, c->tag, c->flags, p, c->plen, c->cbdata);
+            free(p);
+            if (c->closed) {
+                wu_ptl_conn_release(c);
+                return;
+            }
+            wu_ptl_conn_release(c);
+        }
+    }
+}
+
+/* A connection around a connected socket; not yet reading. NULL on failure (fd left open). */
+static wu_ptl_conn_t *conn_new(wu_progress_t *pt, int fd, wu_ptl_recv_fn_t recv,
+                               wu_ptl_closed_fn_t closed, void *cbdata)
+{
+    wu_ptl_conn_t *c = calloc(1, sizeof *c);
+    int fl = fcntl(fd, F_GETFL);
+    if (NULL == c || fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0) {
+        free(c);
+        return NULL;
+    }
+    atomic_init(&c->refs, 1);
+    c->pt = pt;
+    c->fd = fd;
+    c->recv = recv;
+    c->closed_fn = closed;
+    c->cbdata = cbdata;
+    c->rev = event_new(wu_progress_base(pt), fd, EV_READ | EV_PERSIST, read_cb, c);
+    c->wev = event_new(wu_progress_base(pt), fd, EV_WRITE | EV_PERSIST, write_cb, c);
+    if (NULL == c->rev || NULL == c->wev) {
+        c->fd = -1;
+        wu_ptl_conn_release(c);
+        return NULL;
+    }
+    return c;
+}
+
+static const wu_ptl_module_t *module_for_uri(const char *uri)
+{
+    const char *colon = strchr(uri, ':');
+    char scheme[32];
+    if (NULL == colon || (size_t)(colon - uri) >= sizeof scheme) {
+        return NULL;
+    }
+    memcpy(scheme, uri, (size_t)(colon - uri));
+    scheme[colon - uri] = '\0';
+    return wu_ptl_base_module(scheme);
+}
+
+int wu_ptl_connect(wu_progress_t *pt, const char *uri, wu_ptl_recv_fn_t recv,
+                   wu_ptl_closed_fn_t closed, void *cbdata, wu_ptl_conn_t **out)
+{
+    const wu_ptl_module_t *m;
+    wu_ptl_conn_t *c;
+    int fd = -1, rc;
+    if (NULL == pt || NULL == uri || NULL == recv || NULL == out) {
+        return WU_ERR_BAD_PARAM;
+    }
+    *out = NULL;
+    if (NULL == (m = module_for_uri(uri))) {
+        return NULL == strchr(uri, ':') ? WU_ERR_BAD_PARAM : WU_ERR_NOT_SUPPORTED;
+    }
+    if (WU_SUCCESS != (rc = m->connect(uri, &fd))) {
+        return rc;
+    }
+    if (NULL == (c = conn_new(pt, fd, recv, closed, cbdata))) {
+        close(fd);
+        return WU_ERR_NOMEM;
+    }
+    wu_ptl_conn_retain(c); /* the caller's reference; the first is the base's */
+    if (0 != event_add(c->rev, NULL)) {
+        c->refs = 1;
+        wu_ptl_conn_release(c);
+        return WU_ERR_SYS;
+    }
+    *out = c;
+    return WU_SUCCESS;
+}
+
+static void send_fn(void *arg)
+{
+    wu_ptl_frame_t *f = arg;
+    wu_ptl_conn_t *c;
+    memcpy(&c, f->data + f->len, sizeof c);
+    if (c->closed) {
+        free(f);
+    } else {
+        f->next = NULL;
+        if (NULL == c->qtail) {
+            c->qhead = f;
+        } else {
+            c->qtail->next = f;
+        }
+        c->qtail = f;
+        flush(c);
+    }
+    wu_ptl_conn_release(c);
+}
+
+int wu_ptl_send(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *payload, size_t len)
+{
+    wu_ptl_frame_t *f;
+    uint16_t nflags = htons(flags);
+    uint32_t ntag = htonl(tag), nlen;
+    int rc;
+    if (NULL == c || (len > 0 && NULL == payload)) {
+        return WU_ERR_BAD_PARAM;
+    }
+    if (len > wu_ptl_base_max_msg_size || len > UINT32_MAX) {
+        return WU_ERR_VALUE_OUT_OF_BOUNDS;
+    }
+    /* the connection pointer travels after the frame bytes */
+    if (NULL == (f = malloc(sizeof *f + WU_PTL_HDR_SIZE + len + sizeof c))) {
+        return WU_ERR_NOMEM;
+    }
+    nlen = htonl((uint32_t)len);
+    f->len = WU_PTL_HDR_SIZE + len;
+    f->off = 0;
+    f->data[0] = WU_PTL_WIRE_MAGIC;
+    f->data[1] = WU_PTL_WIRE_VERSION;
+    memcpy(f->data + 2, &nflags, 2);
+    memcpy(f->data + 4, &ntag, 4);
+    memcpy(f->data + 8, &nlen, 4);
+    if (len > 0) {
+        memcpy(f->data + WU_PTL_HDR_SIZE, payload, len);
+    }
+    memcpy(f->data + f->len, &c, sizeof c);
+    wu_ptl_conn_retain(c);
+    if (WU_SUCCESS != (rc = wu_progress_shift(c->pt, send_fn, f))) {
+        wu_ptl_conn_release(c);
+        free(f);
+    }
+    return rc;
+}
+
+static void close_fn(void *arg)
+{
+    wu_ptl_conn_t *c = arg;
+    teardown(c, WU_SUCCESS);
+    wu_ptl_conn_release(c);
+}
+
+void wu_ptl_close(wu_ptl_conn_t *c)
+{
+    if (NULL == c) {
+        return;
+    }
+    wu_ptl_conn_retain(c);
+    if (WU_SUCCESS != wu_progress_shift(c->pt, close_fn, c)) {
+        wu_ptl_conn_release(c);
+    }
+}
+
+/* ---- listeners -------------------------------------------------------------------------- */
+
+static void accept_cb(evutil_socket_t lfd, short what, void *arg)
+{
+    wu_ptl_listener_t *l = arg;
+    (void)what;
+    for (;;) {
+        wu_ptl_conn_t *c;
+        int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0) {
+            if (EINTR == errno || ECONNABORTED == errno) {
+                continue;
+            }
+            if (EAGAIN != errno && EWOULDBLOCK != errno) {
+                WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_WARN,
+                               "ptl:base: accept on %s failed: %s", l->uri, strerror(errno));
+            }
+            return;
+        }
+        if (NULL == (c = conn_new(l->pt, fd, l->cbs.recv, l->cbs.closed, l->cbdata))) {
+            close(fd);
+            continue;
+        }
+        if (NULL != l->cbs.accept && WU_SUCCESS != l->cbs.accept(l, c, l->cbdata)) {
+            wu_ptl_conn_release(c); /* closes fd; no closed callback for a refused peer */
+            continue;
+        }
+        if (0 != event_add(c->rev, NULL)) {
+            wu_ptl_conn_release(c);
+            continue;
+        }
+        c->listener = l;
+        c->lnext = l->conns;
+        if (NULL != l->conns) {
+            l->conns->lprev = c;
+        }
+        l->conns = c;
+    }
+}
+
+int wu_ptl_listen(wu_progress_t *pt, const char *component, const wu_ptl_listener_cbs_t *cbs,
+                  void *cbdata, wu_ptl_listener_t **out)
+{
+    const wu_ptl_module_t *m = NULL;
+    wu_ptl_listener_t *l;
+    int rc;
+    if (NULL == pt || NULL == cbs || NULL == cbs->recv || NULL == out) {
+        return WU_ERR_BAD_PARAM;
+    }
+    *out = NULL;
+    for (size_t i = 0; i < wu_mca_ptl_framework.nactive; i++) {
+        if (NULL == component ||
+            0 == strcmp(component, wu_mca_ptl_framework.active[i]->component->name)) {
+            m = wu_mca_active_module(&wu_mca_ptl_framework, i);
+            break;
+        }
+    }
+    if (NULL == m) {
+        return WU_ERR_NOT_FOUND;
+    }
+    if (NULL == (l = calloc(1, sizeof *l))) {
+        return WU_ERR_NOMEM;
+    }
+    l->pt = pt;
+    l->module = m;
+    l->cbs = *cbs;
+    l->cbdata = cbdata;
+    if (WU_SUCCESS != (rc = m->listen(&l->fd, &l->uri, &l->state))) {
+        free(l);
+        return rc;
+    }
+    l->ev = event_new(wu_progress_base(pt), l->fd, EV_READ | EV_PERSIST, accept_cb, l);
+    if (NULL == l->ev || 0 != event_add(l->ev, NULL)) {
+        if (NULL != l->ev) {
+            event_free(l->ev);
+        }
+        close(l->fd);
+        m->unlisten(l->state);
+        free(l->uri);
+        free(l);
+        return WU_ERR_SYS;
+    }
+    WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_INFO, "ptl:base: listening on %s", l->uri);
+    *out = l;
+    return WU_SUCCESS;
+}
+
+const char *wu_ptl_listener_uri(const wu_ptl_listener_t *l)
+{
+    return NULL == l ? NULL : l->uri;
+}
+
+static void listener_close_fn(wu_wait_call_t *call)
+{
+    wu_ptl_listener_t *l = call->cbdata;
+    event_free(l->ev);
+    l->ev = NULL;
+    close(l->fd);
+    l->fd = -1;
+    while (NULL != l->conns) {
+        teardown(l->conns, WU_SUCCESS); /* unlinks it */
+    }
+    l->module->unlisten(l->state);
+    wu_wait_call_done(call, WU_SUCCESS);
+}
+
+void wu_ptl_listener_close(wu_ptl_listener_t *l)
+{
+    int rc;
+    if (NULL == l) {
+        return;
+    }
+    if (wu_progress_in_thread(l->pt)) {
+        fprintf(stderr, "wu_ptl_listener_close: refused on the listener's progress thread\n");
+        return;
+    }
+    rc = wu_progress_shift_wait(l->pt, listener_close_fn, l, 60.0);
+    if (WU_SUCCESS != rc) {
+        /* the close may still run later: l must stay valid, so it is leaked */
+        fprintf(stderr, "wu_ptl_listener_close: %s\n", wu_strerror(rc));
+        return;
+    }
+    free(l->uri);
+    free(l);
+}

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ptl.h -- the ptl framework: framed byte transport between a PMIx server and its clients/tools.
+ *
+ * ptl decides how a client reaches its server. A component only makes stream sockets: it
+ * creates a listening endpoint and names it with a URI ("usock:/path", "tcp4://127.0.0.1:port"),
+ * and connects to such a URI. Everything else is the base's and the same for every component:
+ * framing, nonblocking reads and writes, the accept, receive and closed callbacks, all run on
+ * the caller's progress thread (opal/event/wu_progress.h). The framework selects every willing
+ * component (select_all): a server may listen on each (usock, the default, has the higher
+ * priority), and wu_ptl_connect picks the component by the URI's scheme.
+ *
+ * Frame on the wire: a 12-byte header in network byte order, then `length` payload bytes:
+ *   byte 0 magic 'W' (0x57) | byte 1 version (WU_PTL_WIRE_VERSION) | bytes 2-3 flags |
+ *   bytes 4-7 tag (request/reply matching) | bytes 8-11 payload length.
+ * The payload is opaque here (wu_pack'ed data to the layers above). A header with a wrong magic
+ * or version, or a length above ptl_base_max_msg_size (default 64 MiB), drops the peer: its
+ * socket is closed, the closed callback runs once with the reason, resources are freed. A bad
+ * peer never blocks nor crashes the progress thread.
+ *
+ * Connection lifetime: every connection gets exactly one closed callback, whatever ends it
+ * (local close, peer gone, protocol error, listener closed). No callback of a connection runs
+ * after its closed callback. Connections are reference counted: wu_ptl_connect hands the caller
+ * one reference (drop it with wu_ptl_conn_release once done, typically after closed); accepted
+ * connections are owned by the listener unless the accept callback takes a reference. */
+#ifndef WU_PTL_H
+#define WU_PTL_H
+
+#include "mca/base/wu_mca.h"
+#include "opal/event/wu_progress.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define WU_ptl_VERSION 1u
+
+#define WU_PTL_WIRE_MAGIC   0x57u
+#define WU_PTL_WIRE_VERSION 1u
+#define WU_PTL_HDR_SIZE     12u
+
+/* Closed-callback status when the peer closed its end cleanly (between frames). A peer closing
+ * mid-frame gives WU_ERR_BAD_FORMAT, an oversize frame WU_ERR_VALUE_OUT_OF_BOUNDS, a socket
+ * error WU_ERR_SYS, a local wu_ptl_close or listener close WU_SUCCESS. */
+#define WU_PTL_PEER_CLOSED WU_ERR_EMPTY
+
+/* What a component provides: sockets. Called from any thread. */
+typedef struct wu_ptl_module {
+    const char *scheme; /* URI scheme this module serves, without ':' ("usock", "tcp4") */
+    /* Create a listening, nonblocking, close-on-exec socket. *fd the socket, *uri a malloc'd URI
+     * naming it, *state (may be NULL) passed to unlisten. WU_SUCCESS or an error (shown to the
+     * user by the component). */
+    int (*listen)(int *fd, char **uri, void **state);
+    /* Undo what listen made besides the socket (files, directories); the base closes fd. */
+    void (*unlisten)(void *state);
+    /* Connect to uri (of this scheme); *fd a connected socket (blocking mode is fine, the base
+     * makes it nonblocking). WU_ERR_BAD_PARAM malformed uri, WU_ERR_NOT_FOUND nobody there,
+     * WU_ERR_SYS otherwise. */
+    int (*connect)(const char *uri, int *fd);
+} wu_ptl_module_t;
+
+extern wu_mca_framework_t wu_mca_ptl_framework;
+/* ptl_base_max_msg_size: largest payload accepted or sent (bytes). */
+extern size_t wu_ptl_base_max_msg_size;
+
+typedef struct wu_ptl_conn wu_ptl_conn_t;
+typedef struct wu_ptl_listener wu_ptl_listener_t;
+
+/* One complete frame arrived. payload (NULL if len is 0) is valid only during the call. */
+typedef void (*wu_ptl_recv_fn_t)(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags,
+                                 const void *payload, size_t len, void *cbdata);
+/* The connection ended (exactly once per connection; see the status list above). */
+typedef void (*wu_ptl_closed_fn_t)(wu_ptl_conn_t *c, int status, void *cbdata);
+/* A peer connected to a listener. Return WU_SUCCESS to keep it (it then starts receiving), or
+ * an error to drop it at once (no closed callback then). The accept callback is the place for
+ * a handshake or validator: see wu_ptl_conn_fd, wu_ptl_conn_set_cbdata. */
+typedef int (*wu_ptl_accept_fn_t)(wu_ptl_listener_t *l, wu_ptl_conn_t *c, void *cbdata);
+
+typedef struct wu_ptl_listener_cbs {
+    wu_ptl_accept_fn_t accept; /* may be NULL: accept everyone */
+    wu_ptl_recv_fn_t recv;     /* required */
+    wu_ptl_closed_fn_t closed; /* may be NULL */
+} wu_ptl_listener_cbs_t;
+
+/* Open / close the framework (refcounted). */
+WU_EXPORT int wu_ptl_base_open(void);
+WU_EXPORT void wu_ptl_base_close(void);
+/* The active module serving scheme, NULL if none. */
+WU_EXPORT const wu_ptl_module_t *wu_ptl_base_module(const char *scheme);
+
+/* Listen with the active module named component (NULL: the best active one). Callbacks run on
+ * pt's thread with cbdata (accepted connections start with cbdata as their own cbdata).
+ * WU_SUCCESS and *out, WU_ERR_BAD_PARAM, WU_ERR_NOT_FOUND (no such active component), or the
+ * component's error. Not from pt's thread. */
+WU_EXPORT int wu_ptl_listen(wu_progress_t *pt, const char *component,
+                            const wu_ptl_listener_cbs_t *cbs, void *cbdata,
+                            wu_ptl_listener_t **out);
+/* The URI clients connect to; valid until wu_ptl_listener_close. */
+WU_EXPORT const char *wu_ptl_listener_uri(const wu_ptl_listener_t *l);
+/* Stop listening, close every accepted connection (their closed callbacks run with
+ * WU_SUCCESS), remove the endpoint's files and free l. Blocks until done; no callback of l runs
+ * afterwards. Not from pt's thread (refused with a message). NULL is a no-op. */
+WU_EXPORT void wu_ptl_listener_close(wu_ptl_listener_t *l);
+
+/* Connect to uri with the module of its scheme. *out holds one reference for the caller.
+ * WU_SUCCESS, WU_ERR_BAD_PARAM, WU_ERR_NOT_SUPPORTED (no module for the scheme), the module's
+ * error, WU_ERR_NOMEM. */
+WU_EXPORT int wu_ptl_connect(wu_progress_t *pt, const char *uri, wu_ptl_recv_fn_t recv,
+                             wu_ptl_closed_fn_t closed, void *cbdata, wu_ptl_conn_t **out);
+/* Queue one frame (payload copied) to be written by the progress thread, in call order. Any
+ * thread. WU_SUCCESS (queued; dropped silently if the connection closes first),
+ * WU_ERR_BAD_PARAM, WU_ERR_VALUE_OUT_OF_BOUNDS (len above ptl_base_max_msg_size or 2^32-1),
+ * WU_ERR_NOMEM, WU_ERR_INIT (progress thread stopping). */
+WU_EXPORT int wu_ptl_send(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *payload,
+                          size_t len);
+/* Close c asynchronously: its closed callback runs (WU_SUCCESS) unless it already has. Any
+ * thread. Does not drop a reference. */
+WU_EXPORT void wu_ptl_close(wu_ptl_conn_t *c);
+WU_EXPORT void wu_ptl_conn_retain(wu_ptl_conn_t *c);
+/* Drop a reference; the last one frees c (its socket is closed by then). NULL is a no-op. */
+WU_EXPORT void wu_ptl_conn_release(wu_ptl_conn_t *c);
+/* The socket, for peer checks (SO_PEERCRED); -1 once closed. Do not read, write or close it. */
+WU_EXPORT int wu_ptl_conn_fd(const wu_ptl_conn_t *c);
+WU_EXPORT void wu_ptl_conn_set_cbdata(wu_ptl_conn_t *c, void *cbdata);
+WU_EXPORT void *wu_ptl_conn_get_cbdata(const wu_ptl_conn_t *c);
+
+#endif

@@ -1,0 +1,451 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* check_ptl.c -- the ptl framework with each component (usock, tcp): echo round trips, pipelining,
+ * several clients, peers sending garbage, bad headers, oversize frames or closing mid-frame,
+ * closed-exactly-once on both sides, and no files left behind. */
+#include "mca/ptl/ptl.h"
+#include "opal/event/wu_wait.h"
+#include "test/support/wu_test.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#define TMO 10.0
+
+static const char *const comps[] = {"usock", "tcp"};
+
+static wu_progress_t *pt;
+
+/* ---- server: echoes every frame, counts closes ------------------------------------------- */
+typedef struct {
+    pthread_mutex_t lock;
+    int accepted, closed, closed_err;
+    int last_status;
+    wu_wait_t err_wait; /* released at the first close with an error status */
+} server_t;
+static server_t srv;
+
+static int srv_accept(wu_ptl_listener_t *l, wu_ptl_conn_t *c, void *cbdata)
+{
+    (void)l;
+    (void)cbdata;
+    ck_assert_int_ge(wu_ptl_conn_fd(c), 0);
+    pthread_mutex_lock(&srv.lock);
+    srv.accepted++;
+    pthread_mutex_unlock(&srv.lock);
+    return WU_SUCCESS;
+}
+
+static void srv_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *p, size_t len,
+                     void *cbdata)
+{
+    (void)cbdata;
+    ck_assert_int_eq(WU_SUCCESS, wu_ptl_send(c, tag, flags, p, len));
+}
+
+static void srv_closed(wu_ptl_conn_t *c, int status, void *cbdata)
+{
+    (void)c;
+    (void)cbdata;
+    pthread_mutex_lock(&srv.lock);
+    srv.closed++;
+    if (WU_SUCCESS != status) {
+        srv.closed_err++;
+        srv.last_status = status;
+    }
+    pthread_mutex_unlock(&srv.lock);
+    if (WU_SUCCESS != status) {
+        wu_wait_release(&srv.err_wait, status);
+    }
+}
+
+static const wu_ptl_listener_cbs_t srv_cbs = {srv_accept, srv_recv, srv_closed};
+
+/* ---- client: collects replies ------------------------------------------------------------ */
+typedef struct {
+    pthread_mutex_t lock;
+    int expect, got, closed, closed_status;
+    uint32_t next_tag;
+    bool in_order;
+    size_t bytes;
+    const unsigned char *ref; /* expected payload bytes (pattern), or NULL */
+    bool payload_ok;
+    wu_wait_t done, closed_wait;
+    wu_ptl_conn_t *conn;
+} client_t;
+
+static void cli_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *p, size_t len,
+                     void *cbdata)
+{
+    client_t *cl = cbdata;
+    (void)c;
+    pthread_mutex_lock(&cl->lock);
+    if (tag != cl->next_tag || flags != (uint16_t)tag) {
+        cl->in_order = false;
+    }
+    cl->next_tag = tag + 1;
+    cl->bytes += len;
+    if (NULL != cl->ref && len > 0 && 0 != memcmp(p, cl->ref, len)) {
+        cl->payload_ok = false;
+    }
+    if (++cl->got == cl->expect) {
+        wu_wait_release(&cl->done, WU_SUCCESS);
+    }
+    pthread_mutex_unlock(&cl->lock);
+}
+
+static void cli_closed(wu_ptl_conn_t *c, int status, void *cbdata)
+{
+    client_t *cl = cbdata;
+    (void)c;
+    pthread_mutex_lock(&cl->lock);
+    cl->closed++;
+    cl->closed_status = status;
+    pthread_mutex_unlock(&cl->lock);
+    wu_wait_release(&cl->closed_wait, status);
+}
+
+static void client_init(client_t *cl, const char *uri)
+{
+    memset(cl, 0, sizeof *cl);
+    pthread_mutex_init(&cl->lock, NULL);
+    wu_wait_init(&cl->done);
+    wu_wait_init(&cl->closed_wait);
+    cl->in_order = cl->payload_ok = true;
+    ck_assert_int_eq(WU_SUCCESS, wu_ptl_connect(pt, uri, cli_recv, cli_closed, cl, &cl->conn));
+}
+
+static void noop_call(wu_wait_call_t *call)
+{
+    wu_wait_call_done(call, WU_SUCCESS);
+}
+
+/* Shifts run in order: once this returns, everything shifted before it has run. */
+static void sync_pt(void)
+{
+    ck_assert_int_eq(WU_SUCCESS, wu_progress_shift_wait(pt, noop_call, NULL, TMO));
+}
+
+/* close, wait for the closed callback, check it came once, free */
+static void client_fini(client_t *cl)
+{
+    wu_ptl_close(cl->conn);
+    ck_assert_int_ne(WU_ERR_TIMEOUT, wu_wait_for(&cl->closed_wait, TMO));
+    wu_ptl_close(cl->conn); /* second close: no second callback */
+    wu_ptl_conn_release(cl->conn);
+    sync_pt(); /* the second close has run by now */
+    ck_assert_int_eq(1, cl->closed);
+    wu_wait_destroy(&cl->done);
+    wu_wait_destroy(&cl->closed_wait);
+    pthread_mutex_destroy(&cl->lock);
+}
+
+/* send n frames of len bytes (tags/flags from 0), wait for the echoes */
+static void round_trip(client_t *cl, int n, size_t len)
+{
+    unsigned char *buf = malloc(len > 0 ? len : 1);
+    for (size_t i = 0; i < len; i++) {
+        buf[i] = (unsigned char)(i * 7 + 3);
+    }
+    wu_wait_destroy(&cl->done);
+    wu_wait_init(&cl->done);
+    pthread_mutex_lock(&cl->lock);
+    cl->expect = cl->got + n;
+    cl->next_tag = 0;
+    cl->ref = buf;
+    pthread_mutex_unlock(&cl->lock);
+    for (int i = 0; i < n; i++) {
+        ck_assert_int_eq(WU_SUCCESS, wu_ptl_send(cl->conn, (uint32_t)i, (uint16_t)i, buf, len));
+    }
+    ck_assert_int_eq(WU_SUCCESS, wu_wait_for(&cl->done, TMO));
+    pthread_mutex_lock(&cl->lock);
+    ck_assert(cl->in_order);
+    ck_assert(cl->payload_ok);
+    cl->ref = NULL;
+    pthread_mutex_unlock(&cl->lock);
+    free(buf);
+}
+
+static wu_ptl_listener_t *lst;
+static char uri[512];
+
+static void setup(void)
+{
+    setenv("PMIX_MCA_mca_base_user_param_file", "", 1);
+    setenv("PMIX_MCA_mca_base_system_param_file", "", 1);
+    ck_assert_int_eq(WU_SUCCESS, wu_mca_base_open());
+    ck_assert_int_eq(WU_SUCCESS, wu_ptl_base_open());
+    pt = wu_progress_start("ptl-test");
+    ck_assert_ptr_nonnull(pt);
+    memset(&srv, 0, sizeof srv);
+    pthread_mutex_init(&srv.lock, NULL);
+    wu_wait_init(&srv.err_wait);
+    lst = NULL;
+}
+
+static void teardown(void)
+{
+    wu_ptl_listener_close(lst);
+    wu_progress_stop(pt);
+    wu_wait_destroy(&srv.err_wait);
+    pthread_mutex_destroy(&srv.lock);
+    wu_ptl_base_close();
+    wu_mca_base_close();
+}
+
+static void start_server(int i)
+{
+    ck_assert_int_eq(WU_SUCCESS, wu_ptl_listen(pt, comps[i], &srv_cbs, NULL, &lst));
+    snprintf(uri, sizeof uri, "%s", wu_ptl_listener_uri(lst));
+    ck_assert(0 == strncmp(uri, 0 == i ? "usock:/" : "tcp4://127.0.0.1:", 0 == i ? 7 : 17));
+}
+
+/* A raw socket to the listener, to misbehave with. */
+static int raw_connect(void)
+{
+    int s;
+    if (0 == strncmp(uri, "usock:", 6)) {
+        struct sockaddr_un sa = {.sun_family = AF_UNIX};
+        ck_assert_uint_lt(strlen(uri + 6), sizeof sa.sun_path);
+        memcpy(sa.sun_path, uri + 6, strlen(uri + 6) + 1);
+        s = socket(AF_UNIX, SOCK_STREAM, 0);
+        ck_assert_int_eq(0, connect(s, (struct sockaddr *)&sa, sizeof sa));
+    } else {
+        struct sockaddr_in sa = {.sin_family = AF_INET};
+        sa.sin_port = htons((uint16_t)atoi(strrchr(uri, ':') + 1));
+        sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        s = socket(AF_INET, SOCK_STREAM, 0);
+        ck_assert_int_eq(0, connect(s, (struct sockaddr *)&sa, sizeof sa));
+    }
+    return s;
+}
+
+/* The server must close a dropped raw peer: read sees EOF (or a reset) within the timeout. */
+static void expect_eof(int s)
+{
+    struct pollfd p = {.fd = s, .events = POLLIN};
+    char b[64];
+    ck_assert_int_eq(1, poll(&p, 1, (int)(TMO * 1000)));
+    ck_assert_int_le(read(s, b, sizeof b), 0);
+}
+
+static void hdr(unsigned char *h, unsigned magic, unsigned ver, uint32_t len)
+{
+    uint32_t n = htonl(len), t = htonl(5);
+    h[0] = (unsigned char)magic;
+    h[1] = (unsigned char)ver;
+    h[2] = h[3] = 0;
+    memcpy(h + 4, &t, 4);
+    memcpy(h + 8, &n, 4);
+}
+
+/* ---- tests ------------------------------------------------------------------------------- */
+
+START_TEST(test_echo_sizes)
+{
+    static const size_t sizes[] = {0, 1, 64 * 1024, 1024 * 1024};
+    client_t cl;
+    start_server(_i);
+    client_init(&cl, uri);
+    for (size_t k = 0; k < WU_NELEMS(sizes); k++) {
+        size_t before = cl.bytes;
+        round_trip(&cl, 1, sizes[k]);
+        ck_assert_uint_eq(sizes[k], cl.bytes - before);
+    }
+    client_fini(&cl);
+}
+END_TEST
+
+START_TEST(test_pipeline_many_clients)
+{
+    enum { NCLI = 5 };
+    client_t cl[NCLI];
+    start_server(_i);
+    for (int k = 0; k < NCLI; k++) {
+        client_init(&cl[k], uri);
+    }
+    /* each client sends 2000 small frames back to back; all echoes come back in order */
+    for (int k = 0; k < NCLI; k++) {
+        round_trip(&cl[k], 2000, (size_t)k * 100);
+    }
+    for (int k = 0; k < NCLI; k++) {
+        ck_assert_int_eq(2000, cl[k].got);
+        client_fini(&cl[k]);
+    }
+    ck_assert_int_eq(NCLI, srv.accepted);
+}
+END_TEST
+
+START_TEST(test_bad_peers_dropped)
+{
+    static const struct {
+        const char *what;
+        unsigned magic, ver;
+        uint32_t len;
+        size_t send_payload; /* bytes of payload actually sent before closing */
+        bool close_after;
+        int status;
+    } cases[] = {
+        {"bad magic", 0x42, WU_PTL_WIRE_VERSION, 4, 4, false, WU_ERR_BAD_FORMAT},
+        {"bad version", WU_PTL_WIRE_MAGIC, 99, 4, 4, false, WU_ERR_BAD_FORMAT},
+        {"oversize", WU_PTL_WIRE_MAGIC, WU_PTL_WIRE_VERSION, 0xfffffff0u, 0, false,
+         WU_ERR_VALUE_OUT_OF_BOUNDS},
+        {"mid-frame close", WU_PTL_WIRE_MAGIC, WU_PTL_WIRE_VERSION, 100, 10, true,
+         WU_ERR_BAD_FORMAT},
+        {"mid-header close", WU_PTL_WIRE_MAGIC, WU_PTL_WIRE_VERSION, 100, 0, true,
+         WU_ERR_BAD_FORMAT},
+    };
+    client_t good;
+    unsigned char buf[WU_PTL_HDR_SIZE + 100] = {0};
+    start_server(_i);
+    client_init(&good, uri);
+    round_trip(&good, 3, 10);
+    for (size_t k = 0; k < WU_NELEMS(cases); k++) {
+        int s = raw_connect();
+        size_t n = WU_PTL_HDR_SIZE + cases[k].send_payload;
+        hdr(buf, cases[k].magic, cases[k].ver, cases[k].len);
+        if (0 == strcmp(cases[k].what, "mid-header close")) {
+            n = 5;
+        }
+        ck_assert_int_eq((ssize_t)n, write(s, buf, n));
+        if (cases[k].close_after) {
+            close(s);
+        } else {
+            expect_eof(s);
+            close(s);
+        }
+        ck_assert_msg(WU_ERR_TIMEOUT != wu_wait_for(&srv.err_wait, TMO), "%s", cases[k].what);
+        pthread_mutex_lock(&srv.lock);
+        ck_assert_int_eq(1, srv.closed_err);
+        ck_assert_msg(cases[k].status == srv.last_status, "%s: %d", cases[k].what, srv.last_status);
+        srv.closed_err = 0;
+        pthread_mutex_unlock(&srv.lock);
+        wu_wait_destroy(&srv.err_wait);
+        wu_wait_init(&srv.err_wait);
+        round_trip(&good, 3, 10); /* the good client still works */
+    }
+    /* plain garbage */
+    {
+        int s = raw_connect();
+        char junk[300];
+        memset(junk, 0xab, sizeof junk);
+        ck_assert_int_eq((ssize_t)sizeof junk, write(s, junk, sizeof junk));
+        expect_eof(s);
+        close(s);
+        ck_assert_int_eq(WU_ERR_BAD_FORMAT, wu_wait_for(&srv.err_wait, TMO));
+    }
+    /* a peer that leaves cleanly between frames */
+    {
+        int s = raw_connect();
+        wu_wait_destroy(&srv.err_wait);
+        wu_wait_init(&srv.err_wait);
+        close(s);
+        ck_assert_int_eq(WU_PTL_PEER_CLOSED, wu_wait_for(&srv.err_wait, TMO));
+    }
+    round_trip(&good, 3, 10);
+    ck_assert_int_eq(0, good.closed);
+    client_fini(&good);
+}
+END_TEST
+
+START_TEST(test_server_close)
+{
+    enum { NCLI = 3 };
+    client_t cl[NCLI];
+    char path[512] = "", dir[512] = "";
+    struct stat st;
+    start_server(_i);
+    if (0 == _i) {
+        snprintf(path, sizeof path, "%s", uri + 6);
+        snprintf(dir, sizeof dir, "%s", path);
+        *strrchr(dir, '/') = '\0';
+        ck_assert_int_eq(0, stat(path, &st));
+        ck_assert(S_ISSOCK(st.st_mode));
+        ck_assert_int_eq(0, stat(dir, &st));
+        ck_assert_int_eq(0700, st.st_mode & 0777);
+    }
+    for (int k = 0; k < NCLI; k++) {
+        client_init(&cl[k], uri);
+        round_trip(&cl[k], 1, 8);
+    }
+    wu_ptl_listener_close(lst);
+    lst = NULL;
+    ck_assert_int_eq(NCLI, srv.closed); /* the server side saw each close once */
+    ck_assert_int_eq(0, srv.closed_err);
+    for (int k = 0; k < NCLI; k++) {
+        ck_assert_int_eq(WU_PTL_PEER_CLOSED, wu_wait_for(&cl[k].closed_wait, TMO));
+        ck_assert_int_eq(WU_SUCCESS, wu_ptl_send(cl[k].conn, 1, 1, "x", 1)); /* dropped */
+        client_fini(&cl[k]);
+    }
+    if (0 == _i) {
+        ck_assert_int_ne(0, stat(path, &st));
+        ck_assert_int_ne(0, stat(dir, &st));
+    }
+    /* nobody listens any more */
+    {
+        wu_ptl_conn_t *c = NULL;
+        ck_assert_int_eq(WU_ERR_NOT_FOUND, wu_ptl_connect(pt, uri, cli_recv, NULL, NULL, &c));
+        ck_assert_ptr_null(c);
+    }
+}
+END_TEST
+
+START_TEST(test_bad_args)
+{
+    wu_ptl_conn_t *c = (wu_ptl_conn_t *)&c;
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_ptl_connect(pt, "nocolon", cli_recv, NULL, NULL, &c));
+    ck_assert_ptr_null(c);
+    ck_assert_int_eq(WU_ERR_NOT_SUPPORTED, wu_ptl_connect(pt, "xyz:/a", cli_recv, NULL, NULL, &c));
+    ck_assert_int_eq(WU_ERR_BAD_PARAM,
+                     wu_ptl_connect(pt, "usock:relative", cli_recv, NULL, NULL, &c));
+    ck_assert_int_eq(WU_ERR_BAD_PARAM,
+                     wu_ptl_connect(pt, "tcp4://1.2.3.4", cli_recv, NULL, NULL, &c));
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_ptl_connect(pt, "tcp4://x:12", cli_recv, NULL, NULL, &c));
+    ck_assert_int_eq(WU_ERR_BAD_PARAM,
+                     wu_ptl_connect(pt, "tcp4://127.0.0.1:99999", cli_recv, NULL, NULL, &c));
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_ptl_connect(NULL, "usock:/x", cli_recv, NULL, NULL, &c));
+    ck_assert_int_eq(WU_ERR_NOT_FOUND, wu_ptl_listen(pt, "nosuch", &srv_cbs, NULL, &lst));
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_ptl_listen(pt, NULL, NULL, NULL, &lst));
+    ck_assert_ptr_null(lst);
+    /* the default component is usock */
+    ck_assert_int_eq(WU_SUCCESS, wu_ptl_listen(pt, NULL, &srv_cbs, NULL, &lst));
+    ck_assert(0 == strncmp(wu_ptl_listener_uri(lst), "usock:/", 7));
+    /* oversize sends are refused locally */
+    {
+        client_t cl;
+        size_t old = wu_ptl_base_max_msg_size;
+        snprintf(uri, sizeof uri, "%s", wu_ptl_listener_uri(lst));
+        client_init(&cl, uri);
+        wu_ptl_base_max_msg_size = 16;
+        ck_assert_int_eq(WU_ERR_VALUE_OUT_OF_BOUNDS, wu_ptl_send(cl.conn, 0, 0, uri, 17));
+        wu_ptl_base_max_msg_size = old;
+        ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_ptl_send(cl.conn, 0, 0, NULL, 3));
+        client_fini(&cl);
+    }
+}
+END_TEST
+
+static Suite *ptl_suite(void)
+{
+    Suite *s = suite_create("ptl");
+    TCase *tc = tcase_create("ptl");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 30);
+    tcase_add_loop_test(tc, test_echo_sizes, 0, 2);
+    tcase_add_loop_test(tc, test_pipeline_many_clients, 0, 2);
+    tcase_add_loop_test(tc, test_bad_peers_dropped, 0, 2);
+    tcase_add_loop_test(tc, test_server_close, 0, 2);
+    tcase_add_test(tc, test_bad_args);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+WU_TEST_MAIN(ptl_suite)
