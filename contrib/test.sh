@@ -51,7 +51,9 @@ run_build() {
 
 run_build debug --enable-debug --enable-werror
 # sanitizers slow everything down several times: give Check's per-test timeouts room
-CK_TIMEOUT_MULTIPLIER=4 run_build asan --enable-werror --enable-mca-dso \
+# plog is built as DSOs here (and the wutest DSOs in every build) so the DSO path is exercised;
+# the gds, ptl and psec components do not work as DSOs yet (see the issue 4 notes).
+CK_TIMEOUT_MULTIPLIER=4 run_build asan --enable-werror --enable-mca-dso=plog \
     CFLAGS="-g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
     LDFLAGS="-fsanitize=address,undefined"
 

@@ -8,6 +8,7 @@
 #include "opal/util/wu_show_help.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <limits.h>
 #include <ltdl.h>
 #include <pthread.h>
@@ -209,8 +210,14 @@ static void load_dso(wu_mca_framework_t *fw, const char *dir, const char *comp, 
     }
     h = lt_dlopen(base);
     if (NULL == h) {
-        const char *err = lt_dlerror();
+        /* libltdl reduces every failure to "file not found"; ask the loader for the real reason
+         * (a missing symbol or library) so the user can act on it */
+        void *probe = dlopen(base, RTLD_NOW | RTLD_LOCAL);
+        const char *err = NULL == probe ? dlerror() : lt_dlerror();
         snprintf(why, sizeof why, "could not be opened: %s", err ? err : "unknown error");
+        if (NULL != probe) {
+            dlclose(probe);
+        }
         add_failure(base, why);
         goto out;
     }

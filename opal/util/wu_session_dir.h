@@ -29,7 +29,7 @@
  * malloc'd absolute path, which identifies the session in the calls below.
  * WU_SUCCESS, WU_ERR_BAD_PARAM (path NULL, bad prefix, relative tmpdir), WU_ERR_NOT_FOUND
  * (tmpdir does not exist), WU_ERR_NO_PERMISSIONS, WU_ERR_NOMEM, WU_ERR_SYS. */
-int wu_session_dir_create(const char *tmpdir, const char *prefix, char **path);
+WU_EXPORT int wu_session_dir_create(const char *tmpdir, const char *prefix, char **path);
 
 /* Create directory name (mode 0700) inside session and register it. name is relative and may
  * have several components ("a/b"): missing ones are created and registered, existing real
@@ -39,7 +39,7 @@ int wu_session_dir_create(const char *tmpdir, const char *prefix, char **path);
  * name, "." or ".." components), WU_ERR_EXISTS (the final directory exists but was not made
  * here, or something not a directory is in the way), WU_ERR_NO_PERMISSIONS, WU_ERR_NOMEM,
  * WU_ERR_SYS. */
-int wu_session_dir_mkdir(const char *session, const char *name, char **path);
+WU_EXPORT int wu_session_dir_mkdir(const char *session, const char *name, char **path);
 
 /* Register a file (or socket, fifo, link) the caller creates inside session, so removal deletes
  * it. path is absolute below session or relative to it, without "." or ".." components. It need
@@ -48,19 +48,19 @@ int wu_session_dir_mkdir(const char *session, const char *name, char **path);
  * directory is removed only when empty.
  * WU_SUCCESS, WU_ERR_NOT_FOUND (session unknown), WU_ERR_BAD_PARAM (path outside session or
  * malformed), WU_ERR_NOMEM. */
-int wu_session_dir_track(const char *session, const char *path);
+WU_EXPORT int wu_session_dir_track(const char *session, const char *path);
 
 /* Remove what was made and registered in session, deepest first, then session itself, and
  * forget the session. Foreign entries stay in place.
  * WU_SUCCESS, WU_ERR_EXISTS (foreign entries were left; everything of ours that could go is
  * gone), WU_ERR_NOT_FOUND (session unknown), WU_ERR_NO_PERMISSIONS or WU_ERR_SYS (a removal
  * failed for another reason; the rest was still attempted). */
-int wu_session_dir_remove(const char *session);
+WU_EXPORT int wu_session_dir_remove(const char *session);
 
 /* wu_session_dir_remove for every session this process (by pid) created, e.g. at exit.
  * Sessions inherited from a parent across fork are forgotten without touching the disk.
  * Returns WU_SUCCESS or the first error of those removals (WU_ERR_EXISTS when foreign entries
  * were left somewhere); callers at exit may ignore it. */
-int wu_session_dir_remove_all(void);
+WU_EXPORT int wu_session_dir_remove_all(void);
 
 #endif
