@@ -10,10 +10,12 @@
 
 #include "opal/util/wu_error.h"
 #include "opal/util/wu_path.h"
+#include "opal/util/wu_show_help.h"
 
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 static inline int wu_test_run(Suite *s)
 {
@@ -50,6 +52,37 @@ static inline void wu_test_tmpdir_remove(const char *buf)
     ck_assert_str_ne("", buf);
     ck_assert_int_eq(WU_SUCCESS, wu_path_rm_tree(buf));
     ck_assert(!wu_path_exists(buf));
+}
+
+/* Capture what wu_show_help prints, in a private unlinked file, with aggregation off so every
+ * message is printed. wu_test_help_captured() ends the capture and returns the text (static
+ * storage, overwritten by the next call). */
+static inline int *wu_test_help_fd(void)
+{
+    static int fd = -1; /* function-local: no unused-variable warning where it is not used */
+    return &fd;
+}
+
+static inline void wu_test_help_capture(void)
+{
+    char tmpl[] = "/tmp/wu_help_XXXXXX";
+    *wu_test_help_fd() = mkstemp(tmpl);
+    ck_assert_int_ge(*wu_test_help_fd(), 0);
+    unlink(tmpl);
+    wu_show_help_set_aggregate(false);
+    wu_show_help_set_fd(*wu_test_help_fd());
+}
+
+static inline const char *wu_test_help_captured(void)
+{
+    static char buf[8192];
+    ssize_t n;
+    wu_show_help_set_fd(STDERR_FILENO);
+    n = pread(*wu_test_help_fd(), buf, sizeof buf - 1, 0);
+    buf[n > 0 ? n : 0] = '\0';
+    close(*wu_test_help_fd());
+    *wu_test_help_fd() = -1;
+    return buf;
 }
 
 /* Path of the build tree's test support directory etc. are passed as -D by Makefile.am:

@@ -77,30 +77,6 @@ static void want_str(pmix_value_t *val, const char *s)
     PMIX_VALUE_RELEASE(val);
 }
 
-/* Capture what wu_show_help prints in a private unlinked file. */
-static int help_fd = -1;
-static void capture_help(void)
-{
-    char tmpl[] = "/tmp/wu_gds_XXXXXX";
-    help_fd = mkstemp(tmpl);
-    ck_assert_int_ge(help_fd, 0);
-    unlink(tmpl);
-    wu_show_help_set_aggregate(false);
-    wu_show_help_set_fd(help_fd);
-}
-
-static const char *captured_help(void)
-{
-    static char buf[4096];
-    ssize_t n;
-    wu_show_help_set_fd(STDERR_FILENO);
-    n = pread(help_fd, buf, sizeof buf - 1, 0);
-    buf[n > 0 ? n : 0] = '\0';
-    close(help_fd);
-    help_fd = -1;
-    return buf;
-}
-
 /* ---- RFC0009 rules ----------------------------------------------------------------------- */
 
 START_TEST(test_selected_hash)
@@ -191,9 +167,9 @@ START_TEST(test_fetch_single_table)
         ck_assert_int_eq(PMIX_SUCCESS, gds->put_info(st, "ns", 2, &info));
         PMIx_Value_destruct(&info.value);
         PMIx_Info_load(&info, "pmix.not.defined", "hello", PMIX_STRING);
-        capture_help();
+        wu_test_help_capture();
         ck_assert_int_eq(PMIX_ERR_BAD_PARAM, gds->put_info(st, "ns", 2, &info));
-        (void)captured_help();
+        (void)wu_test_help_captured();
         PMIx_Value_destruct(&info.value);
         ck_assert_int_eq(PMIX_ERR_BAD_PARAM, gds->put_info(st, "ns", 2, NULL));
     }
@@ -205,9 +181,9 @@ END_TEST
 START_TEST(test_reserved_key_message)
 {
     const char *out;
-    capture_help();
+    wu_test_help_capture();
     ck_assert_int_eq(PMIX_ERR_BAD_PARAM, put_u32("job7", 2, "pmix.my.secret", 1));
-    out = captured_help();
+    out = wu_test_help_captured();
     ck_assert_ptr_nonnull(strstr(out, "pmix.my.secret"));
     ck_assert_ptr_nonnull(strstr(out, "reserved"));
     ck_assert_ptr_nonnull(strstr(out, "job7"));
@@ -397,7 +373,7 @@ START_TEST(test_register_malformed)
     uint32_t one = 1;
     pmix_info_t bad;
     const char *out;
-    capture_help();
+    wu_test_help_capture();
     /* proc data whose first element is not the rank */
     l = PMIx_Info_list_start();
     p = PMIx_Info_list_start();
@@ -420,7 +396,7 @@ START_TEST(test_register_malformed)
     PMIx_Info_load(&bad, PMIX_PROC_DATA, &one, PMIX_UINT32);
     ck_assert_int_eq(PMIX_ERR_BAD_PARAM, gds->register_nspace(st, "bad", &bad, 1));
     PMIx_Value_destruct(&bad.value);
-    out = captured_help();
+    out = wu_test_help_captured();
     ck_assert_ptr_nonnull(strstr(out, "PMIX_PROC_DATA"));
     ck_assert_ptr_nonnull(strstr(out, "PMIX_NODE_INFO_ARRAY"));
     ck_assert_ptr_nonnull(strstr(out, "PMIX_RANK"));

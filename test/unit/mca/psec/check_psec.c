@@ -24,30 +24,6 @@ static void setup(void)
     unsetenv(WU_PSEC_TOKEN_ENV);
 }
 
-/* Capture what wu_show_help prints in a private unlinked file. */
-static int help_fd = -1;
-static void capture_help(void)
-{
-    char tmpl[] = "/tmp/wu_psec_XXXXXX";
-    help_fd = mkstemp(tmpl);
-    ck_assert_int_ge(help_fd, 0);
-    unlink(tmpl);
-    wu_show_help_set_aggregate(false);
-    wu_show_help_set_fd(help_fd);
-}
-
-static const char *captured_help(void)
-{
-    static char buf[8192];
-    ssize_t n;
-    wu_show_help_set_fd(STDERR_FILENO);
-    n = pread(help_fd, buf, sizeof buf - 1, 0);
-    buf[n > 0 ? n : 0] = '\0';
-    close(help_fd);
-    help_fd = -1;
-    return buf;
-}
-
 static int count_of(const char *hay, const char *needle)
 {
     int n = 0;
@@ -126,10 +102,10 @@ START_TEST(native_mismatch_refused_with_message)
 
     open_psec();
     ck_assert_int_eq(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
-    capture_help();
+    wu_test_help_capture();
     ck_assert_int_eq(PMIX_ERR_INVALID_CRED,
                      wu_psec_base_validate_peer(sv[0], wu, wg, NULL, 0, &got));
-    out = captured_help();
+    out = wu_test_help_captured();
     ck_assert_uint_eq(getuid(), got.uid);
     ck_assert_int_eq(getpid(), got.pid);
     if (mismatches[_i].any_uid) {
@@ -208,13 +184,13 @@ START_TEST(native_listening_socket_forked_child)
     ck_assert_int_eq(child, got.pid);
     ck_assert_uint_eq(getuid(), got.uid);
     ck_assert_uint_eq(getgid(), got.gid);
-    capture_help();
+    wu_test_help_capture();
     ck_assert_int_eq(PMIX_ERR_INVALID_CRED,
                      wu_psec_base_validate_peer(cfd, getuid() + 1, getgid(), NULL, 0, &got));
     ck_assert_int_eq(child, got.pid);
     snprintf(conn, sizeof conn, "uid %u, gid %u, pid %d", (unsigned)getuid(), (unsigned)getgid(),
              (int)child);
-    out = captured_help();
+    out = wu_test_help_captured();
     ck_assert_msg(NULL != strstr(out, conn), "no '%s' in: %s", conn, out);
     ck_assert_int_eq(1, write(cfd, &byte, 1));
     ck_assert_int_eq(child, waitpid(child, &status, 0));
@@ -260,10 +236,10 @@ START_TEST(native_tcp_token)
     open_psec();
     tcp_pair(&s, &c);
     /* a client without the token cannot make a credential */
-    capture_help();
+    wu_test_help_capture();
     ck_assert_int_eq(WU_ERR_NOT_FOUND, wu_psec_base_create_cred(c, &cred, &len));
     ck_assert_ptr_null(cred);
-    out = captured_help();
+    out = wu_test_help_captured();
     ck_assert_ptr_nonnull(strstr(out, WU_PSEC_TOKEN_ENV));
     /* the server hands out its token; the client sends it back */
     ck_assert_int_eq(WU_SUCCESS, wu_psec_base_server_token(&tok));
@@ -278,7 +254,7 @@ START_TEST(native_tcp_token)
     /* wrong, truncated, longer and missing credentials are refused */
     snprintf(wrong, sizeof wrong, "%s", tok);
     wrong[10] ^= 1;
-    capture_help();
+    wu_test_help_capture();
     ck_assert_int_eq(PMIX_ERR_INVALID_CRED,
                      wu_psec_base_validate_peer(s, getuid(), getgid(), wrong, len, &got));
     ck_assert_int_eq(PMIX_ERR_INVALID_CRED,
@@ -288,7 +264,7 @@ START_TEST(native_tcp_token)
                      wu_psec_base_validate_peer(s, getuid(), getgid(), wrong, strlen(wrong), &got));
     ck_assert_int_eq(PMIX_ERR_INVALID_CRED,
                      wu_psec_base_validate_peer(s, getuid(), getgid(), NULL, 0, &got));
-    out = captured_help();
+    out = wu_test_help_captured();
     ck_assert_int_eq(4, count_of(out, "127.0.0.1 port"));
     ck_assert_int_eq(1, count_of(out, "sent no credential"));
     free(cred);
@@ -305,7 +281,7 @@ START_TEST(none_named_selected_and_warns_once)
     char *cred = NULL;
     size_t len = 1;
     setenv("PMIX_MCA_psec", "none", 1);
-    capture_help();
+    wu_test_help_capture();
     open_psec();
     ck_assert_str_eq("none", wu_psec_base_mode());
     ck_assert_int_eq(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
@@ -320,7 +296,7 @@ START_TEST(none_named_selected_and_warns_once)
     open_psec(); /* a second open in the same process does not warn again */
     ck_assert_str_eq("none", wu_psec_base_mode());
     close_psec();
-    out = captured_help();
+    out = wu_test_help_captured();
     ck_assert_int_eq(1, count_of(out, "connection security is off"));
     close(sv[0]);
     close(sv[1]);
@@ -332,9 +308,9 @@ START_TEST(none_never_implicit)
     const char *out;
     setenv("PMIX_MCA_psec", "^native", 1);
     ck_assert_int_eq(WU_SUCCESS, wu_mca_base_open());
-    capture_help();
+    wu_test_help_capture();
     ck_assert_int_ne(WU_SUCCESS, wu_psec_base_open());
-    out = captured_help();
+    out = wu_test_help_captured();
     ck_assert_ptr_null(wu_psec_base_mode());
     ck_assert_ptr_nonnull(strstr(out, "psec"));
     ck_assert_ptr_nonnull(strstr(out, "none"));
@@ -361,9 +337,9 @@ START_TEST(mode_mismatch_refused)
 {
     const char *out;
     open_psec();
-    capture_help();
+    wu_test_help_capture();
     ck_assert_int_eq(modes[_i].want, wu_psec_base_check_mode(modes[_i].requested));
-    out = captured_help();
+    out = wu_test_help_captured();
     if (WU_SUCCESS == modes[_i].want) {
         ck_assert_str_eq("", out);
     } else {
