@@ -40,60 +40,54 @@ PMIX_EXPORT void *PMIx_Info_list_start(void)
     return calloc(1, sizeof(wu_info_list_t));
 }
 
+/* The shared first step of add, insert and xfer: check the arguments and reserve the next slot.
+ * The caller fills the slot and counts it (l->n++) only when filling succeeded. */
+static pmix_status_t list_reserve(wu_info_list_t *l, const void *arg, pmix_info_t **slot)
+{
+    if (NULL == l || NULL == arg) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    *slot = list_slot(l);
+    return NULL == *slot ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
+}
+
 PMIX_EXPORT pmix_status_t PMIx_Info_list_add(void *ptr, const char *key, const void *value,
                                              pmix_data_type_t type)
 {
     wu_info_list_t *l = ptr;
     pmix_info_t *slot;
+    pmix_status_t rc = list_reserve(l, key, &slot);
 
-    if (NULL == l || NULL == key) {
-        return PMIX_ERR_BAD_PARAM;
+    if (PMIX_SUCCESS == rc && PMIX_SUCCESS == (rc = PMIx_Info_load(slot, key, value, type))) {
+        l->n++;
     }
-    if (NULL == (slot = list_slot(l))) {
-        return PMIX_ERR_NOMEM;
-    }
-    pmix_status_t rc = PMIx_Info_load(slot, key, value, type);
-    if (PMIX_SUCCESS != rc) {
-        return rc;
-    }
-    l->n++;
-    return PMIX_SUCCESS;
+    return rc;
 }
 
 PMIX_EXPORT pmix_status_t PMIx_Info_list_insert(void *ptr, pmix_info_t *info)
 {
     wu_info_list_t *l = ptr;
     pmix_info_t *slot;
+    pmix_status_t rc = list_reserve(l, info, &slot);
 
-    if (NULL == l || NULL == info) {
-        return PMIX_ERR_BAD_PARAM;
+    if (PMIX_SUCCESS == rc) {
+        *slot = *info; /* shallow: the caller keeps owning the value */
+        slot->flags |= PMIX_INFO_PERSISTENT;
+        l->n++;
     }
-    if (NULL == (slot = list_slot(l))) {
-        return PMIX_ERR_NOMEM;
-    }
-    *slot = *info;
-    slot->flags |= PMIX_INFO_PERSISTENT;
-    l->n++;
-    return PMIX_SUCCESS;
+    return rc;
 }
 
 PMIX_EXPORT pmix_status_t PMIx_Info_list_xfer(void *ptr, const pmix_info_t *info)
 {
     wu_info_list_t *l = ptr;
     pmix_info_t *slot;
+    pmix_status_t rc = list_reserve(l, info, &slot);
 
-    if (NULL == l || NULL == info) {
-        return PMIX_ERR_BAD_PARAM;
+    if (PMIX_SUCCESS == rc && PMIX_SUCCESS == (rc = PMIx_Info_xfer(slot, info))) {
+        l->n++;
     }
-    if (NULL == (slot = list_slot(l))) {
-        return PMIX_ERR_NOMEM;
-    }
-    pmix_status_t rc = PMIx_Info_xfer(slot, info);
-    if (PMIX_SUCCESS != rc) {
-        return rc;
-    }
-    l->n++;
-    return PMIX_SUCCESS;
+    return rc;
 }
 
 PMIX_EXPORT pmix_status_t PMIx_Info_list_convert(void *ptr, pmix_data_array_t *par)
