@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wu_proto.h -- the client <-> server protocol of Wireup's PMIx library.
+ *
+ * One ptl frame (mca/ptl/ptl.h) carries one message. Its payload is a sequence of values packed
+ * with wu_pack (pmix/common/wu_pack.h), each preceded by nothing else: both sides know the
+ * order from the command. The frame tag matches a reply to its request: the client picks a
+ * nonzero tag per request, the server answers with the same tag and the flag
+ * WU_PROTO_FLAG_REPLY. Tag 0 is reserved for messages the server sends on its own (none yet).
+ *
+ * Request payload:  PMIX_UINT8 command, then the command's fields.
+ * Reply payload:    PMIX_STATUS status, then (only when status is PMIX_SUCCESS unless said
+ *                   otherwise) the command's reply fields.
+ * A "list of X" is one wu_pack call of n elements of type X (n may be 0); wu_pack's own header
+ * carries the type and the count, so the reader allocates before unpacking.
+ *
+ * The first message on a connection must be WU_CMD_CONNECT; the server drops a connection
+ * whose first message is anything else, and answers every malformed request (unknown command,
+ * missing or mistyped field, trailing bytes) with PMIX_ERR_BAD_PARAM when it can parse the
+ * command byte, else drops the connection. A server never crashes or blocks on bad input.
+ *
+ * Blob format (fence_nb data, direct modex data, dmodex_request replies): a concatenation of
+ * records, each  PMIX_PROC proc, PMIX_SIZE n, n x PMIX_INFO  (the proc's data of the scope the
+ * blob is for). Blobs are self-delimiting and concatenable: the host may join the blobs of
+ * several servers and the result parses as the union (wu_proto_blob_* helpers). */
+#ifndef WU_PROTO_H
+#define WU_PROTO_H
+
+#include "pmix/common/wu_buffer.h"
+
+#include <stdint.h>
+
+/* Environment variable with the URI of the server a launched client connects to
+ * (set by PMIx_server_setup_fork; OpenPMIx's PMIX_SERVER_URI* names are left unset). */
+#define WU_PROTO_URI_ENV "WU_PMIX_SERVER_URI"
+/* Protocol version sent in CONNECT; a server refuses a client of another major version. */
+#define WU_PROTO_VERSION "wireup-1"
+
+#define WU_PROTO_FLAG_REPLY 0x1u
+
+typedef enum wu_proto_cmd {
+    /* req:   STRING protocol version (WU_PROTO_VERSION), STRING psec mode (may be NULL),
+     *        BYTE_OBJECT credential (may be empty), PROC the client's identity, PID its pid
+     * reply: list of INFO  = the namespace's registration (the info array the host gave
+     *                        PMIx_server_register_nspace, loaded by the client with gds
+     *                        register_nspace), UINT32 nlocalprocs,
+     *        PROC the server's own identity
+     * Errors: PMIX_ERR_INVALID_CRED (psec refused), PMIX_ERR_NOT_FOUND (proc not registered
+     * with register_client), PMIX_ERR_EXISTS (that proc is already connected). */
+    WU_CMD_CONNECT = 1,
+    /* req: nothing.  reply: nothing. The server runs client_finalized, then answers. */
+    WU_CMD_FINALIZE = 2,
+    /* req: STATUS status, STRING message (may be NULL), list of PROC (empty = whole job).
+     * reply: nothing; sent after the host's abort upcall completed (or failed). */
+    WU_CMD_ABORT = 3,
+    /* req: list of INFO local-scope data (PMIX_LOCAL and PMIX_GLOBAL puts),
+     *      list of INFO remote-scope data (PMIX_REMOTE and PMIX_GLOBAL puts).
+     * reply: nothing. The data replace earlier commits key by key. Pending GETs for these keys
+     * are answered. */
+    WU_CMD_COMMIT = 4,
+    /* req: list of PROC participants (rank PMIX_RANK_WILDCARD = every proc of that nspace;
+     *      an empty list = every proc of the caller's nspace), list of INFO directives
+     *      (PMIX_COLLECT_DATA, PMIX_TIMEOUT, others ignored).
+     * reply: when PMIX_COLLECT_DATA was given, a blob (BYTE_OBJECT, format above) with the
+     *        data of every participant this client may see (local-scope data of procs on its
+     *        node, remote-scope data of the others); else nothing.
+     * Errors: PMIX_ERR_TIMEOUT, PMIX_ERR_PROC_TERMINATED (a participant exited or
+     * disconnected without finalizing), PMIX_ERR_NOT_SUPPORTED (remote participants and the
+     * host has no fence_nb), the host's error. */
+    WU_CMD_FENCE = 5,
+    /* req: PROC whose data (rank PMIX_RANK_WILDCARD: job-level), STRING key,
+     *      list of INFO directives (PMIX_TIMEOUT, PMIX_OPTIONAL, PMIX_IMMEDIATE, ...).
+     * reply: VALUE the value, then list of INFO = the job-level data of proc's namespace when
+     *        that namespace differs from the requester's (RFC0009: cached by the client), else
+     *        an empty list.
+     * A real rank's key that is not committed yet is waited for (until PMIX_TIMEOUT, or the
+     * proc's end, which gives PMIX_ERR_PROC_TERMINATED) unless PMIX_OPTIONAL or
+     * PMIX_IMMEDIATE is given (then PMIX_ERR_NOT_FOUND). A remote proc's data comes from the
+     * host's direct_modex upcall. Unknown namespace: PMIX_ERR_INVALID_NAMESPACE (or what the
+     * host's direct_modex says). */
+    WU_CMD_GET = 6,
+    /* req: list of PROC targets, list of INFO directives.  reply: nothing.
+     * PMIX_REGISTER_CLEANUP / PMIX_REGISTER_CLEANUP_DIR (+ PMIX_CLEANUP_RECURSIVE): the server
+     * removes those paths when the namespace is deregistered. */
+    WU_CMD_JOB_CONTROL = 7,
+    /* req: list of QUERY.  reply: list of INFO, one per answered key (see PMIx_Query_info). */
+    WU_CMD_QUERY = 8,
+    /* req: list of INFO data, list of INFO directives.  reply: nothing. */
+    WU_CMD_LOG = 9,
+    WU_CMD_MAX = 10
+} wu_proto_cmd_t;
+
+/* Command name for messages ("connect", "fence", ...); "unknown" for anything else. */
+const char *wu_proto_cmd_name(int cmd);
+
+/* Pack a "list of X" (one wu_pack call of n elements). */
+int wu_proto_pack_list(wu_buffer_t *b, const void *elems, size_t n, pmix_data_type_t t);
+/* Unpack a "list of X": *elems is a malloc'd array of n elements of type t (NULL when 0),
+ * released by the caller with the type's free macro (PMIX_INFO_FREE, PMIX_PROC_FREE, ...).
+ * Refuses counts above what the buffer can hold (PMIX_ERR_UNPACK_FAILURE). */
+int wu_proto_unpack_list(wu_buffer_t *b, void **elems, size_t *n, pmix_data_type_t t);
+
+/* Append one blob record for proc with its n infos. */
+int wu_proto_blob_add(wu_buffer_t *blob, const pmix_proc_t *proc, const pmix_info_t *info,
+                      size_t n);
+/* Read the next record of a blob: PMIX_SUCCESS with *info (PMIX_INFO_FREE) and *n,
+ * PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER at the clean end, another error on a bad record. */
+int wu_proto_blob_next(wu_buffer_t *blob, pmix_proc_t *proc, pmix_info_t **info, size_t *n);
+
+#endif /* WU_PROTO_H */
