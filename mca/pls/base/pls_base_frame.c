@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* pls_base_frame.c -- the pls framework declaration, job records and the thread-shifted entry
+ * points that call the selected module on the job's progress thread. */
+#include "mca/pls/pls.h"
+#include "opal/event/wu_wait.h"
+#include "opal/util/wu_argv.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+WU_MCA_FRAMEWORK(pls, "Process launch: start, signal and stop the processes of a job",
+                 WU_MCA_SELECT_ONE);
+
+int wu_pls_base_open(void)
+{
+    return wu_mca_framework_open(&wu_mca_pls_framework);
+}
+
+void wu_pls_base_close(void)
+{
+    /* the last close finalizes the module */
+    if (1 == wu_mca_pls_framework.refcount) {
+        const wu_pls_module_t *m = wu_pls_base_module();
+        if (NULL != m && NULL != m->finalize) {
+            m->finalize();
+        }
+    }
+    wu_mca_framework_close(&wu_mca_pls_framework);
+}
+
+const wu_pls_module_t *wu_pls_base_module(void)
+{
+    if (wu_mca_pls_framework.refcount <= 0) {
+        return NULL;
+    }
+    return wu_mca_active_module(&wu_mca_pls_framework, 0);
+}
+
+const char *wu_pls_base_component_name(void)
+{
+    if (wu_mca_pls_framework.refcount <= 0 || 0 == wu_mca_pls_framework.nactive) {
+        return NULL;
+    }
+    return wu_mca_pls_framework.active[0]->component->name;
+}
+
+wu_pls_job_t *wu_pls_job_new(const char *nspace, uint32_t nprocs, char *const argv[],
+                             wu_progress_t *progress)
+{
+    wu_pls_job_t *job;
+    if (0 == nprocs || NULL == argv || NULL == argv[0] || '\0' == argv[0][0] || NULL == progress) {
+        return NULL;
+    }
+    if (NULL == (job = calloc(1, sizeof *job))) {
+        return NULL;
+    }
+    job->nspace = strdup(NULL != nspace ? nspace : "");
+    job->argv = wu_argv_copy(argv);
+    job->procs = calloc(nprocs, sizeof *job->procs);
+    if (NULL == job->nspace || NULL == job->argv || NULL == job->procs) {
+        free(job->nspace);
+        wu_argv_free(job->argv);
+        free(job->procs);
+        free(job);
+        return NULL;
+    }
+    job->nprocs = nprocs;
+    job->progress = progress;
+    for (uint32_t i = 0; i < nprocs; i++) {
+        job->procs[i].rank = i;
+    }
+    return job;
+}
+
+/* --- thread shift ---------------------------------------------------------------------------- */
+
+typedef enum {
+    OP_LAUNCH,
+    OP_TERM_JOB,
+    OP_TERM_DAEMONS,
+    OP_TERM_PROC,
+    OP_SIG_JOB,
+    OP_SIG_PROC,
+    OP_RELEASE
+} op_kind_t;
+
+typedef struct {
+    op_kind_t kind;
+    wu_pls_job_t *job;
+    const wu_pls_module_t *module;
+    uint32_t rank;
+    int sig;
+    double timeout;
+} op_t;
+
+static int run_op(op_t *op)
+{
+    const wu_pls_module_t *m = op->module;
+    wu_pls_job_t *job = op->job;
+    switch (op->kind) {
+    case OP_LAUNCH:
+        if (job->launched) {
+            return WU_ERR_EXISTS;
+        }
+        job->launched = true;
+        job->module = m;
+        return m->launch_job(job);
+    case OP_TERM_JOB:
+        return m->terminate_job(job, op->timeout);
+    case OP_TERM_DAEMONS:
+        return m->terminate_daemons(job, op->timeout);
+    case OP_TERM_PROC:
+        return m->terminate_proc(job, &job->procs[op->rank]);
+    case OP_SIG_JOB:
+        return m->signal_job(job, op->sig);
+    case OP_SIG_PROC:
+        return m->signal_proc(job, &job->procs[op->rank], op->sig);
+    case OP_RELEASE:
+        m->release_job(job);
+        return WU_SUCCESS;
+    }
+    return WU_ERR_BAD_PARAM;
+}
+
+static void shifted_op(wu_wait_call_t *call)
+{
+    wu_wait_call_done(call, run_op(call->cbdata));
+}
+
+/* Run op on the job's progress thread. The wait has no time limit: every module operation
+ * finishes on its own (a launch waits only for exec in each child, which ends in exec or
+ * _exit); the processes' ends are reported later through callbacks, never waited for here. */
+static int do_op(op_t *op)
+{
+    if (NULL == op->job) {
+        return WU_ERR_BAD_PARAM;
+    }
+    if (NULL == op->module) {
+        op->module = NULL != op->job->module ? op->job->module : wu_pls_base_module();
+    }
+    if (NULL == op->module) {
+        return WU_ERR_INIT;
+    }
+    if ((OP_TERM_PROC == op->kind || OP_SIG_PROC == op->kind) && op->rank >= op->job->nprocs) {
+        return WU_ERR_BAD_PARAM;
+    }
+    if (OP_LAUNCH != op->kind && OP_RELEASE != op->kind && !op->job->launched) {
+        return WU_ERR_INIT;
+    }
+    if (wu_progress_in_thread(op->job->progress)) {
+        return run_op(op);
+    }
+    return wu_progress_shift_wait(op->job->progress, shifted_op, op, 0);
+}
+
+int wu_pls_launch_job(wu_pls_job_t *job)
+{
+    op_t op = {.kind = OP_LAUNCH, .job = job, .module = wu_pls_base_module()};
+    return do_op(&op);
+}
+
+int wu_pls_terminate_job(wu_pls_job_t *job, double timeout)
+{
+    op_t op = {.kind = OP_TERM_JOB, .job = job, .timeout = timeout};
+    return do_op(&op);
+}
+
+int wu_pls_terminate_daemons(wu_pls_job_t *job, double timeout)
+{
+    op_t op = {.kind = OP_TERM_DAEMONS, .job = job, .timeout = timeout};
+    return do_op(&op);
+}
+
+int wu_pls_terminate_proc(wu_pls_job_t *job, uint32_t rank)
+{
+    op_t op = {.kind = OP_TERM_PROC, .job = job, .rank = rank};
+    return do_op(&op);
+}
+
+int wu_pls_signal_job(wu_pls_job_t *job, int sig)
+{
+    op_t op = {.kind = OP_SIG_JOB, .job = job, .sig = sig};
+    return do_op(&op);
+}
+
+int wu_pls_signal_proc(wu_pls_job_t *job, uint32_t rank, int sig)
+{
+    op_t op = {.kind = OP_SIG_PROC, .job = job, .rank = rank, .sig = sig};
+    return do_op(&op);
+}
+
+int wu_pls_cancel_operation(void)
+{
+    const wu_pls_module_t *m = wu_pls_base_module();
+    if (NULL == m) {
+        return WU_ERR_INIT;
+    }
+    return NULL != m->cancel_operation ? m->cancel_operation() : WU_SUCCESS;
+}
+
+void wu_pls_job_free(wu_pls_job_t *job)
+{
+    if (NULL == job) {
+        return;
+    }
+    if (job->launched && NULL != job->module) {
+        op_t op = {.kind = OP_RELEASE, .job = job};
+        (void)do_op(&op);
+    }
+    for (uint32_t i = 0; i < job->nprocs; i++) {
+        wu_argv_free(job->procs[i].env);
+    }
+    free(job->procs);
+    wu_argv_free(job->argv);
+    free(job->cwd);
+    free(job->nspace);
+    free(job);
+}
+
+/* --- for components -------------------------------------------------------------------------- */
+
+void wu_pls_base_proc_started(wu_pls_job_t *job, wu_pls_proc_t *proc)
+{
+    WU_MCA_VERBOSE(&wu_mca_pls_framework, WU_VERB_TRACE, "pls:base: %s rank %u started, pid %d",
+                   job->nspace, proc->rank, (int)proc->pid);
+    if (NULL != job->cb.started) {
+        job->cb.started(job, proc);
+    }
+}
+
+void wu_pls_base_proc_ended(wu_pls_job_t *job, wu_pls_proc_t *proc)
+{
+    WU_MCA_VERBOSE(&wu_mca_pls_framework, WU_VERB_TRACE,
+                   "pls:base: %s rank %u ended (state %d, wait status 0x%x)", job->nspace,
+                   proc->rank, (int)proc->state, (unsigned)proc->wait_status);
+    job->nended++;
+    if (NULL != job->cb.exited) {
+        job->cb.exited(job, proc);
+    }
+    if (job->nended == job->nprocs && NULL != job->cb.done) {
+        job->cb.done(job);
+    }
+}

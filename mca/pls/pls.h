@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* pls.h -- the pls framework: how the processes of a job are started, signalled and stopped.
+ *
+ * The caller (the rte of wrun or wired) decides what to run: it fills a wu_pls_job_t with the
+ * program, its arguments and working directory, and one complete environment per process (the
+ * PMIx contact variables included). pls decides how to start it: one component is selected
+ * (select_one; "fork" on a single node, later "rsh" or "slurm" across nodes) and its module
+ * performs the PLS operations of ORTE's pls.h: launch a job, terminate it, terminate its daemons,
+ * terminate or signal one process, signal the whole job, cancel an operation, finalize.
+ *
+ * Threads: a job belongs to one progress thread (job->progress). The component runs all of its
+ * work for the job there and calls the job's callbacks (started, output, exited, done) from
+ * there, so the caller's job state needs no lock if it too lives on that thread. The wu_pls_*
+ * entry points below may be called from any thread that is not another progress thread: they
+ * shift into job->progress and wait for the operation to be done (from job->progress itself
+ * they run inline). The module ops are only ever called on the job's progress thread.
+ *
+ * Lifetime: wu_pls_job_new -> fill in -> wu_pls_launch_job -> callbacks ... done ->
+ * wu_pls_job_free. Freeing a job whose processes still run kills them (SIGKILL) and reaps them
+ * first, so nothing is left behind. */
+#ifndef WU_PLS_H
+#define WU_PLS_H
+
+#include "mca/base/wu_mca.h"
+#include "opal/event/wu_progress.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define WU_pls_VERSION 1u
+
+typedef enum {
+    WU_PLS_PROC_INIT,    /* not started yet */
+    WU_PLS_PROC_RUNNING, /* exec succeeded */
+    WU_PLS_PROC_FAILED,  /* could not be started (exec_errno says why); it is reaped */
+    WU_PLS_PROC_EXITED,  /* ended; wait_status is what waitpid returned */
+} wu_pls_proc_state_t;
+
+/* Exit codes of a process that could not be started, as a shell reports them. */
+#define WU_PLS_EXIT_NOT_FOUND  127 /* the program does not exist */
+#define WU_PLS_EXIT_CANNOT_RUN 126 /* it exists but cannot be executed */
+
+typedef struct wu_pls_job wu_pls_job_t;
+
+typedef struct wu_pls_proc {
+    uint32_t rank;
+    char **env; /* the complete environment (owned: freed by wu_pls_job_free); NULL: environ */
+    pid_t pid;  /* 0 until started */
+    wu_pls_proc_state_t state;
+    int wait_status; /* raw waitpid status, valid once EXITED or FAILED */
+    int exec_errno;  /* why the start failed (FAILED) */
+    void *user;      /* the caller's, never touched by pls */
+    void *pls_data;  /* the component's */
+} wu_pls_proc_t;
+
+/* Stream numbers of output callbacks. */
+#define WU_PLS_STDOUT 1
+#define WU_PLS_STDERR 2
+
+typedef struct wu_pls_callbacks {
+    /* The process was started (its program is running). */
+    void (*started)(wu_pls_job_t *job, wu_pls_proc_t *proc);
+    /* Bytes the process wrote on stream (WU_PLS_STDOUT/STDERR), in arbitrary pieces; len 0
+     * means end of file on that stream. Return false to stop reading the stream: its pipe is
+     * closed, so the process's further writes fail with EPIPE or SIGPIPE, as in a shell
+     * pipeline whose reader went away (no end-of-file call follows). */
+    bool (*output)(wu_pls_job_t *job, wu_pls_proc_t *proc, int stream, const char *data,
+                   size_t len);
+    /* The process ended (state EXITED with wait_status, or FAILED with exec_errno). Output it
+     * wrote before ending has been delivered by then. Called once per process. */
+    void (*exited)(wu_pls_job_t *job, wu_pls_proc_t *proc);
+    /* Every process of the job has ended (after the last exited callback). */
+    void (*done)(wu_pls_job_t *job);
+} wu_pls_callbacks_t;
+
+struct wu_pls_job {
+    char *nspace; /* for messages; owned */
+    char **argv;  /* program and arguments (owned); argv[0] is looked up in PATH */
+    char *cwd;    /* working directory (owned); NULL: the caller's */
+    uint32_t nprocs;
+    wu_pls_proc_t *procs; /* nprocs records, rank i at index i */
+    wu_progress_t *progress;
+    wu_pls_callbacks_t cb;
+    void *user; /* the caller's */
+    /* state */
+    uint32_t nended;    /* processes whose exited callback ran */
+    bool launched;      /* launch_job was called (successfully or not) */
+    bool terminating;   /* terminate_job was called */
+    int launch_errno;   /* why the program could not be found, when launch_job failed */
+    const void *module; /* the module that launched it */
+    void *pls_data;     /* the component's */
+};
+
+/* A job's module operations; see the file comment for threads. timeout is a grace period in
+ * seconds between SIGTERM and SIGKILL (<= 0: the component's default). */
+typedef struct wu_pls_module {
+    /* Start every process of job. WU_SUCCESS: every process is accounted for, it either runs
+     * (started) or failed (exited with state FAILED: its exec failed, or it could not even be
+     * forked). An error means nothing was started and no callback will come:
+     * WU_ERR_NOT_FOUND / WU_ERR_NO_PERMISSIONS when argv[0] cannot be executed (launch_errno
+     * says why), WU_ERR_BAD_PARAM, WU_ERR_NOMEM, WU_ERR_SYS. */
+    int (*launch_job)(wu_pls_job_t *job);
+    /* Ask every process to end (SIGTERM), SIGKILL what is left after timeout. Returns at once;
+     * the exited callbacks report the ends. */
+    int (*terminate_job)(wu_pls_job_t *job, double timeout);
+    /* Stop the daemons that run the job (components without daemons: nothing, WU_SUCCESS). */
+    int (*terminate_daemons)(wu_pls_job_t *job, double timeout);
+    /* terminate_job for one process. */
+    int (*terminate_proc)(wu_pls_job_t *job, wu_pls_proc_t *proc);
+    /* Deliver signal sig to every running process (and what they started in their process
+     * group). WU_ERR_BAD_PARAM for an invalid signal. */
+    int (*signal_job)(wu_pls_job_t *job, int sig);
+    /* Deliver sig to one process. WU_ERR_NOT_FOUND if it is not running. */
+    int (*signal_proc)(wu_pls_job_t *job, wu_pls_proc_t *proc, int sig);
+    /* Cancel an operation in progress with daemons (fork: nothing to cancel). */
+    int (*cancel_operation)(void);
+    /* Release the module's resources of one job (kills and reaps what still runs). */
+    void (*release_job)(wu_pls_job_t *job);
+    /* Release the module's global resources. */
+    void (*finalize)(void);
+} wu_pls_module_t;
+
+extern wu_mca_framework_t wu_mca_pls_framework;
+
+/* Open / close the framework (select one component). Refcounted. */
+int wu_pls_base_open(void);
+void wu_pls_base_close(void);
+/* The selected module; NULL if the framework is not open. */
+const wu_pls_module_t *wu_pls_base_module(void);
+/* Name of the selected component ("fork"), NULL if none. */
+const char *wu_pls_base_component_name(void);
+
+/* A new job of nprocs processes running argv (copied) on progress; NULL on bad input (nprocs 0,
+ * empty argv, NULL progress) or out of memory. */
+wu_pls_job_t *wu_pls_job_new(const char *nspace, uint32_t nprocs, char *const argv[],
+                             wu_progress_t *progress);
+/* Release a job (see Lifetime above). NULL is a no-op. Not from within its callbacks. */
+void wu_pls_job_free(wu_pls_job_t *job);
+
+/* The operations, thread shifted (see above). Each returns the module's status, or WU_ERR_INIT
+ * when the framework is not open. */
+int wu_pls_launch_job(wu_pls_job_t *job);
+int wu_pls_terminate_job(wu_pls_job_t *job, double timeout);
+int wu_pls_terminate_daemons(wu_pls_job_t *job, double timeout);
+int wu_pls_terminate_proc(wu_pls_job_t *job, uint32_t rank);
+int wu_pls_signal_job(wu_pls_job_t *job, int sig);
+int wu_pls_signal_proc(wu_pls_job_t *job, uint32_t rank, int sig);
+int wu_pls_cancel_operation(void);
+
+/* For components: call the caller's callbacks and keep the job's counters. */
+void wu_pls_base_proc_started(wu_pls_job_t *job, wu_pls_proc_t *proc);
+void wu_pls_base_proc_ended(wu_pls_job_t *job, wu_pls_proc_t *proc);
+
+#endif
