@@ -37,6 +37,11 @@
 
 #define WU_PROTO_FLAG_REPLY 0x1u
 
+/* The status of requests that fail because a process they wait for ended without finalizing
+ * (what the design calls PMIX_ERR_PROC_TERMINATED). PMIx 4.2 has no status of that name; the closest is
+ * "process terminated without sync". */
+#define WU_PROTO_ERR_TERMINATED PMIX_ERR_PROC_TERM_WO_SYNC
+
 typedef enum wu_proto_cmd {
     /* req:   STRING protocol version (WU_PROTO_VERSION), STRING psec mode (may be NULL),
      *        BYTE_OBJECT credential (may be empty), PROC the client's identity, PID its pid
@@ -63,7 +68,7 @@ typedef enum wu_proto_cmd {
      * reply: when PMIX_COLLECT_DATA was given, a blob (BYTE_OBJECT, format above) with the
      *        data of every participant this client may see (local-scope data of procs on its
      *        node, remote-scope data of the others); else nothing.
-     * Errors: PMIX_ERR_TIMEOUT, PMIX_ERR_PROC_TERMINATED (a participant exited or
+     * Errors: PMIX_ERR_TIMEOUT, WU_PROTO_ERR_TERMINATED (a participant exited or
      * disconnected without finalizing), PMIX_ERR_NOT_SUPPORTED (remote participants and the
      * host has no fence_nb), the host's error. */
     WU_CMD_FENCE = 5,
@@ -73,7 +78,7 @@ typedef enum wu_proto_cmd {
      *        that namespace differs from the requester's (RFC0009: cached by the client), else
      *        an empty list.
      * A real rank's key that is not committed yet is waited for (until PMIX_TIMEOUT, or the
-     * proc's end, which gives PMIX_ERR_PROC_TERMINATED) unless PMIX_OPTIONAL or
+     * proc's end, which gives WU_PROTO_ERR_TERMINATED) unless PMIX_OPTIONAL or
      * PMIX_IMMEDIATE is given (then PMIX_ERR_NOT_FOUND). A remote proc's data comes from the
      * host's direct_modex upcall. Unknown namespace: PMIX_ERR_INVALID_NAMESPACE (or what the
      * host's direct_modex says). */

@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wu_server.h -- internal state of the PMIx server library, shared by the pmix/server files.
+ *
+ * Threading: every field below is touched only on the server's progress thread (wu_srv.pt),
+ * except what PMIx_server_init sets before the thread starts and never changes afterwards
+ * (host module, identity, URIs, session directory), which any thread may read. PMIx_server_*
+ * calls shift their work into the thread; host upcalls are made from it; host callbacks (any
+ * thread) come back through wu_srv_op_t, which shifts them into it.
+ *
+ * Objects: a namespace (wu_srv_nspace_t) exists once registered or once a client of it is
+ * registered; a client (wu_srv_client_t) is a process the host registered to run on this node
+ * (local) and owns what it committed; a peer (wu_srv_peer_t) is one accepted connection. Pending
+ * requests (gets, fences, connects, dmodex requests, host operations) live in lists of their
+ * own and name their targets by process identity, never by pointer to a client, so a client
+ * may be deregistered at any time. */
+#ifndef WU_SERVER_H
+#define WU_SERVER_H
+
+#include "mca/gds/gds.h"
+#include "mca/ptl/ptl.h"
+#include "opal/event/wu_progress.h"
+#include "pmix/common/wu_buffer.h"
+#include "pmix_server.h"
+
+#include "pmix/common/wu_pack.h"
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* Unpack exactly one element of type t into dst. */
+static inline int wu_srv_unpack1(wu_buffer_t *b, void *dst, pmix_data_type_t t)
+{
+    int32_t one = 1;
+    return wu_unpack(b, dst, &one, t);
+}
+
+#define WU_SRV_HELP "help-wu-server.txt"
+
+/* A path registered with PMIX_REGISTER_CLEANUP(_DIR), removed at deregister_nspace. */
+typedef struct wu_srv_cleanup {
+    struct wu_srv_cleanup *next;
+    char *path;
+    bool dir, recursive;
+    uid_t owner; /* the registering client's uid: only paths it owns are removed */
+} wu_srv_cleanup_t;
+
+typedef struct wu_srv_nspace {
+    struct wu_srv_nspace *next;
+    char name[PMIX_MAX_NSLEN + 1];
+    bool registered; /* PMIx_server_register_nspace done */
+    int nlocalprocs;
+    bool has_size;
+    uint32_t size;     /* PMIX_JOB_SIZE when given */
+    pmix_info_t *info; /* deep copy of the registration, sent in CONNECT replies */
+    size_t ninfo;
+    wu_srv_cleanup_t *cleanups;
+} wu_srv_nspace_t;
+
+typedef enum {
+    WU_SRV_CL_REGISTERED, /* not connected (yet, or again after a finalize) */
+    WU_SRV_CL_CONNECTING, /* CONNECT accepted by psec, host upcall running */
+    WU_SRV_CL_CONNECTED,
+    WU_SRV_CL_FINALIZED,
+    WU_SRV_CL_TERMINATED /* connection lost without FINALIZE */
+} wu_srv_cl_state_t;
+
+typedef struct wu_srv_client {
+    struct wu_srv_client *next;
+    pmix_proc_t proc;
+    uid_t uid;
+    gid_t gid;
+    void *server_object;
+    wu_srv_cl_state_t state;
+    pid_t pid;
+    wu_ptl_conn_t *conn; /* one reference while CONNECTING/CONNECTED */
+    bool committed;
+    pmix_info_t *lcl; /* committed local-scope data (LOCAL and GLOBAL puts) */
+    size_t nlcl;
+    pmix_info_t *rmt; /* committed remote-scope data (REMOTE and GLOBAL puts) */
+    size_t nrmt;
+} wu_srv_client_t;
+
+/* The cbdata of an accepted connection. Freed by the closed callback, which first sets the
+ * connection's cbdata to NULL: code holding a connection reference finds its peer with
+ * wu_ptl_conn_get_cbdata and treats NULL as "gone". */
+typedef struct wu_srv_peer {
+    wu_ptl_conn_t *conn;
+    bool has_proc; /* CONNECT got as far as naming a registered client */
+    bool connected;
+    pmix_proc_t proc;
+} wu_srv_peer_t;
+
+/* A request waiting for the host (upcall accepted, cbfunc not called yet). The host's cbfunc
+ * copies what it hands over, then shifts the op into the progress thread, where done() runs
+ * and the op is freed. At PMIx_server_finalize ops still waiting are orphaned: a late host
+ * callback then only releases the host's data and frees the op. */
+typedef struct wu_srv_op wu_srv_op_t;
+typedef void (*wu_srv_op_fn_t)(wu_srv_op_t *op);
+struct wu_srv_op {
+    wu_srv_op_t *prev, *next; /* in wu_srv.ops while waiting */
+    wu_srv_op_fn_t done;      /* progress thread: the host answered (status, data, info) */
+    bool shifted, orphaned;   /* guarded by wu_srv_lock */
+    pmix_status_t status;
+    char *data; /* copy of the host's modex data */
+    size_t ndata;
+    pmix_info_t *info; /* copy of the host's info */
+    size_t ninfo;
+    wu_ptl_conn_t *conn; /* requester (one reference), or NULL */
+    uint32_t tag;
+    pmix_proc_t proc;      /* whom the operation is about */
+    pmix_proc_t requester; /* GET: who asked */
+    char key[PMIX_MAX_KEYLEN + 1];
+    uint64_t ref; /* owner-specific: a fence tracker id */
+    uint64_t id;
+};
+
+/* Per-request state of a GET waiting for data (wu_server_get.c). */
+typedef struct wu_srv_get wu_srv_get_t;
+/* A fence tracker (wu_server_fence.c). */
+typedef struct wu_srv_fence wu_srv_fence_t;
+/* A CONNECT waiting for its namespace (wu_server_switch.c). */
+typedef struct wu_srv_pconn wu_srv_pconn_t;
+/* A PMIx_server_dmodex_request waiting for a commit (wu_server_api.c). */
+typedef struct wu_srv_dmx wu_srv_dmx_t;
+
+typedef struct wu_srv {
+    bool initialized; /* API side: between init and finalize */
+    bool stopping;    /* progress thread: finalize has failed everything pending */
+    wu_progress_t *pt;
+    pmix_server_module_t host;
+    pmix_proc_t me;
+    char hostname[256];
+    char *session_dir;
+    wu_ptl_listener_t *usock, *tcp;
+    const char *uri;   /* what setup_fork hands out (usock if listening, else tcp) */
+    const char *token; /* psec token for tcp clients, NULL if none */
+    const wu_gds_module_t *gds;
+    wu_gds_store_t *store;  /* registered job data */
+    wu_gds_store_t *remote; /* data of procs on other nodes (fence results, direct modex) */
+    wu_srv_nspace_t *nspaces;
+    wu_srv_client_t *clients;
+    wu_srv_op_t *ops;
+    wu_srv_get_t *gets;
+    wu_srv_fence_t *fences;
+    wu_srv_pconn_t *pconns;
+    wu_srv_dmx_t *dmx;
+    uint64_t next_id;
+    int out; /* verbose stream */
+} wu_srv_t;
+
+extern wu_srv_t wu_srv;
+extern int wu_srv_connect_wait; /* seconds a CONNECT waits for its registration */
+
+/* ---- state (wu_server_state.c) ----------------------------------------------------------- */
+wu_srv_nspace_t *wu_srv_nspace_find(const char *nspace);
+wu_srv_nspace_t *wu_srv_nspace_get(const char *nspace); /* find or create; NULL: no memory */
+void wu_srv_nspace_free(wu_srv_nspace_t *ns);
+wu_srv_client_t *wu_srv_client_find(const pmix_proc_t *proc);
+void wu_srv_client_free(wu_srv_client_t *cl);
+/* Number of registered clients of nspace. */
+size_t wu_srv_nspace_nclients(const char *nspace);
+/* Merge infos into *arr key by key (later values replace). */
+pmix_status_t wu_srv_info_merge(pmix_info_t **arr, size_t *n, const pmix_info_t *add, size_t nadd);
+const pmix_info_t *wu_srv_info_find(const pmix_info_t *arr, size_t n, const char *key);
+/* Integer value of an info of any integer type; false if not an integer. */
+bool wu_srv_info_int(const pmix_info_t *info, long long *out);
+/* Reply: STATUS then body (may be NULL), frame flagged WU_PROTO_FLAG_REPLY. */
+void wu_srv_reply(wu_ptl_conn_t *conn, uint32_t tag, pmix_status_t status, const wu_buffer_t *body);
+/* Reply and close the connection (refused CONNECT). */
+void wu_srv_reply_close(wu_ptl_conn_t *conn, uint32_t tag, pmix_status_t status);
+/* "nspace:rank" for messages, in buf. */
+const char *wu_srv_proc_str(const pmix_proc_t *p, char *buf, size_t len);
+
+/* Host operations. wu_srv_op_new allocates and links an op (conn retained if not NULL);
+ * wu_srv_op_finish unlinks it, runs done() with status set, frees it (progress thread). */
+wu_srv_op_t *wu_srv_op_new(wu_srv_op_fn_t done, wu_ptl_conn_t *conn, uint32_t tag);
+void wu_srv_op_finish(wu_srv_op_t *op, pmix_status_t status);
+/* The upcall's return value decides: PMIX_SUCCESS waits for the cbfunc; anything else
+ * finishes the op now (PMIX_OPERATION_SUCCEEDED as PMIX_SUCCESS). */
+void wu_srv_op_started(wu_srv_op_t *op, pmix_status_t rc);
+/* Host cbfuncs: cbdata is the op. */
+void wu_srv_op_cb(pmix_status_t status, void *cbdata);
+void wu_srv_op_modex_cb(pmix_status_t status, const char *data, size_t ndata, void *cbdata,
+                        pmix_release_cbfunc_t relfn, void *relcbdata);
+void wu_srv_op_info_cb(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata,
+                       pmix_release_cbfunc_t relfn, void *relcbdata);
+/* Finalize: orphan every op still waiting for the host (progress thread). */
+void wu_srv_ops_orphan(void);
+
+/* ---- switchyard (wu_server_switch.c) ----------------------------------------------------- */
+extern const wu_ptl_listener_cbs_t wu_srv_listener_cbs;
+/* A namespace or client was registered: retry CONNECTs waiting for it. */
+void wu_srv_pconn_retry(void);
+/* Fail every waiting CONNECT (finalize). */
+void wu_srv_pconn_fail_all(pmix_status_t status);
+
+/* ---- data (wu_server_data.c) ------------------------------------------------------------- */
+/* A blob record per local client of the participants with its remote-scope data. */
+pmix_status_t wu_srv_blob_of(const pmix_proc_t *proc, bool remote_scope, wu_buffer_t *blob);
+/* Store every record of a blob as data of procs on other nodes (records of local clients are
+ * skipped); if keep is not NULL, append the stored records to it. */
+pmix_status_t wu_srv_blob_store(const char *data, size_t ndata, wu_buffer_t *keep);
+/* A client committed or ended: answer the GETs and dmodex requests waiting for it. */
+void wu_srv_data_changed(const pmix_proc_t *proc);
+/* A client ended: status for waiters that can no longer be served (PROC_TERMINATED when it
+ * died, NOT_FOUND when it finalized). */
+void wu_srv_data_gone(const pmix_proc_t *proc, pmix_status_t status);
+/* A requester's connection closed: drop its waiting GETs. */
+void wu_srv_get_drop_conn(wu_ptl_conn_t *conn);
+void wu_srv_get_fail_all(pmix_status_t status);
+void wu_srv_dmx_fail_all(pmix_status_t status);
+int wu_srv_cmd_get(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
+int wu_srv_cmd_commit(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
+
+/* ---- fences (wu_server_fence.c) ---------------------------------------------------------- */
+int wu_srv_cmd_fence(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
+/* proc ended (terminated: WU_PROTO_ERR_TERMINATED to every fence it takes part in;
+ * finalized: the same for the fences it has not contributed to). */
+void wu_srv_fence_proc_gone(const pmix_proc_t *proc, bool terminated);
+void wu_srv_fence_fail_all(pmix_status_t status);
+
+/* ---- other commands (wu_server_cmds.c) --------------------------------------------------- */
+int wu_srv_cmd_abort(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
+int wu_srv_cmd_job_control(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
+int wu_srv_cmd_query(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
+int wu_srv_cmd_log(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
+/* Remove the cleanup paths of ns (deregister_nspace). */
+void wu_srv_cleanup_run(wu_srv_nspace_t *ns);
+
+#endif

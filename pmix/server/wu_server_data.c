@@ -1,0 +1,491 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wu_server_data.c -- the data clients commit and ask for: COMMIT, GET (wu_proto.h), blobs of
+ * committed data, and PMIx_server_dmodex_request (a remote server asking, through its host,
+ * for the data of one of our clients).
+ *
+ * Where a GET looks, by target:
+ *  - rank PMIX_RANK_WILDCARD: the job-level data registered for the namespace;
+ *  - a real rank: first its registered per-process data (PMIX_PROC_DATA); then, for a client
+ *    of this server, what it committed with local scope (waited for until committed, the
+ *    request's PMIX_TIMEOUT, or the client's end), else the data received for procs on other
+ *    nodes, else the host's direct_modex upcall, whose blob is stored for later requests.
+ * PMIX_OPTIONAL and PMIX_IMMEDIATE turn every wait (and the upcall) into PMIX_ERR_NOT_FOUND. A
+ * target in another namespace than the requester's brings that namespace's job-level data
+ * along (RFC0009). */
+#include "opal/util/wu_output.h"
+#include "pmix/common/wu_pack.h"
+#include "pmix/common/wu_proto.h"
+#include "pmix/server/wu_server.h"
+
+#include "pmix.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct wu_srv_get {
+    wu_srv_get_t *next;
+    wu_ptl_conn_t *conn; /* one reference */
+    uint32_t tag;
+    pmix_proc_t requester, target;
+    char key[PMIX_MAX_KEYLEN + 1];
+    wu_timer_t *timer;
+};
+
+struct wu_srv_dmx {
+    wu_srv_dmx_t *next;
+    pmix_proc_t proc;
+    pmix_dmodex_response_fn_t cbfunc;
+    void *cbdata;
+};
+
+/* Status of a lookup that must wait for a commit, or ask the host. */
+#define GET_WAIT   PMIX_ERR_WOULD_BLOCK
+#define GET_DMODEX PMIX_ERR_PARTIAL_SUCCESS
+
+/* ---- blobs ----------------------------------------------------------------------------------- */
+
+pmix_status_t wu_srv_blob_of(const pmix_proc_t *proc, bool remote_scope, wu_buffer_t *blob)
+{
+    wu_srv_client_t *cl = wu_srv_client_find(proc);
+    if (NULL == cl) {
+        return PMIX_ERR_NOT_FOUND;
+    }
+    if (remote_scope) {
+        return wu_proto_blob_add(blob, &cl->proc, cl->rmt, cl->nrmt);
+    }
+    return wu_proto_blob_add(blob, &cl->proc, cl->lcl, cl->nlcl);
+}
+
+pmix_status_t wu_srv_blob_store(const char *data, size_t ndata, wu_buffer_t *keep)
+{
+    wu_buffer_t b;
+    pmix_status_t rc;
+
+    wu_buffer_construct(&b);
+    b.base = (char *)data; /* read-only view */
+    b.used = b.cap = ndata;
+    for (;;) {
+        pmix_proc_t proc = PMIX_PROC_STATIC_INIT;
+        pmix_info_t *info = NULL;
+        size_t n = 0;
+        rc = wu_proto_blob_next(&b, &proc, &info, &n);
+        if (PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER == rc) {
+            return PMIX_SUCCESS;
+        }
+        if (PMIX_SUCCESS != rc) {
+            wu_output_verbose(WU_VERB_WARN, wu_srv.out,
+                              "server: malformed data blob from the host: %s",
+                              PMIx_Error_string(rc));
+            return rc;
+        }
+        if (NULL == wu_srv_client_find(&proc) && PMIX_RANK_VALID >= proc.rank) {
+            for (size_t i = 0; i < n && PMIX_SUCCESS == rc; i++) {
+                rc = wu_srv.gds->put_info(wu_srv.remote, proc.nspace, proc.rank, &info[i]);
+            }
+            if (PMIX_SUCCESS == rc && NULL != keep) {
+                rc = wu_proto_blob_add(keep, &proc, info, n);
+            }
+        }
+        if (NULL != info) {
+            PMIX_INFO_FREE(info, n);
+        }
+        if (PMIX_SUCCESS != rc) {
+            return rc;
+        }
+    }
+}
+
+/* ---- lookups --------------------------------------------------------------------------------- */
+
+static pmix_status_t lookup(const pmix_proc_t *t, const char *key, pmix_value_t **val)
+{
+    wu_srv_nspace_t *ns;
+    wu_srv_client_t *cl;
+    const pmix_info_t *hit;
+    pmix_status_t rc;
+
+    *val = NULL;
+    if (PMIX_RANK_WILDCARD == t->rank) {
+        rc = wu_srv.gds->fetch(wu_srv.store, t->nspace, PMIX_RANK_WILDCARD, key, val);
+        if (PMIX_ERR_NOT_FOUND == rc && !wu_srv.gds->has_nspace(wu_srv.store, t->nspace) &&
+            NULL == wu_srv_nspace_find(t->nspace)) {
+            rc = PMIX_ERR_INVALID_NAMESPACE;
+        }
+        return rc;
+    }
+    if (PMIX_RANK_VALID < t->rank) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (PMIX_SUCCESS == wu_srv.gds->fetch(wu_srv.store, t->nspace, t->rank, key, val)) {
+        return PMIX_SUCCESS;
+    }
+    if (NULL != (cl = wu_srv_client_find(t))) {
+        if (NULL != (hit = wu_srv_info_find(cl->lcl, cl->nlcl, key))) {
+            if (NULL == (*val = calloc(1, sizeof **val))) {
+                return PMIX_ERR_NOMEM;
+            }
+            rc = PMIx_Value_xfer(*val, &hit->value);
+            if (PMIX_SUCCESS != rc) {
+                PMIX_VALUE_RELEASE(*val);
+                *val = NULL;
+            }
+            return rc;
+        }
+        switch (cl->state) {
+        case WU_SRV_CL_FINALIZED:
+            return PMIX_ERR_NOT_FOUND;
+        case WU_SRV_CL_TERMINATED:
+            return WU_PROTO_ERR_TERMINATED;
+        default:
+            return GET_WAIT;
+        }
+    }
+    if (PMIX_SUCCESS == wu_srv.gds->fetch(wu_srv.remote, t->nspace, t->rank, key, val)) {
+        return PMIX_SUCCESS;
+    }
+    ns = wu_srv_nspace_find(t->nspace);
+    if (NULL != ns && ns->registered && ns->has_size && t->rank >= ns->size) {
+        return PMIX_ERR_NOT_FOUND; /* no such rank: nothing to ask the host */
+    }
+    return GET_DMODEX;
+}
+
+/* Reply to a GET: the value and, for a foreign namespace, its job-level data. */
+static void get_reply(wu_ptl_conn_t *conn, uint32_t tag, const pmix_proc_t *req,
+                      const pmix_proc_t *t, pmix_value_t *val)
+{
+    pmix_info_t *job = NULL;
+    size_t njob = 0;
+    wu_buffer_t body;
+    pmix_status_t rc;
+
+    wu_buffer_construct(&body);
+    if (!PMIX_CHECK_NSPACE(req->nspace, t->nspace)) {
+        (void)wu_srv.gds->export_job(wu_srv.store, t->nspace, &job, &njob);
+    }
+    rc = wu_pack(&body, val, 1, PMIX_VALUE);
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_proto_pack_list(&body, job, njob, PMIX_INFO);
+    }
+    wu_srv_reply(conn, tag, rc, PMIX_SUCCESS == rc ? &body : NULL);
+    wu_buffer_destruct(&body);
+    if (NULL != job) {
+        PMIX_INFO_FREE(job, njob);
+    }
+}
+
+/* ---- waiting GETs ---------------------------------------------------------------------------- */
+
+static void get_unlink(wu_srv_get_t *g)
+{
+    for (wu_srv_get_t **pp = &wu_srv.gets; NULL != *pp; pp = &(*pp)->next) {
+        if (*pp == g) {
+            *pp = g->next;
+            return;
+        }
+    }
+}
+
+static void get_free(wu_srv_get_t *g)
+{
+    wu_progress_timer_cancel(g->timer);
+    wu_ptl_conn_release(g->conn);
+    free(g);
+}
+
+static void get_timeout(void *arg)
+{
+    wu_srv_get_t *g = arg;
+    char who[PMIX_MAX_NSLEN + 16];
+    get_unlink(g);
+    wu_output_verbose(WU_VERB_INFO, wu_srv.out, "server: get of %s from %s timed out", g->key,
+                      wu_srv_proc_str(&g->target, who, sizeof who));
+    wu_srv_reply(g->conn, g->tag, PMIX_ERR_TIMEOUT, NULL);
+    get_free(g);
+}
+
+void wu_srv_data_changed(const pmix_proc_t *proc)
+{
+    for (wu_srv_get_t **pp = &wu_srv.gets; NULL != *pp;) {
+        wu_srv_get_t *g = *pp;
+        pmix_value_t *val = NULL;
+        pmix_status_t rc;
+        if (g->target.rank != proc->rank || !PMIX_CHECK_NSPACE(g->target.nspace, proc->nspace) ||
+            GET_WAIT == (rc = lookup(&g->target, g->key, &val))) {
+            pp = &g->next;
+            continue;
+        }
+        *pp = g->next;
+        if (PMIX_SUCCESS == rc) {
+            get_reply(g->conn, g->tag, &g->requester, &g->target, val);
+            PMIX_VALUE_RELEASE(val);
+        } else {
+            wu_srv_reply(g->conn, g->tag, GET_DMODEX == rc ? PMIX_ERR_NOT_FOUND : rc, NULL);
+        }
+        get_free(g);
+    }
+    /* dmodex requests waiting for this proc's commit */
+    for (wu_srv_dmx_t **pp = &wu_srv.dmx; NULL != *pp;) {
+        wu_srv_dmx_t *d = *pp;
+        wu_srv_client_t *cl = wu_srv_client_find(&d->proc);
+        wu_buffer_t blob;
+        if (d->proc.rank != proc->rank || !PMIX_CHECK_NSPACE(d->proc.nspace, proc->nspace) ||
+            NULL == cl || !cl->committed) {
+            pp = &d->next;
+            continue;
+        }
+        *pp = d->next;
+        wu_buffer_construct(&blob);
+        pmix_status_t rc = wu_srv_blob_of(&d->proc, true, &blob);
+        d->cbfunc(rc, PMIX_SUCCESS == rc ? blob.base : NULL, PMIX_SUCCESS == rc ? blob.used : 0,
+                  d->cbdata);
+        wu_buffer_destruct(&blob);
+        free(d);
+    }
+}
+
+void wu_srv_data_gone(const pmix_proc_t *proc, pmix_status_t status)
+{
+    wu_srv_data_changed(proc); /* answers what can be answered, with the state's error */
+    for (wu_srv_dmx_t **pp = &wu_srv.dmx; NULL != *pp;) {
+        wu_srv_dmx_t *d = *pp;
+        if (d->proc.rank != proc->rank || !PMIX_CHECK_NSPACE(d->proc.nspace, proc->nspace)) {
+            pp = &d->next;
+            continue;
+        }
+        *pp = d->next;
+        d->cbfunc(status, NULL, 0, d->cbdata);
+        free(d);
+    }
+}
+
+void wu_srv_get_drop_conn(wu_ptl_conn_t *conn)
+{
+    for (wu_srv_get_t **pp = &wu_srv.gets; NULL != *pp;) {
+        wu_srv_get_t *g = *pp;
+        if (g->conn == conn) {
+            *pp = g->next;
+            get_free(g);
+        } else {
+            pp = &g->next;
+        }
+    }
+}
+
+void wu_srv_get_fail_all(pmix_status_t status)
+{
+    while (NULL != wu_srv.gets) {
+        wu_srv_get_t *g = wu_srv.gets;
+        wu_srv.gets = g->next;
+        wu_srv_reply(g->conn, g->tag, status, NULL);
+        get_free(g);
+    }
+}
+
+void wu_srv_dmx_fail_all(pmix_status_t status)
+{
+    while (NULL != wu_srv.dmx) {
+        wu_srv_dmx_t *d = wu_srv.dmx;
+        wu_srv.dmx = d->next;
+        d->cbfunc(status, NULL, 0, d->cbdata);
+        free(d);
+    }
+}
+
+/* ---- direct modex through the host ----------------------------------------------------------- */
+
+static void dmodex_done(wu_srv_op_t *op)
+{
+    pmix_value_t *val = NULL;
+    pmix_status_t rc = op->status;
+
+    if (PMIX_SUCCESS == rc && NULL != op->data) {
+        rc = wu_srv_blob_store(op->data, op->ndata, NULL);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_srv.gds->fetch(wu_srv.remote, op->proc.nspace, op->proc.rank, op->key, &val);
+    }
+    if (PMIX_SUCCESS == rc) {
+        get_reply(op->conn, op->tag, &op->requester, &op->proc, val);
+        PMIX_VALUE_RELEASE(val);
+    } else {
+        wu_srv_reply(op->conn, op->tag, rc, NULL);
+    }
+}
+
+/* ---- commands -------------------------------------------------------------------------------- */
+
+int wu_srv_cmd_get(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
+{
+    pmix_proc_t target = PMIX_PROC_STATIC_INIT;
+    char *key = NULL;
+    pmix_info_t *dirs = NULL;
+    size_t ndirs = 0;
+    pmix_value_t *val = NULL;
+    bool nowait = false;
+    long long tmo = 0;
+    pmix_status_t rc;
+
+    if (PMIX_SUCCESS != wu_srv_unpack1(b, &target, PMIX_PROC) ||
+        PMIX_SUCCESS != wu_srv_unpack1(b, &key, PMIX_STRING) ||
+        PMIX_SUCCESS != wu_proto_unpack_list(b, (void **)&dirs, &ndirs, PMIX_INFO) ||
+        0 != wu_buffer_remaining(b) || NULL == key || '\0' == key[0] ||
+        strlen(key) > PMIX_MAX_KEYLEN || '\0' == target.nspace[0]) {
+        rc = PMIX_ERR_BAD_PARAM;
+        goto out;
+    }
+    for (size_t i = 0; i < ndirs; i++) {
+        if (PMIX_CHECK_KEY(&dirs[i], PMIX_OPTIONAL) || PMIX_CHECK_KEY(&dirs[i], PMIX_IMMEDIATE)) {
+            nowait = nowait || PMIX_INFO_TRUE(&dirs[i]);
+        } else if (PMIX_CHECK_KEY(&dirs[i], PMIX_TIMEOUT) && !wu_srv_info_int(&dirs[i], &tmo)) {
+            rc = PMIX_ERR_BAD_PARAM;
+            goto out;
+        }
+    }
+    rc = lookup(&target, key, &val);
+    if (PMIX_SUCCESS == rc) {
+        get_reply(peer->conn, tag, &peer->proc, &target, val);
+        PMIX_VALUE_RELEASE(val);
+        goto out;
+    }
+    if ((GET_WAIT == rc || GET_DMODEX == rc) && nowait) {
+        rc = PMIX_ERR_NOT_FOUND;
+    } else if (GET_WAIT == rc) {
+        wu_srv_get_t *g = calloc(1, sizeof *g);
+        if (NULL == g) {
+            rc = PMIX_ERR_NOMEM;
+            goto out;
+        }
+        g->conn = peer->conn;
+        wu_ptl_conn_retain(g->conn);
+        g->tag = tag;
+        g->requester = peer->proc;
+        g->target = target;
+        PMIX_LOAD_KEY(g->key, key);
+        if (tmo > 0 &&
+            NULL == (g->timer = wu_progress_timer(wu_srv.pt, (double)tmo, get_timeout, g))) {
+            get_free(g);
+            rc = PMIX_ERR_NOMEM;
+            goto out;
+        }
+        g->next = wu_srv.gets;
+        wu_srv.gets = g;
+        rc = PMIX_SUCCESS;
+    } else if (GET_DMODEX == rc) {
+        wu_srv_op_t *op;
+        if (NULL == wu_srv.host.direct_modex) {
+            rc = NULL == wu_srv_nspace_find(target.nspace) ? PMIX_ERR_INVALID_NAMESPACE
+                                                           : PMIX_ERR_NOT_FOUND;
+            goto out;
+        }
+        if (NULL == (op = wu_srv_op_new(dmodex_done, peer->conn, tag))) {
+            rc = PMIX_ERR_NOMEM;
+            goto out;
+        }
+        op->proc = target;
+        op->requester = peer->proc;
+        PMIX_LOAD_KEY(op->key, key);
+        rc = wu_srv.host.direct_modex(&op->proc, dirs, ndirs, wu_srv_op_modex_cb, op);
+        wu_srv_op_started(op, rc);
+        rc = PMIX_SUCCESS;
+    }
+out:
+    free(key);
+    if (NULL != dirs) {
+        PMIX_INFO_FREE(dirs, ndirs);
+    }
+    return rc;
+}
+
+int wu_srv_cmd_commit(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
+{
+    wu_srv_client_t *cl = wu_srv_client_find(&peer->proc);
+    pmix_info_t *lcl = NULL, *rmt = NULL;
+    size_t nlcl = 0, nrmt = 0;
+    pmix_status_t rc;
+
+    if (PMIX_SUCCESS != wu_proto_unpack_list(b, (void **)&lcl, &nlcl, PMIX_INFO) ||
+        PMIX_SUCCESS != wu_proto_unpack_list(b, (void **)&rmt, &nrmt, PMIX_INFO) ||
+        0 != wu_buffer_remaining(b)) {
+        rc = PMIX_ERR_BAD_PARAM;
+    } else if (NULL == cl) {
+        rc = PMIX_ERR_NOT_FOUND;
+    } else if (PMIX_SUCCESS == (rc = wu_srv_info_merge(&cl->lcl, &cl->nlcl, lcl, nlcl)) &&
+               PMIX_SUCCESS == (rc = wu_srv_info_merge(&cl->rmt, &cl->nrmt, rmt, nrmt))) {
+        cl->committed = true;
+        wu_srv_reply(peer->conn, tag, PMIX_SUCCESS, NULL);
+        wu_srv_data_changed(&cl->proc);
+    }
+    if (NULL != lcl) {
+        PMIX_INFO_FREE(lcl, nlcl);
+    }
+    if (NULL != rmt) {
+        PMIX_INFO_FREE(rmt, nrmt);
+    }
+    return rc;
+}
+
+/* ---- PMIx_server_dmodex_request -------------------------------------------------------------- */
+
+typedef struct {
+    pmix_proc_t proc;
+    pmix_dmodex_response_fn_t cbfunc;
+    void *cbdata;
+} dmx_req_t;
+
+static void dmodex_request_fn(void *arg)
+{
+    dmx_req_t *r = arg;
+    wu_srv_client_t *cl = wu_srv_client_find(&r->proc);
+    wu_srv_dmx_t *d;
+
+    if (wu_srv.stopping) {
+        r->cbfunc(PMIX_ERR_INIT, NULL, 0, r->cbdata);
+    } else if (NULL == cl) {
+        r->cbfunc(PMIX_ERR_NOT_FOUND, NULL, 0, r->cbdata);
+    } else if (cl->committed) {
+        wu_buffer_t blob;
+        pmix_status_t rc;
+        wu_buffer_construct(&blob);
+        rc = wu_srv_blob_of(&r->proc, true, &blob);
+        r->cbfunc(rc, PMIX_SUCCESS == rc ? blob.base : NULL, PMIX_SUCCESS == rc ? blob.used : 0,
+                  r->cbdata);
+        wu_buffer_destruct(&blob);
+    } else if (WU_SRV_CL_TERMINATED == cl->state) {
+        r->cbfunc(WU_PROTO_ERR_TERMINATED, NULL, 0, r->cbdata);
+    } else if (WU_SRV_CL_FINALIZED == cl->state) {
+        r->cbfunc(PMIX_ERR_NOT_FOUND, NULL, 0, r->cbdata);
+    } else if (NULL == (d = calloc(1, sizeof *d))) {
+        r->cbfunc(PMIX_ERR_NOMEM, NULL, 0, r->cbdata);
+    } else {
+        d->proc = r->proc;
+        d->cbfunc = r->cbfunc;
+        d->cbdata = r->cbdata;
+        d->next = wu_srv.dmx;
+        wu_srv.dmx = d;
+    }
+    free(r);
+}
+
+pmix_status_t PMIx_server_dmodex_request(const pmix_proc_t *proc, pmix_dmodex_response_fn_t cbfunc,
+                                         void *cbdata)
+{
+    dmx_req_t *r;
+    if (!wu_srv.initialized) {
+        return PMIX_ERR_INIT;
+    }
+    if (NULL == proc || NULL == cbfunc || PMIX_RANK_VALID < proc->rank) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (NULL == (r = calloc(1, sizeof *r))) {
+        return PMIX_ERR_NOMEM;
+    }
+    r->proc = *proc;
+    r->cbfunc = cbfunc;
+    r->cbdata = cbdata;
+    if (PMIX_SUCCESS != wu_progress_shift(wu_srv.pt, dmodex_request_fn, r)) {
+        free(r);
+        return PMIX_ERR_INIT;
+    }
+    return PMIX_SUCCESS;
+}

@@ -1,0 +1,430 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wu_server_fence.c -- fences: one tracker per participant set, completed once every local
+ * participant has arrived.
+ *
+ * A participant set is the request's list of procs (rank PMIX_RANK_WILDCARD: all procs of that
+ * namespace; empty: the caller's namespace), sorted and deduplicated: fences with the same set
+ * share a tracker. The local participants are the clients of this server in the set (for a
+ * wildcard: nlocalprocs of the namespace). When they have all arrived, a set that lies entirely
+ * on this node (every proc a client here, or a wildcard over a namespace whose job size equals
+ * its local size) completes at once; otherwise the host's fence_nb runs with the remote-scope
+ * data of the local participants (only when PMIX_COLLECT_DATA was asked) and its result blob is
+ * stored as the data of the other procs. Every waiting client then gets the reply of
+ * wu_proto.h: with PMIX_COLLECT_DATA a blob of the local participants' local-scope data and the
+ * remote participants' data.
+ *
+ * Failures reach every waiting client: PMIX_TIMEOUT (the first contributor's, counted from its
+ * arrival) gives PMIX_ERR_TIMEOUT and a message naming the local ranks that did not arrive; a
+ * local participant that disconnects without finalizing (or finalizes without taking part)
+ * gives WU_PROTO_ERR_TERMINATED. A tracker whose fence_nb is still running at the host stays
+ * until the host calls back, so the host's callback always finds it. */
+#include "opal/util/wu_argv.h"
+#include "opal/util/wu_output.h"
+#include "opal/util/wu_show_help.h"
+#include "pmix/common/wu_pack.h"
+#include "pmix/common/wu_proto.h"
+#include "pmix/server/wu_server.h"
+
+#include "pmix.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    pmix_proc_t proc;
+    wu_ptl_conn_t *conn; /* one reference */
+    uint32_t tag;
+} contrib_t;
+
+struct wu_srv_fence {
+    wu_srv_fence_t *next;
+    uint64_t id;
+    pmix_proc_t *parts; /* sorted, unique */
+    size_t nparts;
+    bool collect;
+    pmix_info_t *dirs; /* the first contributor's directives, for the host */
+    size_t ndirs;
+    contrib_t *contrib;
+    size_t ncontrib;
+    wu_timer_t *timer;
+    bool at_host;     /* fence_nb running */
+    bool done;        /* replies sent; kept only until the host calls back */
+    wu_buffer_t blob; /* what fence_nb got (valid while at_host) */
+};
+
+static int proc_cmp(const void *a, const void *b)
+{
+    const pmix_proc_t *x = a, *y = b;
+    int c = strncmp(x->nspace, y->nspace, PMIX_MAX_NSLEN);
+    if (0 != c) {
+        return c;
+    }
+    return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+static bool is_part(const wu_srv_fence_t *f, const pmix_proc_t *p)
+{
+    for (size_t i = 0; i < f->nparts; i++) {
+        if (PMIX_CHECK_NSPACE(f->parts[i].nspace, p->nspace) &&
+            (PMIX_RANK_WILDCARD == f->parts[i].rank || f->parts[i].rank == p->rank)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool contributed(const wu_srv_fence_t *f, const pmix_proc_t *p)
+{
+    for (size_t i = 0; i < f->ncontrib; i++) {
+        if (PMIX_CHECK_PROCID(&f->contrib[i].proc, p)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void fence_free(wu_srv_fence_t *f)
+{
+    wu_progress_timer_cancel(f->timer);
+    for (size_t i = 0; i < f->ncontrib; i++) {
+        wu_ptl_conn_release(f->contrib[i].conn);
+    }
+    free(f->contrib);
+    free(f->parts);
+    if (NULL != f->dirs) {
+        PMIX_INFO_FREE(f->dirs, f->ndirs);
+    }
+    wu_buffer_destruct(&f->blob);
+    free(f);
+}
+
+static void fence_unlink(wu_srv_fence_t *f)
+{
+    for (wu_srv_fence_t **pp = &wu_srv.fences; NULL != *pp; pp = &(*pp)->next) {
+        if (*pp == f) {
+            *pp = f->next;
+            return;
+        }
+    }
+}
+
+/* Answer every contributor; free the tracker unless the host still holds it. */
+static void fence_complete(wu_srv_fence_t *f, pmix_status_t status, const wu_buffer_t *remote)
+{
+    wu_buffer_t blob, body;
+    pmix_status_t rc = status;
+
+    wu_buffer_construct(&blob);
+    wu_buffer_construct(&body);
+    if (PMIX_SUCCESS == rc && f->collect) {
+        for (size_t i = 0; i < f->ncontrib && PMIX_SUCCESS == rc; i++) {
+            rc = wu_srv_blob_of(&f->contrib[i].proc, false, &blob);
+            if (PMIX_ERR_NOT_FOUND == rc) {
+                rc = PMIX_SUCCESS; /* deregistered meanwhile: nothing to give */
+            }
+        }
+        if (PMIX_SUCCESS == rc && NULL != remote && remote->used > 0) {
+            rc = wu_buffer_put(&blob, remote->base, remote->used);
+        }
+        if (PMIX_SUCCESS == rc) {
+            pmix_byte_object_t bo = {.bytes = blob.base, .size = blob.used};
+            rc = wu_pack(&body, &bo, 1, PMIX_BYTE_OBJECT);
+        }
+    }
+    for (size_t i = 0; i < f->ncontrib; i++) {
+        wu_srv_reply(f->contrib[i].conn, f->contrib[i].tag, rc, PMIX_SUCCESS == rc ? &body : NULL);
+        wu_ptl_conn_release(f->contrib[i].conn);
+    }
+    f->ncontrib = 0;
+    wu_buffer_destruct(&blob);
+    wu_buffer_destruct(&body);
+    wu_progress_timer_cancel(f->timer);
+    f->timer = NULL;
+    f->done = true;
+    fence_unlink(f);
+    if (!f->at_host) {
+        fence_free(f);
+    } else {
+        f->next = NULL; /* kept aside: the host's callback frees it */
+    }
+}
+
+/* Trackers kept for the host after their end: a separate list so lookups by id still work. */
+static wu_srv_fence_t *orphans;
+
+static wu_srv_fence_t *fence_by_id(uint64_t id, bool *orphan)
+{
+    for (wu_srv_fence_t *f = wu_srv.fences; NULL != f; f = f->next) {
+        if (f->id == id) {
+            *orphan = false;
+            return f;
+        }
+    }
+    for (wu_srv_fence_t *f = orphans; NULL != f; f = f->next) {
+        if (f->id == id) {
+            *orphan = true;
+            return f;
+        }
+    }
+    return NULL;
+}
+
+static void fence_end(wu_srv_fence_t *f, pmix_status_t status, const wu_buffer_t *remote)
+{
+    bool keep = f->at_host;
+    fence_complete(f, status, remote);
+    if (keep) {
+        f->next = orphans;
+        orphans = f;
+    }
+}
+
+static void fence_host_done(wu_srv_op_t *op)
+{
+    bool orphan = false;
+    wu_srv_fence_t *f = fence_by_id(op->ref, &orphan);
+    wu_buffer_t remote;
+    pmix_status_t rc = op->status;
+
+    if (NULL == f) {
+        return;
+    }
+    f->at_host = false;
+    if (orphan) {
+        for (wu_srv_fence_t **pp = &orphans; NULL != *pp; pp = &(*pp)->next) {
+            if (*pp == f) {
+                *pp = f->next;
+                break;
+            }
+        }
+        fence_free(f);
+        return;
+    }
+    wu_buffer_construct(&remote);
+    if (PMIX_SUCCESS == rc && NULL != op->data) {
+        rc = wu_srv_blob_store(op->data, op->ndata, &remote);
+    }
+    fence_complete(f, rc, &remote);
+    wu_buffer_destruct(&remote);
+}
+
+/* Local participants: how many are expected, whether the set is all on this node, and whether
+ * one of them can no longer arrive. */
+static void fence_scope(const wu_srv_fence_t *f, size_t *expected, bool *all_local, bool *lost)
+{
+    *expected = 0;
+    *all_local = true;
+    *lost = false;
+    for (size_t i = 0; i < f->nparts; i++) {
+        const pmix_proc_t *p = &f->parts[i];
+        wu_srv_nspace_t *ns = wu_srv_nspace_find(p->nspace);
+        if (PMIX_RANK_WILDCARD == p->rank) {
+            size_t ncl = wu_srv_nspace_nclients(p->nspace), nloc = ncl;
+            if (NULL != ns && ns->nlocalprocs >= 0 && (size_t)ns->nlocalprocs > nloc) {
+                nloc = (size_t)ns->nlocalprocs;
+            }
+            *expected += nloc;
+            if (NULL == ns || !ns->registered || (ns->has_size && ns->size > nloc)) {
+                *all_local = false;
+            }
+        } else if (NULL != wu_srv_client_find(p)) {
+            (*expected)++;
+        } else {
+            *all_local = false;
+        }
+    }
+    for (wu_srv_client_t *cl = wu_srv.clients; NULL != cl; cl = cl->next) {
+        if (is_part(f, &cl->proc) && !contributed(f, &cl->proc) &&
+            (WU_SRV_CL_TERMINATED == cl->state || WU_SRV_CL_FINALIZED == cl->state)) {
+            *lost = true;
+        }
+    }
+}
+
+static void fence_check(wu_srv_fence_t *f)
+{
+    size_t expected;
+    bool all_local, lost;
+    wu_srv_op_t *op;
+    pmix_status_t rc = PMIX_SUCCESS;
+
+    if (f->done || f->at_host) {
+        return;
+    }
+    fence_scope(f, &expected, &all_local, &lost);
+    if (lost) {
+        fence_end(f, WU_PROTO_ERR_TERMINATED, NULL);
+        return;
+    }
+    if (f->ncontrib < expected) {
+        return;
+    }
+    if (all_local) {
+        fence_end(f, PMIX_SUCCESS, NULL);
+        return;
+    }
+    if (NULL == wu_srv.host.fence_nb) {
+        fence_end(f, PMIX_ERR_NOT_SUPPORTED, NULL);
+        return;
+    }
+    for (size_t i = 0; f->collect && i < f->ncontrib && PMIX_SUCCESS == rc; i++) {
+        rc = wu_srv_blob_of(&f->contrib[i].proc, true, &f->blob);
+    }
+    if (PMIX_SUCCESS != rc || NULL == (op = wu_srv_op_new(fence_host_done, NULL, 0))) {
+        fence_end(f, PMIX_SUCCESS != rc ? rc : PMIX_ERR_NOMEM, NULL);
+        return;
+    }
+    op->ref = f->id;
+    f->at_host = true;
+    rc = wu_srv.host.fence_nb(f->parts, f->nparts, f->dirs, f->ndirs, f->blob.base, f->blob.used,
+                              wu_srv_op_modex_cb, op);
+    wu_srv_op_started(op, rc); /* an immediate result runs fence_host_done now */
+}
+
+static void fence_timeout(void *arg)
+{
+    wu_srv_fence_t *f = arg;
+    char **missing = NULL, *list;
+    char who[PMIX_MAX_NSLEN + 16];
+
+    for (wu_srv_client_t *cl = wu_srv.clients; NULL != cl; cl = cl->next) {
+        if (is_part(f, &cl->proc) && !contributed(f, &cl->proc)) {
+            (void)wu_argv_append(&missing, wu_srv_proc_str(&cl->proc, who, sizeof who));
+        }
+    }
+    list = wu_argv_join(missing, ' ');
+    wu_show_help(WU_SRV_HELP, "fence-timeout", true, f->ncontrib,
+                 NULL == missing ? "(none: waiting for the host, i.e. the other nodes)"
+                                 : (NULL == list ? "?" : list));
+    free(list);
+    wu_argv_free(missing);
+    fence_end(f, PMIX_ERR_TIMEOUT, NULL);
+}
+
+int wu_srv_cmd_fence(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
+{
+    pmix_proc_t *parts = NULL;
+    pmix_info_t *dirs = NULL;
+    size_t nparts = 0, ndirs = 0, k = 0;
+    bool collect = false;
+    long long tmo = 0;
+    wu_srv_fence_t *f = NULL;
+    contrib_t *nc;
+    pmix_status_t rc = PMIX_ERR_BAD_PARAM;
+
+    if (PMIX_SUCCESS != wu_proto_unpack_list(b, (void **)&parts, &nparts, PMIX_PROC) ||
+        PMIX_SUCCESS != wu_proto_unpack_list(b, (void **)&dirs, &ndirs, PMIX_INFO) ||
+        0 != wu_buffer_remaining(b)) {
+        goto out;
+    }
+    for (size_t i = 0; i < ndirs; i++) {
+        if (PMIX_CHECK_KEY(&dirs[i], PMIX_COLLECT_DATA)) {
+            collect = PMIX_INFO_TRUE(&dirs[i]);
+        } else if (PMIX_CHECK_KEY(&dirs[i], PMIX_TIMEOUT) && !wu_srv_info_int(&dirs[i], &tmo)) {
+            goto out;
+        }
+    }
+    if (0 == nparts) {
+        PMIX_PROC_CREATE(parts, 1);
+        if (NULL == parts) {
+            rc = PMIX_ERR_NOMEM;
+            goto out;
+        }
+        nparts = 1;
+        PMIX_LOAD_PROCID(&parts[0], peer->proc.nspace, PMIX_RANK_WILDCARD);
+    }
+    for (size_t i = 0; i < nparts; i++) {
+        if ('\0' == parts[i].nspace[0] ||
+            (PMIX_RANK_VALID < parts[i].rank && PMIX_RANK_WILDCARD != parts[i].rank)) {
+            goto out;
+        }
+    }
+    qsort(parts, nparts, sizeof *parts, proc_cmp);
+    for (size_t i = 0; i < nparts; i++) {
+        if (0 == k || 0 != proc_cmp(&parts[k - 1], &parts[i])) {
+            parts[k++] = parts[i];
+        }
+    }
+    nparts = k;
+    /* the tracker of this set that the caller has not contributed to yet */
+    for (f = wu_srv.fences; NULL != f; f = f->next) {
+        if (f->nparts == nparts && 0 == memcmp(f->parts, parts, nparts * sizeof *parts) &&
+            !f->at_host && !contributed(f, &peer->proc)) {
+            break;
+        }
+    }
+    if (NULL == f) {
+        if (NULL == (f = calloc(1, sizeof *f))) {
+            rc = PMIX_ERR_NOMEM;
+            goto out;
+        }
+        wu_buffer_construct(&f->blob);
+        f->id = ++wu_srv.next_id;
+        f->parts = parts;
+        f->nparts = nparts;
+        parts = NULL;
+        f->collect = collect;
+        f->dirs = dirs;
+        f->ndirs = ndirs;
+        dirs = NULL;
+        if (!is_part(f, &peer->proc)) {
+            fence_free(f);
+            goto out; /* the caller must take part in its fence */
+        }
+        f->next = wu_srv.fences;
+        wu_srv.fences = f;
+    }
+    f->collect = f->collect || collect;
+    if (NULL == (nc = realloc(f->contrib, (f->ncontrib + 1) * sizeof *nc))) {
+        rc = PMIX_ERR_NOMEM;
+        goto out;
+    }
+    f->contrib = nc;
+    nc[f->ncontrib].proc = peer->proc;
+    nc[f->ncontrib].conn = peer->conn;
+    nc[f->ncontrib].tag = tag;
+    wu_ptl_conn_retain(peer->conn);
+    f->ncontrib++;
+    if (tmo > 0 && NULL == f->timer) {
+        f->timer = wu_progress_timer(wu_srv.pt, (double)tmo, fence_timeout, f);
+    }
+    rc = PMIX_SUCCESS;
+    fence_check(f);
+out:
+    free(parts);
+    if (NULL != dirs) {
+        PMIX_INFO_FREE(dirs, ndirs);
+    }
+    return rc;
+}
+
+void wu_srv_fence_proc_gone(const pmix_proc_t *proc, bool terminated)
+{
+    wu_srv_fence_t *f = wu_srv.fences;
+    while (NULL != f) {
+        wu_srv_fence_t *next = f->next;
+        if (!f->done && is_part(f, proc) && (terminated || !contributed(f, proc))) {
+            char who[PMIX_MAX_NSLEN + 16];
+            wu_output_verbose(WU_VERB_INFO, wu_srv.out, "server: fence failed: participant %s %s",
+                              wu_srv_proc_str(proc, who, sizeof who),
+                              terminated ? "terminated" : "finalized without taking part");
+            fence_end(f, WU_PROTO_ERR_TERMINATED, NULL);
+        }
+        f = next;
+    }
+}
+
+void wu_srv_fence_fail_all(pmix_status_t status)
+{
+    while (NULL != wu_srv.fences) {
+        wu_srv_fence_t *f = wu_srv.fences;
+        f->at_host = false; /* the op is orphaned: nobody will call back into the tracker */
+        fence_complete(f, status, NULL);
+    }
+    while (NULL != orphans) {
+        wu_srv_fence_t *f = orphans;
+        orphans = f->next;
+        fence_free(f);
+    }
+}

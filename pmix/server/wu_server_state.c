@@ -1,0 +1,392 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wu_server_state.c -- the server's namespaces, clients, replies and the host-operation
+ * records that bring host callbacks back to the progress thread (see wu_server.h). */
+#include "pmix/server/wu_server.h"
+#include "opal/util/wu_output.h"
+#include "pmix/common/wu_pack.h"
+#include "pmix/common/wu_proto.h"
+
+#include "pmix.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+wu_srv_t wu_srv = {.out = -1};
+/* guards op->shifted/orphaned and the decision to shift a host callback */
+static pthread_mutex_t op_lock = PTHREAD_MUTEX_INITIALIZER;
+
+wu_srv_nspace_t *wu_srv_nspace_find(const char *nspace)
+{
+    for (wu_srv_nspace_t *ns = wu_srv.nspaces; NULL != ns; ns = ns->next) {
+        if (0 == strncmp(ns->name, nspace, PMIX_MAX_NSLEN)) {
+            return ns;
+        }
+    }
+    return NULL;
+}
+
+wu_srv_nspace_t *wu_srv_nspace_get(const char *nspace)
+{
+    wu_srv_nspace_t *ns = wu_srv_nspace_find(nspace);
+    if (NULL != ns) {
+        return ns;
+    }
+    if (NULL == (ns = calloc(1, sizeof *ns))) {
+        return NULL;
+    }
+    PMIX_LOAD_NSPACE(ns->name, nspace);
+    ns->nlocalprocs = -1;
+    ns->next = wu_srv.nspaces;
+    wu_srv.nspaces = ns;
+    return ns;
+}
+
+void wu_srv_nspace_free(wu_srv_nspace_t *ns)
+{
+    while (NULL != ns->cleanups) {
+        wu_srv_cleanup_t *c = ns->cleanups;
+        ns->cleanups = c->next;
+        free(c->path);
+        free(c);
+    }
+    if (NULL != ns->info) {
+        PMIX_INFO_FREE(ns->info, ns->ninfo);
+    }
+    free(ns);
+}
+
+wu_srv_client_t *wu_srv_client_find(const pmix_proc_t *proc)
+{
+    for (wu_srv_client_t *cl = wu_srv.clients; NULL != cl; cl = cl->next) {
+        if (cl->proc.rank == proc->rank && PMIX_CHECK_NSPACE(cl->proc.nspace, proc->nspace)) {
+            return cl;
+        }
+    }
+    return NULL;
+}
+
+void wu_srv_client_free(wu_srv_client_t *cl)
+{
+    if (NULL != cl->lcl) {
+        PMIX_INFO_FREE(cl->lcl, cl->nlcl);
+    }
+    if (NULL != cl->rmt) {
+        PMIX_INFO_FREE(cl->rmt, cl->nrmt);
+    }
+    wu_ptl_conn_release(cl->conn);
+    free(cl);
+}
+
+size_t wu_srv_nspace_nclients(const char *nspace)
+{
+    size_t n = 0;
+    for (wu_srv_client_t *cl = wu_srv.clients; NULL != cl; cl = cl->next) {
+        if (PMIX_CHECK_NSPACE(cl->proc.nspace, nspace)) {
+            n++;
+        }
+    }
+    return n;
+}
+
+const pmix_info_t *wu_srv_info_find(const pmix_info_t *arr, size_t n, const char *key)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (PMIX_CHECK_KEY(&arr[i], key)) {
+            return &arr[i];
+        }
+    }
+    return NULL;
+}
+
+pmix_status_t wu_srv_info_merge(pmix_info_t **arr, size_t *n, const pmix_info_t *add, size_t nadd)
+{
+    size_t fresh = 0, k;
+    pmix_info_t *na;
+    pmix_status_t rc;
+
+    for (size_t i = 0; i < nadd; i++) {
+        if (NULL == wu_srv_info_find(*arr, *n, add[i].key) &&
+            NULL == wu_srv_info_find(add + i + 1, nadd - i - 1, add[i].key)) {
+            fresh++;
+        }
+    }
+    if (0 == nadd) {
+        return PMIX_SUCCESS;
+    }
+    /* build the new array whole, so a failure leaves *arr as it was */
+    PMIX_INFO_CREATE(na, *n + fresh);
+    if (NULL == na) {
+        return PMIX_ERR_NOMEM;
+    }
+    for (k = 0; k < *n; k++) {
+        const pmix_info_t *src = &(*arr)[k];
+        const pmix_info_t *last = NULL;
+        for (size_t i = 0; i < nadd; i++) {
+            if (PMIX_CHECK_KEY(&add[i], src->key)) {
+                last = &add[i];
+            }
+        }
+        if (PMIX_SUCCESS != (rc = PMIx_Info_xfer(&na[k], NULL != last ? last : src))) {
+            goto fail;
+        }
+    }
+    for (size_t i = 0; i < nadd; i++) {
+        if (NULL == wu_srv_info_find(*arr, *n, add[i].key) &&
+            NULL == wu_srv_info_find(add + i + 1, nadd - i - 1, add[i].key)) {
+            if (PMIX_SUCCESS != (rc = PMIx_Info_xfer(&na[k++], &add[i]))) {
+                goto fail;
+            }
+        }
+    }
+    if (NULL != *arr) {
+        PMIX_INFO_FREE(*arr, *n);
+    }
+    *arr = na;
+    *n = k;
+    return PMIX_SUCCESS;
+fail:
+    PMIX_INFO_FREE(na, *n + fresh);
+    return rc;
+}
+
+bool wu_srv_info_int(const pmix_info_t *info, long long *out)
+{
+    const pmix_value_t *v = &info->value;
+    switch (v->type) {
+    case PMIX_INT:
+        *out = v->data.integer;
+        return true;
+    case PMIX_INT8:
+        *out = v->data.int8;
+        return true;
+    case PMIX_INT16:
+        *out = v->data.int16;
+        return true;
+    case PMIX_INT32:
+        *out = v->data.int32;
+        return true;
+    case PMIX_INT64:
+        *out = v->data.int64;
+        return true;
+    case PMIX_UINT:
+        *out = v->data.uint;
+        return true;
+    case PMIX_UINT8:
+        *out = v->data.uint8;
+        return true;
+    case PMIX_UINT16:
+        *out = v->data.uint16;
+        return true;
+    case PMIX_UINT32:
+        *out = v->data.uint32;
+        return true;
+    case PMIX_UINT64:
+        *out = (long long)v->data.uint64;
+        return true;
+    case PMIX_SIZE:
+        *out = (long long)v->data.size;
+        return true;
+    default:
+        return false;
+    }
+}
+
+const char *wu_srv_proc_str(const pmix_proc_t *p, char *buf, size_t len)
+{
+    if (PMIX_RANK_WILDCARD == p->rank) {
+        snprintf(buf, len, "%.*s:*", PMIX_MAX_NSLEN, p->nspace);
+    } else {
+        snprintf(buf, len, "%.*s:%u", PMIX_MAX_NSLEN, p->nspace, p->rank);
+    }
+    return buf;
+}
+
+void wu_srv_reply(wu_ptl_conn_t *conn, uint32_t tag, pmix_status_t status, const wu_buffer_t *body)
+{
+    wu_buffer_t b;
+    int rc;
+    if (NULL == conn) {
+        return;
+    }
+    wu_buffer_construct(&b);
+    rc = wu_pack(&b, &status, 1, PMIX_STATUS);
+    if (PMIX_SUCCESS == rc && NULL != body && body->used > 0) {
+        rc = wu_buffer_put(&b, body->base, body->used);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_ptl_send(conn, tag, WU_PROTO_FLAG_REPLY, b.base, b.used);
+    }
+    if (PMIX_SUCCESS != rc && PMIX_SUCCESS == status) {
+        /* the body could not go (too large, no memory): tell the client at least that */
+        wu_output_verbose(WU_VERB_WARN, wu_srv.out, "server: reply (tag %u) failed: %s", tag,
+                          wu_strerror(rc));
+        wu_buffer_destruct(&b);
+        status = PMIX_ERR_NOMEM;
+        if (PMIX_SUCCESS == wu_pack(&b, &status, 1, PMIX_STATUS)) {
+            (void)wu_ptl_send(conn, tag, WU_PROTO_FLAG_REPLY, b.base, b.used);
+        }
+    }
+    wu_buffer_destruct(&b);
+}
+
+void wu_srv_reply_close(wu_ptl_conn_t *conn, uint32_t tag, pmix_status_t status)
+{
+    wu_srv_reply(conn, tag, status, NULL);
+    wu_ptl_close(conn); /* runs after the queued reply was written */
+}
+
+/* ---- host operations ----------------------------------------------------------------------- */
+
+wu_srv_op_t *wu_srv_op_new(wu_srv_op_fn_t done, wu_ptl_conn_t *conn, uint32_t tag)
+{
+    wu_srv_op_t *op = calloc(1, sizeof *op);
+    if (NULL == op) {
+        return NULL;
+    }
+    op->done = done;
+    op->conn = conn;
+    op->tag = tag;
+    op->id = ++wu_srv.next_id;
+    if (NULL != conn) {
+        wu_ptl_conn_retain(conn);
+    }
+    op->next = wu_srv.ops;
+    if (NULL != wu_srv.ops) {
+        wu_srv.ops->prev = op;
+    }
+    wu_srv.ops = op;
+    return op;
+}
+
+static void op_unlink(wu_srv_op_t *op)
+{
+    if (NULL != op->prev) {
+        op->prev->next = op->next;
+    } else if (wu_srv.ops == op) {
+        wu_srv.ops = op->next;
+    }
+    if (NULL != op->next) {
+        op->next->prev = op->prev;
+    }
+    op->prev = op->next = NULL;
+}
+
+static void op_free(wu_srv_op_t *op)
+{
+    free(op->data);
+    if (NULL != op->info) {
+        PMIX_INFO_FREE(op->info, op->ninfo);
+    }
+    wu_ptl_conn_release(op->conn);
+    free(op);
+}
+
+void wu_srv_op_finish(wu_srv_op_t *op, pmix_status_t status)
+{
+    op_unlink(op);
+    op->status = status;
+    if (!wu_srv.stopping && NULL != op->done) {
+        op->done(op);
+    }
+    op_free(op);
+}
+
+void wu_srv_op_started(wu_srv_op_t *op, pmix_status_t rc)
+{
+    if (PMIX_SUCCESS == rc) {
+        return; /* the host calls back */
+    }
+    wu_srv_op_finish(op, PMIX_OPERATION_SUCCEEDED == rc ? PMIX_SUCCESS : rc);
+}
+
+static void op_shifted(void *arg)
+{
+    wu_srv_op_t *op = arg;
+    wu_srv_op_finish(op, op->status);
+}
+
+/* Hand op to the progress thread, or free it when the server is gone. */
+static void op_deliver(wu_srv_op_t *op)
+{
+    bool orphan;
+    pthread_mutex_lock(&op_lock);
+    orphan = op->orphaned;
+    if (!orphan) {
+        op->shifted = true;
+        if (PMIX_SUCCESS != wu_progress_shift(wu_srv.pt, op_shifted, op)) {
+            orphan = true; /* the thread is stopping: nobody will read the result */
+        }
+    }
+    pthread_mutex_unlock(&op_lock);
+    if (orphan) {
+        op_free(op);
+    }
+}
+
+void wu_srv_op_cb(pmix_status_t status, void *cbdata)
+{
+    wu_srv_op_t *op = cbdata;
+    op->status = status;
+    op_deliver(op);
+}
+
+void wu_srv_op_modex_cb(pmix_status_t status, const char *data, size_t ndata, void *cbdata,
+                        pmix_release_cbfunc_t relfn, void *relcbdata)
+{
+    wu_srv_op_t *op = cbdata;
+    op->status = status;
+    if (PMIX_SUCCESS == status && NULL != data && ndata > 0) {
+        if (NULL == (op->data = malloc(ndata))) {
+            op->status = PMIX_ERR_NOMEM;
+        } else {
+            memcpy(op->data, data, ndata);
+            op->ndata = ndata;
+        }
+    }
+    if (NULL != relfn) {
+        relfn(relcbdata);
+    }
+    op_deliver(op);
+}
+
+void wu_srv_op_info_cb(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata,
+                       pmix_release_cbfunc_t relfn, void *relcbdata)
+{
+    wu_srv_op_t *op = cbdata;
+    op->status = status;
+    if (NULL != info && ninfo > 0) {
+        PMIX_INFO_CREATE(op->info, ninfo);
+        if (NULL == op->info) {
+            op->status = PMIX_ERR_NOMEM;
+        } else {
+            op->ninfo = ninfo;
+            for (size_t i = 0; i < ninfo; i++) {
+                if (PMIX_SUCCESS != PMIx_Info_xfer(&op->info[i], &info[i])) {
+                    op->status = PMIX_ERR_NOMEM;
+                }
+            }
+        }
+    }
+    if (NULL != relfn) {
+        relfn(relcbdata);
+    }
+    op_deliver(op);
+}
+
+void wu_srv_ops_orphan(void)
+{
+    pthread_mutex_lock(&op_lock);
+    while (NULL != wu_srv.ops) {
+        wu_srv_op_t *op = wu_srv.ops;
+        op_unlink(op);
+        if (op->shifted) {
+            continue; /* op_shifted is queued and will free it (stopping is set) */
+        }
+        op->orphaned = true; /* the host's late callback frees it */
+        wu_ptl_conn_release(op->conn);
+        op->conn = NULL;
+    }
+    pthread_mutex_unlock(&op_lock);
+}

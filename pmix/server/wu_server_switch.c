@@ -1,0 +1,441 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wu_server_switch.c -- the message switchyard: one table of commands, each with one handler,
+ * fed by the ptl listener's receive callback; the CONNECT handshake and FINALIZE; what happens
+ * when a connection ends.
+ *
+ * Handler contract: a handler gets the peer, the request tag and the payload positioned after
+ * the command byte. It returns PMIX_SUCCESS when it has answered or will answer later (it then
+ * owns the reply), or an error status that the switchyard sends back as the whole reply. A
+ * handler checks that it consumed the whole payload (trailing bytes are PMIX_ERR_BAD_PARAM). */
+#include "mca/psec/psec.h"
+#include "opal/util/wu_output.h"
+#include "opal/util/wu_show_help.h"
+#include "pmix/common/wu_pack.h"
+#include "pmix/common/wu_proto.h"
+#include "pmix/server/wu_server.h"
+
+#include "pmix.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int wu_srv_connect_wait = 30;
+
+/* A CONNECT waiting for its namespace or client registration. */
+struct wu_srv_pconn {
+    wu_srv_pconn_t *next;
+    wu_ptl_conn_t *conn; /* one reference */
+    uint32_t tag;
+    pmix_proc_t proc;
+    pid_t pid;
+    char *cred;
+    size_t ncred;
+    wu_timer_t *timer;
+};
+
+static int cmd_connect(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
+static int cmd_finalize(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
+
+typedef int (*cmd_fn_t)(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
+static const struct {
+    uint8_t cmd;
+    const char *name;
+    cmd_fn_t fn;
+} cmds[] = {
+    {WU_CMD_CONNECT, "connect", cmd_connect},
+    {WU_CMD_FINALIZE, "finalize", cmd_finalize},
+    {WU_CMD_ABORT, "abort", wu_srv_cmd_abort},
+    {WU_CMD_COMMIT, "commit", wu_srv_cmd_commit},
+    {WU_CMD_FENCE, "fence", wu_srv_cmd_fence},
+    {WU_CMD_GET, "get", wu_srv_cmd_get},
+    {WU_CMD_JOB_CONTROL, "job-control", wu_srv_cmd_job_control},
+    {WU_CMD_QUERY, "query", wu_srv_cmd_query},
+    {WU_CMD_LOG, "log", wu_srv_cmd_log},
+};
+
+/* ---- connections ----------------------------------------------------------------------------- */
+
+static int srv_accept(wu_ptl_listener_t *l, wu_ptl_conn_t *c, void *cbdata)
+{
+    wu_srv_peer_t *peer = calloc(1, sizeof *peer);
+    (void)l;
+    (void)cbdata;
+    if (NULL == peer || wu_srv.stopping) {
+        free(peer);
+        return PMIX_ERR_NOMEM;
+    }
+    peer->conn = c;
+    wu_ptl_conn_set_cbdata(c, peer);
+    return PMIX_SUCCESS;
+}
+
+static void pconn_free(wu_srv_pconn_t *pc)
+{
+    wu_progress_timer_cancel(pc->timer);
+    wu_ptl_conn_release(pc->conn);
+    free(pc->cred);
+    free(pc);
+}
+
+static void pconn_remove(wu_srv_pconn_t *pc)
+{
+    for (wu_srv_pconn_t **pp = &wu_srv.pconns; NULL != *pp; pp = &(*pp)->next) {
+        if (*pp == pc) {
+            *pp = pc->next;
+            return;
+        }
+    }
+}
+
+static void srv_closed(wu_ptl_conn_t *c, int status, void *cbdata)
+{
+    wu_srv_peer_t *peer = cbdata;
+    wu_srv_client_t *cl;
+    char who[PMIX_MAX_NSLEN + 16];
+
+    wu_ptl_conn_set_cbdata(c, NULL);
+    if (NULL == peer) {
+        return;
+    }
+    /* CONNECTs of this connection still waiting for a registration */
+    for (wu_srv_pconn_t **pp = &wu_srv.pconns; NULL != *pp;) {
+        wu_srv_pconn_t *pc = *pp;
+        if (pc->conn == c) {
+            *pp = pc->next;
+            pconn_free(pc);
+        } else {
+            pp = &pc->next;
+        }
+    }
+    wu_srv_get_drop_conn(c);
+    cl = peer->has_proc ? wu_srv_client_find(&peer->proc) : NULL;
+    if (NULL != cl && cl->conn == c) {
+        wu_ptl_conn_release(cl->conn);
+        cl->conn = NULL;
+        if (WU_SRV_CL_CONNECTED == cl->state) {
+            /* gone without PMIx_Finalize: its job must learn it */
+            cl->state = WU_SRV_CL_TERMINATED;
+            wu_output_verbose(WU_VERB_INFO, wu_srv.out,
+                              "server: client %s disconnected without finalizing (%s)",
+                              wu_srv_proc_str(&cl->proc, who, sizeof who), wu_strerror(status));
+            if (!wu_srv.stopping) {
+                wu_srv_fence_proc_gone(&cl->proc, true);
+                wu_srv_data_gone(&cl->proc, WU_PROTO_ERR_TERMINATED);
+            }
+        } else if (WU_SRV_CL_CONNECTING == cl->state) {
+            cl->state = WU_SRV_CL_REGISTERED;
+        }
+    }
+    free(peer);
+}
+
+static void srv_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *payload,
+                     size_t len, void *cbdata)
+{
+    wu_srv_peer_t *peer = cbdata;
+    wu_buffer_t b;
+    uint8_t cmd = 0;
+    int32_t one = 1;
+    int rc;
+
+    if (NULL == peer || wu_srv.stopping) {
+        return;
+    }
+    /* a read-only view of the payload: the buffer never frees or grows it */
+    wu_buffer_construct(&b);
+    b.base = (char *)payload;
+    b.used = b.cap = len;
+    if (0 != (flags & WU_PROTO_FLAG_REPLY) || 0 == tag ||
+        PMIX_SUCCESS != wu_unpack(&b, &cmd, &one, PMIX_UINT8)) {
+        wu_output_verbose(WU_VERB_WARN, wu_srv.out,
+                          "server: dropping a peer that sent an unreadable message");
+        wu_ptl_close(c);
+        return;
+    }
+    if (!peer->connected && WU_CMD_CONNECT != cmd) {
+        wu_output_verbose(WU_VERB_WARN, wu_srv.out,
+                          "server: dropping a peer whose first message is %s, not connect",
+                          wu_proto_cmd_name(cmd));
+        wu_ptl_close(c);
+        return;
+    }
+    rc = PMIX_ERR_BAD_PARAM;
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        if (cmds[i].cmd == cmd) {
+            wu_output_verbose(WU_VERB_TRACE, wu_srv.out, "server: %s request (tag %u, %zu bytes)",
+                              cmds[i].name, tag, len);
+            rc = cmds[i].fn(peer, tag, &b);
+            break;
+        }
+    }
+    if (PMIX_SUCCESS != rc) {
+        wu_output_verbose(WU_VERB_INFO, wu_srv.out, "server: %s request (tag %u) failed: %s",
+                          wu_proto_cmd_name(cmd), tag, PMIx_Error_string(rc));
+        wu_srv_reply(c, tag, rc, NULL);
+    }
+}
+
+const wu_ptl_listener_cbs_t wu_srv_listener_cbs = {srv_accept, srv_recv, srv_closed};
+
+/* ---- CONNECT --------------------------------------------------------------------------------- */
+
+static void connect_done(wu_srv_op_t *op)
+{
+    wu_srv_peer_t *peer = wu_ptl_conn_get_cbdata(op->conn);
+    wu_srv_client_t *cl = wu_srv_client_find(&op->proc);
+    wu_srv_nspace_t *ns = wu_srv_nspace_find(op->proc.nspace);
+    wu_buffer_t body;
+    uint32_t nlocal;
+    int rc;
+
+    if (NULL == peer || NULL == cl || cl->conn != op->conn) {
+        return; /* the connection or the registration went away meanwhile */
+    }
+    if (PMIX_SUCCESS != op->status || NULL == ns || !ns->registered) {
+        cl->state = WU_SRV_CL_REGISTERED;
+        wu_ptl_conn_release(cl->conn);
+        cl->conn = NULL;
+        peer->has_proc = false;
+        wu_srv_reply_close(op->conn, op->tag,
+                           PMIX_SUCCESS == op->status ? PMIX_ERR_NOT_FOUND : op->status);
+        return;
+    }
+    wu_buffer_construct(&body);
+    nlocal = ns->nlocalprocs < 0 ? (uint32_t)wu_srv_nspace_nclients(ns->name)
+                                 : (uint32_t)ns->nlocalprocs;
+    rc = wu_proto_pack_list(&body, ns->info, ns->ninfo, PMIX_INFO);
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_pack(&body, &nlocal, 1, PMIX_UINT32);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_pack(&body, &wu_srv.me, 1, PMIX_PROC);
+    }
+    if (PMIX_SUCCESS != rc) {
+        wu_buffer_destruct(&body);
+        cl->state = WU_SRV_CL_REGISTERED;
+        wu_ptl_conn_release(cl->conn);
+        cl->conn = NULL;
+        peer->has_proc = false;
+        wu_srv_reply_close(op->conn, op->tag, rc);
+        return;
+    }
+    cl->state = WU_SRV_CL_CONNECTED;
+    peer->connected = true;
+    wu_srv_reply(op->conn, op->tag, PMIX_SUCCESS, &body);
+    wu_buffer_destruct(&body);
+}
+
+/* Check and accept a CONNECT whose client and namespace are registered. */
+static void connect_proceed(wu_ptl_conn_t *conn, uint32_t tag, const pmix_proc_t *proc, pid_t pid,
+                            const char *cred, size_t ncred)
+{
+    wu_srv_peer_t *peer = wu_ptl_conn_get_cbdata(conn);
+    wu_srv_client_t *cl = wu_srv_client_find(proc);
+    wu_psec_peer_t got = {(uid_t)-1, (gid_t)-1, (pid_t)-1};
+    char who[PMIX_MAX_NSLEN + 16];
+    wu_srv_op_t *op;
+    int rc;
+
+    if (NULL == peer || NULL == cl) {
+        wu_srv_reply_close(conn, tag, PMIX_ERR_NOT_FOUND);
+        return;
+    }
+    wu_srv_proc_str(proc, who, sizeof who);
+    rc = wu_psec_base_validate_peer(wu_ptl_conn_fd(conn), cl->uid, cl->gid, cred, ncred, &got);
+    if (PMIX_SUCCESS != rc) {
+        wu_show_help(WU_SRV_HELP, "connect-refused", true, who, (int)pid, (int)got.pid,
+                     (int)got.uid, (int)got.gid, (unsigned)cl->uid, (unsigned)cl->gid,
+                     PMIx_Error_string(rc));
+        wu_srv_reply_close(conn, tag, PMIX_ERR_INVALID_CRED);
+        return;
+    }
+    if (WU_SRV_CL_CONNECTING == cl->state || WU_SRV_CL_CONNECTED == cl->state) {
+        wu_output_verbose(WU_VERB_WARN, wu_srv.out, "server: %s is already connected", who);
+        wu_srv_reply_close(conn, tag, PMIX_ERR_EXISTS);
+        return;
+    }
+    cl->state = WU_SRV_CL_CONNECTING;
+    cl->pid = (pid_t)-1 != got.pid ? got.pid : pid;
+    wu_ptl_conn_retain(conn);
+    wu_ptl_conn_release(cl->conn);
+    cl->conn = conn;
+    peer->has_proc = true;
+    peer->proc = *proc;
+    if (NULL == (op = wu_srv_op_new(connect_done, conn, tag))) {
+        cl->state = WU_SRV_CL_REGISTERED;
+        wu_srv_reply_close(conn, tag, PMIX_ERR_NOMEM);
+        return;
+    }
+    op->proc = *proc;
+    wu_output_verbose(WU_VERB_INFO, wu_srv.out, "server: %s connecting (pid %d)", who,
+                      (int)cl->pid);
+    if (NULL != wu_srv.host.client_connected2) {
+        rc = wu_srv.host.client_connected2(&op->proc, cl->server_object, NULL, 0, wu_srv_op_cb, op);
+    } else if (NULL != wu_srv.host.client_connected) {
+        rc = wu_srv.host.client_connected(&op->proc, cl->server_object, wu_srv_op_cb, op);
+    } else {
+        rc = PMIX_OPERATION_SUCCEEDED;
+    }
+    wu_srv_op_started(op, rc);
+}
+
+static void pconn_timeout(void *arg)
+{
+    wu_srv_pconn_t *pc = arg;
+    char who[PMIX_MAX_NSLEN + 16];
+    pconn_remove(pc);
+    wu_show_help(WU_SRV_HELP, "connect-unregistered", true,
+                 wu_srv_proc_str(&pc->proc, who, sizeof who), wu_srv_connect_wait);
+    wu_srv_reply_close(pc->conn, pc->tag, PMIX_ERR_NOT_FOUND);
+    pconn_free(pc);
+}
+
+/* Is proc's registration complete (client known, namespace registered)? Or hopeless? */
+static int connect_ready(const pmix_proc_t *proc)
+{
+    wu_srv_nspace_t *ns = wu_srv_nspace_find(proc->nspace);
+    wu_srv_client_t *cl = wu_srv_client_find(proc);
+    if (NULL != cl && NULL != ns && ns->registered) {
+        return PMIX_SUCCESS;
+    }
+    if (NULL == cl && NULL != ns && ns->registered) {
+        return PMIX_ERR_NOT_FOUND;
+    }
+    return PMIX_ERR_WOULD_BLOCK;
+}
+
+void wu_srv_pconn_retry(void)
+{
+    for (wu_srv_pconn_t **pp = &wu_srv.pconns; NULL != *pp;) {
+        wu_srv_pconn_t *pc = *pp;
+        int rc = connect_ready(&pc->proc);
+        if (PMIX_ERR_WOULD_BLOCK == rc) {
+            pp = &pc->next;
+            continue;
+        }
+        *pp = pc->next;
+        if (PMIX_SUCCESS == rc) {
+            connect_proceed(pc->conn, pc->tag, &pc->proc, pc->pid, pc->cred, pc->ncred);
+        } else {
+            wu_srv_reply_close(pc->conn, pc->tag, rc);
+        }
+        pconn_free(pc);
+    }
+}
+
+void wu_srv_pconn_fail_all(pmix_status_t status)
+{
+    while (NULL != wu_srv.pconns) {
+        wu_srv_pconn_t *pc = wu_srv.pconns;
+        wu_srv.pconns = pc->next;
+        wu_srv_reply_close(pc->conn, pc->tag, status);
+        pconn_free(pc);
+    }
+}
+
+static int cmd_connect(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
+{
+    char *version = NULL, *mode = NULL;
+    pmix_byte_object_t cred = PMIX_BYTE_OBJECT_STATIC_INIT;
+    pmix_proc_t proc = PMIX_PROC_STATIC_INIT;
+    pid_t pid = 0;
+    int rc;
+
+    if (peer->connected || peer->has_proc) {
+        return PMIX_ERR_EXISTS;
+    }
+    if (PMIX_SUCCESS != (rc = wu_srv_unpack1(b, &version, PMIX_STRING)) ||
+        PMIX_SUCCESS != (rc = wu_srv_unpack1(b, &mode, PMIX_STRING)) ||
+        PMIX_SUCCESS != (rc = wu_srv_unpack1(b, &cred, PMIX_BYTE_OBJECT)) ||
+        PMIX_SUCCESS != (rc = wu_srv_unpack1(b, &proc, PMIX_PROC)) ||
+        PMIX_SUCCESS != (rc = wu_srv_unpack1(b, &pid, PMIX_PID)) || 0 != wu_buffer_remaining(b) ||
+        NULL == version || PMIX_RANK_VALID < proc.rank || '\0' == proc.nspace[0]) {
+        rc = PMIX_ERR_BAD_PARAM;
+        goto refuse;
+    }
+    if (0 != strcmp(version, WU_PROTO_VERSION)) {
+        wu_show_help(WU_SRV_HELP, "protocol-mismatch", true, version, WU_PROTO_VERSION);
+        rc = PMIX_ERR_NOT_SUPPORTED;
+        goto refuse;
+    }
+    if (PMIX_SUCCESS != wu_psec_base_check_mode(mode)) {
+        rc = PMIX_ERR_INVALID_CRED;
+        goto refuse;
+    }
+    rc = connect_ready(&proc);
+    if (PMIX_SUCCESS == rc) {
+        connect_proceed(peer->conn, tag, &proc, pid, cred.bytes, cred.size);
+    } else if (PMIX_ERR_WOULD_BLOCK == rc) {
+        wu_srv_pconn_t *pc = calloc(1, sizeof *pc);
+        if (NULL == pc) {
+            rc = PMIX_ERR_NOMEM;
+            goto refuse;
+        }
+        pc->conn = peer->conn;
+        wu_ptl_conn_retain(pc->conn);
+        pc->tag = tag;
+        pc->proc = proc;
+        pc->pid = pid;
+        pc->cred = cred.bytes;
+        pc->ncred = cred.size;
+        cred.bytes = NULL;
+        pc->timer = wu_progress_timer(wu_srv.pt, wu_srv_connect_wait, pconn_timeout, pc);
+        if (NULL == pc->timer) {
+            pconn_free(pc);
+            rc = PMIX_ERR_NOMEM;
+            goto refuse;
+        }
+        pc->next = wu_srv.pconns;
+        wu_srv.pconns = pc;
+    } else {
+        char who[PMIX_MAX_NSLEN + 16];
+        wu_output_verbose(WU_VERB_WARN, wu_srv.out,
+                          "server: refusing %s: not registered with this server",
+                          wu_srv_proc_str(&proc, who, sizeof who));
+        goto refuse;
+    }
+    free(version);
+    free(mode);
+    PMIX_BYTE_OBJECT_DESTRUCT(&cred);
+    return PMIX_SUCCESS;
+refuse:
+    free(version);
+    free(mode);
+    PMIX_BYTE_OBJECT_DESTRUCT(&cred);
+    wu_srv_reply_close(peer->conn, tag, rc);
+    return PMIX_SUCCESS;
+}
+
+/* ---- FINALIZE -------------------------------------------------------------------------------- */
+
+static void finalize_done(wu_srv_op_t *op)
+{
+    wu_srv_reply(op->conn, op->tag, op->status, NULL);
+}
+
+static int cmd_finalize(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
+{
+    wu_srv_client_t *cl = wu_srv_client_find(&peer->proc);
+    wu_srv_op_t *op;
+    int rc;
+
+    if (0 != wu_buffer_remaining(b)) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (NULL == cl) {
+        return PMIX_ERR_NOT_FOUND; /* deregistered meanwhile */
+    }
+    cl->state = WU_SRV_CL_FINALIZED;
+    wu_srv_fence_proc_gone(&cl->proc, false);
+    wu_srv_data_gone(&cl->proc, PMIX_ERR_NOT_FOUND);
+    if (NULL == (op = wu_srv_op_new(finalize_done, peer->conn, tag))) {
+        return PMIX_ERR_NOMEM;
+    }
+    op->proc = cl->proc;
+    rc = PMIX_OPERATION_SUCCEEDED;
+    if (NULL != wu_srv.host.client_finalized) {
+        rc = wu_srv.host.client_finalized(&op->proc, cl->server_object, wu_srv_op_cb, op);
+    }
+    wu_srv_op_started(op, rc);
+    return PMIX_SUCCESS;
+}
