@@ -11,76 +11,6 @@
 /* Stubs keep their parameter names for documentation; most are unused. */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
-/* wu-api: stub issue=4 */
-pmix_status_t PMIx_Init(pmix_proc_t *proc, pmix_info_t info[], size_t ninfo)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=4 */
-pmix_status_t PMIx_Finalize(const pmix_info_t info[], size_t ninfo)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=4 */
-int PMIx_Initialized(void)
-{
-    return 0;
-}
-
-/* wu-api: stub issue=4 */
-pmix_status_t PMIx_Abort(int status, const char msg[], pmix_proc_t procs[], size_t nprocs)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=4 */
-pmix_status_t PMIx_Put(pmix_scope_t scope, const char key[], pmix_value_t *val)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=4 */
-pmix_status_t PMIx_Commit(void)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=4 */
-pmix_status_t PMIx_Fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
-                         size_t ninfo)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=4 */
-pmix_status_t PMIx_Fence_nb(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
-                            size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=4 */
-pmix_status_t PMIx_Get(const pmix_proc_t *proc, const char key[], const pmix_info_t info[],
-                       size_t ninfo, pmix_value_t **val)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=4 */
-pmix_status_t PMIx_Get_nb(const pmix_proc_t *proc, const char key[], const pmix_info_t info[],
-                          size_t ninfo, pmix_value_cbfunc_t cbfunc, void *cbdata)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=4 */
-pmix_status_t PMIx_Store_internal(const pmix_proc_t *proc, const char key[], pmix_value_t *val)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
 /* wu-api: stub issue=later */
 pmix_status_t PMIx_Publish(const pmix_info_t info[], size_t ninfo)
 {
@@ -163,47 +93,6 @@ pmix_status_t PMIx_Disconnect_nb(const pmix_proc_t ranges[], size_t nprocs,
     return PMIX_ERR_NOT_SUPPORTED;
 }
 
-/* wu-api: stub issue=4 */
-pmix_status_t PMIx_Resolve_peers(const char *nodename, const pmix_nspace_t nspace,
-                                 pmix_proc_t **procs, size_t *nprocs)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=4 */
-pmix_status_t PMIx_Resolve_nodes(const pmix_nspace_t nspace, char **nodelist)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=4 */
-pmix_status_t PMIx_Query_info(pmix_query_t queries[], size_t nqueries, pmix_info_t **results,
-                              size_t *nresults)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=4 */
-pmix_status_t PMIx_Query_info_nb(pmix_query_t queries[], size_t nqueries, pmix_info_cbfunc_t cbfunc,
-                                 void *cbdata)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=4 */
-pmix_status_t PMIx_Log(const pmix_info_t data[], size_t ndata, const pmix_info_t directives[],
-                       size_t ndirs)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=4 */
-pmix_status_t PMIx_Log_nb(const pmix_info_t data[], size_t ndata, const pmix_info_t directives[],
-                          size_t ndirs, pmix_op_cbfunc_t cbfunc, void *cbdata)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
 /* wu-api: stub issue=later */
 pmix_status_t PMIx_Allocation_request(pmix_alloc_directive_t directive, pmix_info_t *info,
                                       size_t ninfo, pmix_info_t **results, size_t *nresults)
@@ -214,22 +103,6 @@ pmix_status_t PMIx_Allocation_request(pmix_alloc_directive_t directive, pmix_inf
 /* wu-api: stub issue=later */
 pmix_status_t PMIx_Allocation_request_nb(pmix_alloc_directive_t directive, pmix_info_t *info,
                                          size_t ninfo, pmix_info_cbfunc_t cbfunc, void *cbdata)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=4 */
-pmix_status_t PMIx_Job_control(const pmix_proc_t targets[], size_t ntargets,
-                               const pmix_info_t directives[], size_t ndirs, pmix_info_t **results,
-                               size_t *nresults)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=4 */
-pmix_status_t PMIx_Job_control_nb(const pmix_proc_t targets[], size_t ntargets,
-                                  const pmix_info_t directives[], size_t ndirs,
-                                  pmix_info_cbfunc_t cbfunc, void *cbdata)
 {
     return PMIX_ERR_NOT_SUPPORTED;
 }

@@ -60,18 +60,6 @@ static void cred_cb(pmix_status_t status, pmix_byte_object_t *credential, pmix_i
     callbacks++;
 }
 
-static void setup_app_cb(pmix_status_t status, pmix_info_t info[], size_t ninfo,
-                         void *provided_cbdata, pmix_op_cbfunc_t cbfunc, void *cbdata)
-{
-    (void)status;
-    (void)info;
-    (void)ninfo;
-    (void)provided_cbdata;
-    (void)cbfunc;
-    (void)cbdata;
-    callbacks++;
-}
-
 int main(void)
 {
     char what[160];
@@ -128,8 +116,7 @@ int main(void)
          PMIx_Group_construct_nb("g", &proc, 1, NULL, 0, info_cb, &marker)},
         {"PMIx_Get_credential_nb", PMIx_Get_credential_nb(NULL, 0, cred_cb, &marker)},
         {"PMIx_IOF_push", PMIx_IOF_push(&proc, 1, &cred, NULL, 0, op_cb, &marker)},
-        {"PMIx_server_setup_application",
-         PMIx_server_setup_application(proc.nspace, NULL, 0, setup_app_cb, &marker)},
+        {"PMIx_server_register_resources", PMIx_server_register_resources(NULL, 0, op_cb, &marker)},
         {"PMIx_server_collect_inventory", PMIx_server_collect_inventory(NULL, 0, info_cb, &marker)},
     };
     for (size_t i = 0; i < sizeof(nonblocking) / sizeof(nonblocking[0]); i++) {

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wu_client.h -- internal state and helpers of the PMIx client library (pmix/client/).
+ *
+ * Threads. PMIx_Init starts one progress thread (opal/event/wu_progress.h). Everything below
+ * marked "progress thread" (the data store, the staged puts, the pending requests, the
+ * connection state) is touched only there: the public functions shift their work into it and
+ * the blocking ones wait for the nonblocking form to complete. User callbacks run on the
+ * progress thread with no lock held, so they may call back into the library. The one lock,
+ * wu_client.lock, guards the init reference count and is never held across a wait or callback.
+ *
+ * Modes. Connected: PMIX_NAMESPACE, PMIX_RANK and WU_PMIX_SERVER_URI name the server, and the
+ * client talks the protocol of pmix/common/wu_proto.h over one ptl connection. Singleton: none of
+ * them set; the client registers a one-process job in its own store and answers everything
+ * locally. A connection that ends while the client is initialized puts it in the "lost" state:
+ * every pending request completes with PMIX_ERR_LOST_CONNECTION, later requests that need the
+ * server fail with PMIX_ERR_UNREACH, and local data stays readable. */
+#ifndef WU_CLIENT_H
+#define WU_CLIENT_H
+
+#include "mca/gds/gds.h"
+#include "mca/ptl/ptl.h"
+#include "opal/event/wu_progress.h"
+#include "opal/event/wu_wait.h"
+#include "pmix/common/wu_buffer.h"
+
+#include "pmix.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+
+/* Longest a blocking call waits for a server that is alive but silent where the Standard
+ * promises an answer soon (connect, finalize, abort acknowledgement), in seconds. */
+#define WU_CLIENT_HANDSHAKE_TIMEOUT 30.0
+/* A local timer for requests with PMIX_TIMEOUT fires this much after the server should have
+ * answered PMIX_ERR_TIMEOUT itself (it stays the authority; the timer only bounds the wait). */
+#define WU_CLIENT_TIMEOUT_GRACE 1.0
+
+typedef enum { WU_CLIENT_SINGLETON, WU_CLIENT_CONNECTED, WU_CLIENT_LOST } wu_client_mode_t;
+
+/* Completion of a request sent to the server (progress thread). status is the reply's status,
+ * or PMIX_ERR_LOST_CONNECTION / PMIX_ERR_TIMEOUT / PMIX_ERR_UNREACH when no reply came. reply
+ * (NULL unless a reply came) is positioned after the status and valid only during the call. */
+typedef void (*wu_client_reply_fn_t)(int status, wu_buffer_t *reply, void *cbdata);
+
+/* Values staged by PMIx_Put for one scope, replaced key by key, sent by PMIx_Commit. */
+typedef struct wu_client_staged {
+    pmix_info_t *info;
+    size_t n, cap;
+} wu_client_staged_t;
+
+typedef struct wu_client_req wu_client_req_t;
+
+typedef struct wu_client {
+    pthread_mutex_t lock; /* guards refs and the fields set by init/finalize */
+    int refs;             /* PMIx_Init count */
+    pid_t pid;            /* process that initialized */
+    pmix_proc_t myproc;
+    char hostname[256];
+    wu_progress_t *pt;
+    const wu_gds_module_t *gds;
+    bool plog_open, ptl_open, psec_open;
+    bool singleton; /* set by init, constant until finalize: any thread may read it */
+
+    /* progress thread only, from here on */
+    wu_client_mode_t mode;
+    wu_gds_store_t *store;
+    wu_ptl_conn_t *conn;
+    pmix_proc_t server;
+    uint32_t next_tag;
+    wu_client_req_t *pending;     /* requests sent, awaiting their reply */
+    wu_client_staged_t staged[2]; /* [0] local scope, [1] remote scope */
+    char **known_nspaces;         /* namespaces with job-level data in the store */
+    char **cleanup;               /* singleton: paths registered for removal */
+    bool *cleanup_recursive;      /* parallel to cleanup */
+    size_t ncleanup;
+} wu_client_t;
+
+extern wu_client_t wu_client;
+
+/* ---- wu_client_msg.c -------------------------------------------------------------------- */
+
+/* Is the library initialized (by this process)? Any thread. */
+bool wu_client_ready(void);
+/* Run fn(arg) on the progress thread and wait for it (inline when already there). fn returns
+ * the status. PMIX_ERR_INIT when not initialized. */
+int wu_client_call(int (*fn)(void *arg), void *arg);
+/* Shift fn into the progress thread and wait until it calls wu_wait_call_done (for requests
+ * that need the server). PMIX_ERR_WOULD_BLOCK from the progress thread (a callback), which
+ * could never see the answer; PMIX_ERR_INIT when not initialized. */
+int wu_client_wait_call(wu_wait_call_fn_t fn, void *arg);
+/* Shift fn(arg) into the progress thread (never inline). PMIX_ERR_INIT when not initialized. */
+int wu_client_shift(wu_shift_fn_t fn, void *arg);
+
+/* Start a request (progress thread): buf holds the command byte and fields (it is sent and
+ * destructed here). cb runs exactly once, later, never inline; timeout > 0 adds a local timer
+ * giving PMIX_ERR_TIMEOUT. Returns PMIX_SUCCESS, or an error (PMIX_ERR_UNREACH when not
+ * connected) and cb is not called. */
+int wu_client_request(wu_buffer_t *buf, double timeout, wu_client_reply_fn_t cb, void *cbdata);
+/* Begin a request buffer with its command byte. */
+int wu_client_msg_start(wu_buffer_t *buf, uint8_t cmd);
+/* ptl callbacks of the connection to the server. */
+void wu_client_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *payload, size_t len,
+                    void *cbdata);
+void wu_client_closed(wu_ptl_conn_t *c, int status, void *cbdata);
+/* Fail every pending request with status (progress thread). */
+void wu_client_fail_pending(int status);
+
+/* ---- helpers shared by the API files ---------------------------------------------------- */
+
+/* Is info[i] (any of n) the key, and what is its value read as a boolean / a timeout? */
+const pmix_info_t *wu_client_find_info(const pmix_info_t *info, size_t n, const char *key);
+bool wu_client_flag(const pmix_info_t *info, size_t n, const char *key);
+/* PMIX_TIMEOUT in seconds (0: none). */
+double wu_client_timeout(const pmix_info_t *info, size_t n);
+/* Remember that the store holds the job-level data of nspace (progress thread). */
+void wu_client_known_nspace(const char *nspace);
+bool wu_client_is_known_nspace(const char *nspace);
+/* Store the records of a blob (wu_proto.h format) as process data (progress thread). */
+int wu_client_store_blob(const pmix_byte_object_t *bo);
+/* Copy a key into a pmix_info_t key field, refusing NULL, empty or too long keys. */
+bool wu_client_key_ok(const char *key);
+
+/* ---- per-area hooks ---------------------------------------------------------------------- */
+
+/* wu_client_data.c: free the staged puts (progress thread). */
+void wu_client_staged_clear(void);
+/* wu_client_misc.c: remove the singleton's registered cleanup paths (progress thread). */
+void wu_client_run_cleanup(void);
+
+#endif

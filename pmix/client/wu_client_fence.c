@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wu_client_fence.c -- PMIx_Fence and PMIx_Fence_nb.
+ *
+ * A fence goes to the server (wu_proto.h WU_CMD_FENCE) with its participants and directives;
+ * the server completes it when every participant has entered. With PMIX_COLLECT_DATA the reply
+ * carries a blob with the participants' committed data, which is stored here under each proc so
+ * later Gets are local. PMIX_TIMEOUT is the server's to enforce; a local timer a little later
+ * bounds the wait should the server stay silent. A singleton's only possible participant is
+ * itself: its fence completes at once. */
+#include "pmix/client/wu_client.h"
+#include "pmix/common/wu_pack.h"
+#include "pmix/common/wu_proto.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef void (*fence_done_fn_t)(int status, void *cbdata);
+
+typedef struct {
+    pmix_proc_t *procs;
+    size_t nprocs;
+    pmix_info_t *info;
+    size_t ninfo;
+    bool collect;
+    fence_done_fn_t done;
+    void *cbdata;
+} fence_req_t;
+
+static void fence_free(fence_req_t *f)
+{
+    if (NULL != f->procs) {
+        PMIX_PROC_FREE(f->procs, f->nprocs);
+    }
+    if (NULL != f->info) {
+        PMIX_INFO_FREE(f->info, f->ninfo);
+    }
+    free(f);
+}
+
+static void fence_finish(fence_req_t *f, int status)
+{
+    f->done(status, f->cbdata);
+    fence_free(f);
+}
+
+static void fence_reply(int status, wu_buffer_t *reply, void *cbdata)
+{
+    fence_req_t *f = cbdata;
+    if (PMIX_SUCCESS == status && f->collect) {
+        pmix_byte_object_t bo = {NULL, 0};
+        int32_t one = 1;
+        status = wu_unpack(reply, &bo, &one, PMIX_BYTE_OBJECT);
+        if (PMIX_SUCCESS == status) {
+            status = wu_client_store_blob(&bo);
+        }
+        free(bo.bytes);
+    }
+    fence_finish(f, status);
+}
+
+static void fence_fn(void *arg)
+{
+    fence_req_t *f = arg;
+    wu_buffer_t b;
+    double t;
+    int rc;
+    if (WU_CLIENT_SINGLETON == wu_client.mode) {
+        fence_finish(f, PMIX_SUCCESS); /* participants were checked: only this process */
+        return;
+    }
+    rc = wu_client_msg_start(&b, WU_CMD_FENCE);
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_proto_pack_list(&b, f->procs, f->nprocs, PMIX_PROC);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_proto_pack_list(&b, f->info, f->ninfo, PMIX_INFO);
+    }
+    if (PMIX_SUCCESS != rc) {
+        wu_buffer_destruct(&b);
+        fence_finish(f, rc);
+        return;
+    }
+    t = wu_client_timeout(f->info, f->ninfo);
+    rc = wu_client_request(&b, t > 0 ? t + WU_CLIENT_TIMEOUT_GRACE : 0, fence_reply, f);
+    if (PMIX_SUCCESS != rc) {
+        fence_finish(f, rc);
+    }
+}
+
+/* A singleton may only fence with itself. */
+static bool singleton_participants_ok(const pmix_proc_t procs[], size_t nprocs)
+{
+    for (size_t i = 0; i < nprocs; i++) {
+        if (!PMIX_CHECK_NSPACE(procs[i].nspace, wu_client.myproc.nspace) ||
+            (0 != procs[i].rank && PMIX_RANK_WILDCARD != procs[i].rank)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static int fence_start(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                       size_t ninfo, fence_done_fn_t done, void *cbdata)
+{
+    fence_req_t *f;
+    int rc;
+    if ((NULL == procs && 0 < nprocs) || (NULL == info && 0 < ninfo)) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (!wu_client_ready()) {
+        return PMIX_ERR_INIT;
+    }
+    if (wu_client.singleton && !singleton_participants_ok(procs, nprocs)) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (NULL == (f = calloc(1, sizeof *f))) {
+        return PMIX_ERR_NOMEM;
+    }
+    if (0 < nprocs) {
+        PMIX_PROC_CREATE(f->procs, nprocs);
+        if (NULL == f->procs) {
+            fence_free(f);
+            return PMIX_ERR_NOMEM;
+        }
+        memcpy(f->procs, procs, nprocs * sizeof *procs);
+        f->nprocs = nprocs;
+    }
+    if (0 < ninfo) {
+        PMIX_INFO_CREATE(f->info, ninfo);
+        if (NULL == f->info) {
+            fence_free(f);
+            return PMIX_ERR_NOMEM;
+        }
+        f->ninfo = ninfo;
+        for (size_t i = 0; i < ninfo; i++) {
+            (void)PMIx_Info_xfer(&f->info[i], &info[i]);
+        }
+    }
+    f->collect = wu_client_flag(info, ninfo, PMIX_COLLECT_DATA);
+    f->done = done;
+    f->cbdata = cbdata;
+    if (PMIX_SUCCESS != (rc = wu_client_shift(fence_fn, f))) {
+        fence_free(f);
+    }
+    return rc;
+}
+
+typedef struct {
+    pmix_op_cbfunc_t cbfunc;
+    void *cbdata;
+} fence_nb_t;
+
+static void fence_nb_done(int status, void *cbdata)
+{
+    fence_nb_t nb = *(fence_nb_t *)cbdata;
+    free(cbdata);
+    if (NULL != nb.cbfunc) {
+        nb.cbfunc(status, nb.cbdata);
+    }
+}
+
+pmix_status_t PMIx_Fence_nb(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                            size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    fence_nb_t *nb = malloc(sizeof *nb);
+    int rc;
+    if (NULL == nb) {
+        return PMIX_ERR_NOMEM;
+    }
+    nb->cbfunc = cbfunc;
+    nb->cbdata = cbdata;
+    if (PMIX_SUCCESS != (rc = fence_start(procs, nprocs, info, ninfo, fence_nb_done, nb))) {
+        free(nb);
+    }
+    return rc;
+}
+
+static void fence_blk_done(int status, void *cbdata)
+{
+    wu_wait_release(cbdata, status);
+}
+
+pmix_status_t PMIx_Fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                         size_t ninfo)
+{
+    wu_wait_t w;
+    int rc;
+    if (wu_client_ready() && wu_progress_in_thread(wu_client.pt)) {
+        return PMIX_ERR_WOULD_BLOCK; /* from a callback: the thread cannot wait for itself */
+    }
+    wu_wait_init(&w);
+    rc = fence_start(procs, nprocs, info, ninfo, fence_blk_done, &w);
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_wait_for(&w, 0); /* ends: reply, timeout timer or lost connection */
+    }
+    wu_wait_destroy(&w);
+    return rc;
+}

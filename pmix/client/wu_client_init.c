@@ -1,0 +1,443 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wu_client_init.c -- PMIx_Init, PMIx_Initialized and PMIx_Finalize of the client library.
+ *
+ * Init is reference counted (Open MPI calls it again to declare its programming model, then
+ * Finalize at once): the first call sets everything up, later ones return the same identity,
+ * and only the last Finalize tears down. The first call either connects to the server named in
+ * the environment (PMIX_NAMESPACE, PMIX_RANK, WU_PMIX_SERVER_URI; see wu_proto.h for the
+ * CONNECT handshake) or, when none of them is set, makes this process a singleton with a
+ * one-process job registered in its own store. A partial environment is refused: it means a
+ * launcher this library cannot talk to. */
+#include "mca/plog/plog.h"
+#include "mca/psec/psec.h"
+#include "opal/util/wu_argv.h"
+#include "opal/util/wu_error.h"
+#include "opal/util/wu_show_help.h"
+#include "pmix/client/wu_client.h"
+#include "pmix/common/wu_pack.h"
+#include "pmix/common/wu_proto.h"
+
+#include "mca/base/wu_mca_param.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- singleton ------------------------------------------------------------------------- */
+
+static void load_u32(pmix_info_t *i, const char *key, uint32_t v)
+{
+    PMIx_Info_load(i, key, &v, PMIX_UINT32);
+}
+
+static void load_u16(pmix_info_t *i, const char *key, uint16_t v)
+{
+    PMIx_Info_load(i, key, &v, PMIX_UINT16);
+}
+
+static void load_rank(pmix_info_t *i, const char *key, pmix_rank_t v)
+{
+    PMIx_Info_load(i, key, &v, PMIX_PROC_RANK);
+}
+
+/* Point info at an info array as a PMIX_DATA_ARRAY (no copy; never destructed itself). */
+static void load_array(pmix_info_t *i, const char *key, pmix_data_array_t *d, pmix_info_t *a,
+                       size_t n)
+{
+    d->type = PMIX_INFO;
+    d->size = n;
+    d->array = a;
+    PMIX_LOAD_KEY(i->key, key);
+    i->value.type = PMIX_DATA_ARRAY;
+    i->value.data.darray = d;
+}
+
+/* The job of a singleton: one process, one node, one application (RFC0009 layout: job data
+ * under the wildcard rank, per-process data under rank 0, node and app data in their tables). */
+static int register_singleton(void)
+{
+    pmix_info_t job[12], proc[10], node[6], app[3];
+    pmix_data_array_t dproc, dnode, dapp;
+    const char *host = wu_client.hostname, *ns = wu_client.myproc.nspace;
+    size_t nj = 0, np = 0, nn = 0, na = 0;
+    int rc;
+
+    memset(job, 0, sizeof job);
+    memset(proc, 0, sizeof proc);
+    memset(node, 0, sizeof node);
+    memset(app, 0, sizeof app);
+    load_u32(&job[nj++], PMIX_JOB_SIZE, 1);
+    load_u32(&job[nj++], PMIX_UNIV_SIZE, 1);
+    load_u32(&job[nj++], PMIX_MAX_PROCS, 1);
+    load_u32(&job[nj++], PMIX_LOCAL_SIZE, 1);
+    load_u32(&job[nj++], PMIX_NUM_NODES, 1);
+    load_u32(&job[nj++], PMIX_JOB_NUM_APPS, 1);
+    PMIx_Info_load(&job[nj++], PMIX_LOCAL_PEERS, "0", PMIX_STRING);
+    PMIx_Info_load(&job[nj++], PMIX_NSPACE, ns, PMIX_STRING);
+    PMIx_Info_load(&job[nj++], PMIX_JOBID, ns, PMIX_STRING);
+
+    load_rank(&proc[np++], PMIX_RANK, 0); /* names the rank (gds does not store it) */
+    load_rank(&proc[np++], PMIX_RANK, 0); /* the rank's own data */
+    load_u16(&proc[np++], PMIX_LOCAL_RANK, 0);
+    load_u16(&proc[np++], PMIX_NODE_RANK, 0);
+    load_u32(&proc[np++], PMIX_APPNUM, 0);
+    load_rank(&proc[np++], PMIX_GLOBAL_RANK, 0);
+    load_rank(&proc[np++], PMIX_APP_RANK, 0);
+    load_u32(&proc[np++], PMIX_NODEID, 0);
+    PMIx_Info_load(&proc[np++], PMIX_HOSTNAME, host, PMIX_STRING);
+
+    PMIx_Info_load(&node[nn++], PMIX_HOSTNAME, host, PMIX_STRING);
+    load_u32(&node[nn++], PMIX_NODEID, 0);
+    PMIx_Info_load(&node[nn++], PMIX_LOCAL_PEERS, "0", PMIX_STRING);
+    load_u32(&node[nn++], PMIX_LOCAL_SIZE, 1);
+    load_u32(&node[nn++], PMIX_NODE_SIZE, 1);
+
+    load_u32(&app[na++], PMIX_APPNUM, 0);
+    load_u32(&app[na++], PMIX_APP_SIZE, 1);
+
+    /* the three arrays point at stack memory: they are not destructed below */
+    load_array(&job[nj++], PMIX_PROC_DATA, &dproc, proc, np);
+    load_array(&job[nj++], PMIX_NODE_INFO_ARRAY, &dnode, node, nn);
+    load_array(&job[nj++], PMIX_APP_INFO_ARRAY, &dapp, app, na);
+    rc = wu_client.gds->register_nspace(wu_client.store, ns, job, nj);
+    for (size_t i = 0; i < nj - 3; i++) {
+        PMIX_INFO_DESTRUCT(&job[i]);
+    }
+    for (size_t i = 0; i < np; i++) {
+        PMIX_INFO_DESTRUCT(&proc[i]);
+    }
+    for (size_t i = 0; i < nn; i++) {
+        PMIX_INFO_DESTRUCT(&node[i]);
+    }
+    for (size_t i = 0; i < na; i++) {
+        PMIX_INFO_DESTRUCT(&app[i]);
+    }
+    return rc;
+}
+
+/* ---- connecting ------------------------------------------------------------------------ */
+
+static void connect_reply(int status, wu_buffer_t *reply, void *cbdata)
+{
+    wu_wait_call_t *call = cbdata;
+    pmix_info_t *info = NULL;
+    size_t ninfo = 0;
+    uint32_t nlocal = 0;
+    int32_t one = 1;
+    if (PMIX_SUCCESS == status) {
+        status = wu_proto_unpack_list(reply, (void **)&info, &ninfo, PMIX_INFO);
+        if (PMIX_SUCCESS == status) {
+            status = wu_unpack(reply, &nlocal, &one, PMIX_UINT32);
+        }
+        if (PMIX_SUCCESS == status) {
+            one = 1;
+            status = wu_unpack(reply, &wu_client.server, &one, PMIX_PROC);
+        }
+        if (PMIX_SUCCESS == status) {
+            status = wu_client.gds->register_nspace(wu_client.store, wu_client.myproc.nspace, info,
+                                                    ninfo);
+        }
+        if (NULL != info) {
+            PMIX_INFO_FREE(info, ninfo);
+        }
+    }
+    wu_client_known_nspace(wu_client.myproc.nspace);
+    wu_wait_call_done(call, status);
+}
+
+static void connect_fn(wu_wait_call_t *call)
+{
+    wu_buffer_t b;
+    pmix_byte_object_t cred = {NULL, 0};
+    const char *mode = wu_psec_base_mode();
+    const char *version = WU_PROTO_VERSION;
+    pid_t pid = getpid();
+    int rc;
+
+    wu_client.mode = WU_CLIENT_CONNECTED;
+    rc = wu_psec_base_create_cred(wu_ptl_conn_fd(wu_client.conn), &cred.bytes, &cred.size);
+    if (WU_SUCCESS != rc) {
+        wu_wait_call_done(call, PMIX_ERR_INVALID_CRED);
+        return;
+    }
+    rc = wu_client_msg_start(&b, WU_CMD_CONNECT);
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_pack(&b, &version, 1, PMIX_STRING);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_pack(&b, &mode, 1, PMIX_STRING);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_pack(&b, &cred, 1, PMIX_BYTE_OBJECT);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_pack(&b, &wu_client.myproc, 1, PMIX_PROC);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_pack(&b, &pid, 1, PMIX_PID);
+    }
+    free(cred.bytes);
+    if (PMIX_SUCCESS != rc) {
+        wu_buffer_destruct(&b);
+        wu_wait_call_done(call, rc);
+        return;
+    }
+    rc = wu_client_request(&b, WU_CLIENT_HANDSHAKE_TIMEOUT, connect_reply, call);
+    if (PMIX_SUCCESS != rc) {
+        wu_wait_call_done(call, rc);
+    }
+}
+
+/* Use the security mode the server advertises unless the user chose one. */
+static void choose_psec_mode(void)
+{
+    const char *mode = getenv(WU_PSEC_MODE_ENV);
+    const wu_mca_param_var_t *v = wu_mca_param_find("psec");
+    if (NULL != mode && '\0' != mode[0] && NULL != v && WU_PARAM_SRC_DEFAULT == v->source) {
+        (void)wu_mca_param_set("psec", mode);
+    }
+}
+
+static int parse_rank(const char *s, pmix_rank_t *rank)
+{
+    char *end;
+    unsigned long r;
+    errno = 0;
+    r = strtoul(s, &end, 10);
+    if (s[0] < '0' || s[0] > '9' || '\0' != *end || 0 != errno || r >= PMIX_RANK_VALID) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    *rank = (pmix_rank_t)r;
+    return PMIX_SUCCESS;
+}
+
+static int connect_to_server(const char *ns, const char *rank, const char *uri)
+{
+    int rc;
+    if (strlen(ns) > PMIX_MAX_NSLEN || PMIX_SUCCESS != parse_rank(rank, &wu_client.myproc.rank)) {
+        wu_show_help("help-wu-client.txt", "bad-identity", true, ns, rank);
+        return PMIX_ERR_BAD_PARAM;
+    }
+    PMIX_LOAD_NSPACE(wu_client.myproc.nspace, ns);
+    if (WU_SUCCESS != wu_ptl_base_open()) {
+        return PMIX_ERR_INIT;
+    }
+    wu_client.ptl_open = true;
+    choose_psec_mode();
+    if (WU_SUCCESS != wu_psec_base_open()) {
+        return PMIX_ERR_INIT;
+    }
+    wu_client.psec_open = true;
+    rc = wu_ptl_connect(wu_client.pt, uri, wu_client_recv, wu_client_closed, NULL, &wu_client.conn);
+    if (WU_SUCCESS != rc) {
+        wu_show_help("help-wu-client.txt", "connect-failed", true, uri, wu_strerror(rc));
+        return PMIX_ERR_UNREACH;
+    }
+    rc = wu_progress_shift_wait(wu_client.pt, connect_fn, NULL, 0);
+    if (PMIX_SUCCESS != rc) {
+        wu_show_help("help-wu-client.txt", "handshake-failed", true, uri, ns, rank,
+                     PMIx_Error_string(rc));
+        return rc;
+    }
+    return PMIX_SUCCESS;
+}
+
+/* ---- init / finalize ------------------------------------------------------------------- */
+
+static const char *env(const char *name)
+{
+    const char *v = getenv(name);
+    return NULL != v && '\0' != v[0] ? v : NULL;
+}
+
+static void close_fn(wu_wait_call_t *call)
+{
+    wu_client_staged_clear();
+    if (NULL != wu_client.conn) {
+        wu_ptl_close(wu_client.conn); /* its closed callback fails what is still pending */
+    }
+    wu_wait_call_done(call, PMIX_SUCCESS);
+}
+
+/* Undo setup, whatever part of it was done. Called with the lock held. */
+static void teardown(void)
+{
+    if (NULL != wu_client.pt) {
+        (void)wu_progress_shift_wait(wu_client.pt, close_fn, NULL, 0);
+        wu_progress_stop(wu_client.pt); /* runs the closed callback first */
+        wu_client.pt = NULL;
+    }
+    wu_ptl_conn_release(wu_client.conn);
+    wu_client.conn = NULL;
+    wu_client_fail_pending(PMIX_ERR_LOST_CONNECTION); /* none left; kept for safety */
+    if (NULL != wu_client.gds) {
+        wu_client.gds->store_release(wu_client.store);
+        wu_client.store = NULL;
+        wu_client.gds = NULL;
+        wu_gds_base_close();
+    }
+    wu_argv_free(wu_client.known_nspaces);
+    wu_client.known_nspaces = NULL;
+    if (wu_client.psec_open) {
+        wu_psec_base_close();
+    }
+    if (wu_client.ptl_open) {
+        wu_ptl_base_close();
+    }
+    if (wu_client.plog_open) {
+        wu_plog_base_close();
+    }
+    wu_client.psec_open = wu_client.ptl_open = wu_client.plog_open = false;
+    wu_mca_base_close();
+}
+
+static int setup(void)
+{
+    const char *ns = env("PMIX_NAMESPACE"), *rank = env("PMIX_RANK");
+    const char *uri = env(WU_PROTO_URI_ENV), *host = env("PMIX_HOSTNAME");
+    int rc;
+
+    if ((NULL != ns || NULL != rank || NULL != uri) &&
+        (NULL == ns || NULL == rank || NULL == uri)) {
+        wu_show_help("help-wu-client.txt", "partial-env", true, NULL != ns ? ns : "(unset)",
+                     NULL != rank ? rank : "(unset)", WU_PROTO_URI_ENV,
+                     NULL != uri ? uri : "(unset)");
+        return PMIX_ERR_UNREACH;
+    }
+    memset(wu_client.hostname, 0, sizeof wu_client.hostname);
+    if (NULL != host) {
+        snprintf(wu_client.hostname, sizeof wu_client.hostname, "%s", host);
+    } else if (0 != gethostname(wu_client.hostname, sizeof wu_client.hostname - 1)) {
+        snprintf(wu_client.hostname, sizeof wu_client.hostname, "localhost");
+    }
+    if (WU_SUCCESS != wu_mca_base_open()) {
+        return PMIX_ERR_INIT;
+    }
+    if (WU_SUCCESS != wu_gds_base_open()) {
+        wu_mca_base_close();
+        return PMIX_ERR_INIT;
+    }
+    wu_client.gds = wu_gds_base_module();
+    if (PMIX_SUCCESS != wu_client.gds->store_create(&wu_client.store)) {
+        teardown();
+        return PMIX_ERR_NOMEM;
+    }
+    /* without any plog module PMIx_Log reports every channel unsupported */
+    wu_client.plog_open = WU_SUCCESS == wu_plog_base_open();
+    wu_client.next_tag = 0;
+    wu_client.pending = NULL;
+    if (NULL == (wu_client.pt = wu_progress_start("wu-client"))) {
+        teardown();
+        return PMIX_ERR_INIT;
+    }
+    wu_client.singleton = false;
+    if (NULL == ns) {
+        wu_client.mode = WU_CLIENT_SINGLETON;
+        wu_client.singleton = true;
+        snprintf(wu_client.myproc.nspace, sizeof wu_client.myproc.nspace, "singleton.%.200s.%ld",
+                 wu_client.hostname, (long)getpid());
+        wu_client.myproc.rank = 0;
+        rc = register_singleton();
+        wu_client_known_nspace(wu_client.myproc.nspace);
+    } else {
+        rc = connect_to_server(ns, rank, uri);
+    }
+    if (PMIX_SUCCESS != rc) {
+        teardown();
+    }
+    return rc;
+}
+
+pmix_status_t PMIx_Init(pmix_proc_t *proc, pmix_info_t info[], size_t ninfo)
+{
+    int rc = PMIX_SUCCESS;
+    (void)info; /* no init directive changes what this library does */
+    (void)ninfo;
+    pthread_mutex_lock(&wu_client.lock);
+    if (wu_client.refs > 0 && wu_client.pid != getpid()) {
+        /* inherited across fork: the parent's thread and connection are not ours to use */
+        wu_client.refs = 0;
+        wu_client.pt = NULL;
+        wu_client.conn = NULL;
+        wu_client.store = NULL;
+        wu_client.gds = NULL;
+        wu_client.pending = NULL;
+        wu_client.known_nspaces = NULL;
+        wu_client.plog_open = wu_client.ptl_open = wu_client.psec_open = false;
+    }
+    if (0 == wu_client.refs) {
+        memset(&wu_client.myproc, 0, sizeof wu_client.myproc);
+        rc = setup();
+        if (PMIX_SUCCESS == rc) {
+            wu_client.pid = getpid();
+        }
+    }
+    if (PMIX_SUCCESS == rc) {
+        wu_client.refs++;
+        if (NULL != proc) {
+            *proc = wu_client.myproc;
+        }
+    }
+    pthread_mutex_unlock(&wu_client.lock);
+    return rc;
+}
+
+int PMIx_Initialized(void)
+{
+    return wu_client_ready() ? 1 : 0;
+}
+
+static void finalize_reply(int status, wu_buffer_t *reply, void *cbdata)
+{
+    (void)reply;
+    wu_wait_call_done(cbdata, status);
+}
+
+static void finalize_fn(wu_wait_call_t *call)
+{
+    wu_buffer_t b;
+    int rc;
+    wu_client_run_cleanup();
+    if (WU_CLIENT_CONNECTED != wu_client.mode) {
+        wu_wait_call_done(call, PMIX_SUCCESS);
+        return;
+    }
+    rc = wu_client_msg_start(&b, WU_CMD_FINALIZE);
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_client_request(&b, WU_CLIENT_HANDSHAKE_TIMEOUT, finalize_reply, call);
+    } else {
+        wu_buffer_destruct(&b);
+    }
+    if (PMIX_SUCCESS != rc) {
+        wu_wait_call_done(call, rc);
+    }
+}
+
+pmix_status_t PMIx_Finalize(const pmix_info_t info[], size_t ninfo)
+{
+    if (!wu_client_ready()) {
+        return PMIX_ERR_INIT;
+    }
+    if (wu_progress_in_thread(wu_client.pt)) {
+        return PMIX_ERR_WOULD_BLOCK; /* from a callback: the thread cannot stop itself */
+    }
+    if (wu_client_flag(info, ninfo, PMIX_EMBED_BARRIER) && 1 == wu_client.refs) {
+        (void)PMIx_Fence(NULL, 0, NULL, 0);
+    }
+    pthread_mutex_lock(&wu_client.lock);
+    if (wu_client.refs <= 0) {
+        pthread_mutex_unlock(&wu_client.lock);
+        return PMIX_ERR_INIT;
+    }
+    if (--wu_client.refs > 0) {
+        pthread_mutex_unlock(&wu_client.lock);
+        return PMIX_SUCCESS;
+    }
+    /* the last one: tell the server (a lost or silent server does not fail a local finalize) */
+    (void)wu_progress_shift_wait(wu_client.pt, finalize_fn, NULL, 0);
+    teardown();
+    pthread_mutex_unlock(&wu_client.lock);
+    return PMIX_SUCCESS;
+}

@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wu_client_msg.c -- the client's requests to its server: tags, pending replies, timeouts, the
+ * connection's receive and closed callbacks; the thread-shift helpers of the API functions; small
+ * helpers shared by the API files. */
+#include "pmix/client/wu_client.h"
+#include "opal/util/wu_argv.h"
+#include "opal/util/wu_error.h"
+#include "pmix/common/wu_pack.h"
+#include "pmix/common/wu_proto.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+wu_client_t wu_client = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+struct wu_client_req {
+    wu_client_req_t *next, *prev;
+    uint32_t tag;
+    wu_timer_t *timer;
+    wu_client_reply_fn_t cb;
+    void *cbdata;
+};
+
+/* ---- thread shifting ------------------------------------------------------------------ */
+
+/* The progress thread of an initialized library, or NULL. */
+static wu_progress_t *ready_pt(void)
+{
+    wu_progress_t *pt = NULL;
+    pthread_mutex_lock(&wu_client.lock);
+    if (wu_client.refs > 0 && wu_client.pid == getpid()) {
+        pt = wu_client.pt;
+    }
+    pthread_mutex_unlock(&wu_client.lock);
+    return pt;
+}
+
+bool wu_client_ready(void)
+{
+    return NULL != ready_pt();
+}
+
+typedef struct {
+    int (*fn)(void *arg);
+    void *arg;
+} call_t;
+
+static void call_fn(wu_wait_call_t *call)
+{
+    call_t *c = call->cbdata;
+    wu_wait_call_done(call, c->fn(c->arg));
+}
+
+int wu_client_call(int (*fn)(void *arg), void *arg)
+{
+    wu_progress_t *pt = ready_pt();
+    call_t c = {fn, arg};
+    if (NULL == pt) {
+        return PMIX_ERR_INIT;
+    }
+    if (wu_progress_in_thread(pt)) {
+        return fn(arg); /* a callback calling back into the library */
+    }
+    return wu_progress_shift_wait(pt, call_fn, &c, 0);
+}
+
+int wu_client_wait_call(wu_wait_call_fn_t fn, void *arg)
+{
+    wu_progress_t *pt = ready_pt();
+    if (NULL == pt) {
+        return PMIX_ERR_INIT;
+    }
+    if (wu_progress_in_thread(pt)) {
+        return PMIX_ERR_WOULD_BLOCK;
+    }
+    return wu_progress_shift_wait(pt, fn, arg, 0);
+}
+
+int wu_client_shift(wu_shift_fn_t fn, void *arg)
+{
+    wu_progress_t *pt = ready_pt();
+    if (NULL == pt) {
+        return PMIX_ERR_INIT;
+    }
+    return WU_SUCCESS == wu_progress_shift(pt, fn, arg) ? PMIX_SUCCESS : PMIX_ERR_INIT;
+}
+
+/* ---- requests ------------------------------------------------------------------------- */
+
+static void req_unlink(wu_client_req_t *r)
+{
+    if (NULL != r->prev) {
+        r->prev->next = r->next;
+    } else {
+        wu_client.pending = r->next;
+    }
+    if (NULL != r->next) {
+        r->next->prev = r->prev;
+    }
+    r->next = r->prev = NULL;
+}
+
+/* Complete r (already unlinked): release its timer, call back, free. */
+static void req_finish(wu_client_req_t *r, int status, wu_buffer_t *reply)
+{
+    if (NULL != r->timer) {
+        (void)wu_progress_timer_cancel(r->timer);
+        r->timer = NULL;
+    }
+    r->cb(status, reply, r->cbdata);
+    free(r);
+}
+
+static void req_timeout(void *arg)
+{
+    wu_client_req_t *r = arg;
+    req_unlink(r);
+    req_finish(r, PMIX_ERR_TIMEOUT, NULL);
+}
+
+int wu_client_msg_start(wu_buffer_t *buf, uint8_t cmd)
+{
+    wu_buffer_construct(buf);
+    return wu_pack(buf, &cmd, 1, PMIX_UINT8);
+}
+
+int wu_client_request(wu_buffer_t *buf, double timeout, wu_client_reply_fn_t cb, void *cbdata)
+{
+    wu_client_req_t *r;
+    int rc;
+    if (WU_CLIENT_CONNECTED != wu_client.mode || NULL == wu_client.conn) {
+        wu_buffer_destruct(buf);
+        return PMIX_ERR_UNREACH;
+    }
+    if (NULL == (r = calloc(1, sizeof *r))) {
+        wu_buffer_destruct(buf);
+        return PMIX_ERR_NOMEM;
+    }
+    if (0 == ++wu_client.next_tag) {
+        ++wu_client.next_tag; /* tag 0 is the server's own */
+    }
+    r->tag = wu_client.next_tag;
+    r->cb = cb;
+    r->cbdata = cbdata;
+    if (timeout > 0 &&
+        NULL == (r->timer = wu_progress_timer(wu_client.pt, timeout, req_timeout, r))) {
+        free(r);
+        wu_buffer_destruct(buf);
+        return PMIX_ERR_NOMEM;
+    }
+    rc = wu_ptl_send(wu_client.conn, r->tag, 0, buf->base, buf->used);
+    wu_buffer_destruct(buf);
+    if (WU_SUCCESS != rc) {
+        (void)wu_progress_timer_cancel(r->timer);
+        free(r);
+        return WU_ERR_VALUE_OUT_OF_BOUNDS == rc ? PMIX_ERR_BAD_PARAM : PMIX_ERR_UNREACH;
+    }
+    r->next = wu_client.pending;
+    if (NULL != r->next) {
+        r->next->prev = r;
+    }
+    wu_client.pending = r;
+    return PMIX_SUCCESS;
+}
+
+void wu_client_fail_pending(int status)
+{
+    /* callbacks may start new requests: take the list first */
+    wu_client_req_t *list = wu_client.pending;
+    wu_client.pending = NULL;
+    while (NULL != list) {
+        wu_client_req_t *r = list;
+        list = r->next;
+        r->next = r->prev = NULL;
+        req_finish(r, status, NULL);
+    }
+}
+
+void wu_client_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *payload, size_t len,
+                    void *cbdata)
+{
+    wu_client_req_t *r;
+    wu_buffer_t b;
+    pmix_status_t status = PMIX_ERR_UNPACK_FAILURE;
+    int32_t one = 1;
+    (void)c;
+    (void)cbdata;
+    if (0 == (flags & WU_PROTO_FLAG_REPLY) || 0 == tag) {
+        return; /* nothing the server sends unasked is defined yet */
+    }
+    for (r = wu_client.pending; NULL != r && r->tag != tag; r = r->next) {
+    }
+    if (NULL == r) {
+        return; /* a late reply to a request that timed out */
+    }
+    req_unlink(r);
+    wu_buffer_construct(&b);
+    b.base = (char *)payload; /* a read-only view: never destructed */
+    b.used = b.cap = len;
+    if (PMIX_SUCCESS != wu_unpack(&b, &status, &one, PMIX_STATUS)) {
+        req_finish(r, PMIX_ERR_UNPACK_FAILURE, NULL);
+        return;
+    }
+    req_finish(r, status, &b);
+}
+
+void wu_client_closed(wu_ptl_conn_t *c, int status, void *cbdata)
+{
+    (void)c;
+    (void)status;
+    (void)cbdata;
+    if (WU_CLIENT_CONNECTED == wu_client.mode) {
+        wu_client.mode = WU_CLIENT_LOST;
+    }
+    wu_client_fail_pending(PMIX_ERR_LOST_CONNECTION);
+}
+
+/* ---- shared helpers ------------------------------------------------------------------- */
+
+const pmix_info_t *wu_client_find_info(const pmix_info_t *info, size_t n, const char *key)
+{
+    for (size_t i = 0; NULL != info && i < n; i++) {
+        if (PMIX_CHECK_KEY(&info[i], key)) {
+            return &info[i];
+        }
+    }
+    return NULL;
+}
+
+bool wu_client_flag(const pmix_info_t *info, size_t n, const char *key)
+{
+    const pmix_info_t *i = wu_client_find_info(info, n, key);
+    return NULL != i && PMIX_INFO_TRUE(i);
+}
+
+double wu_client_timeout(const pmix_info_t *info, size_t n)
+{
+    const pmix_info_t *i = wu_client_find_info(info, n, PMIX_TIMEOUT);
+    const pmix_value_t *v;
+    double t = 0;
+    if (NULL == i) {
+        return 0;
+    }
+    v = &i->value;
+    switch (v->type) {
+    case PMIX_INT:
+        t = v->data.integer;
+        break;
+    case PMIX_INT32:
+        t = v->data.int32;
+        break;
+    case PMIX_UINT32:
+        t = v->data.uint32;
+        break;
+    case PMIX_UINT:
+        t = v->data.uint;
+        break;
+    case PMIX_SIZE:
+        t = (double)v->data.size;
+        break;
+    case PMIX_INT64:
+        t = (double)v->data.int64;
+        break;
+    case PMIX_UINT64:
+        t = (double)v->data.uint64;
+        break;
+    case PMIX_INT16:
+        t = v->data.int16;
+        break;
+    case PMIX_UINT16:
+        t = v->data.uint16;
+        break;
+    case PMIX_FLOAT:
+        t = v->data.fval;
+        break;
+    case PMIX_DOUBLE:
+        t = v->data.dval;
+        break;
+    default:
+        break;
+    }
+    return t > 0 && t < 1e8 ? t : 0;
+}
+
+void wu_client_known_nspace(const char *nspace)
+{
+    if (!wu_client_is_known_nspace(nspace)) {
+        (void)wu_argv_append(&wu_client.known_nspaces, nspace);
+    }
+}
+
+bool wu_client_is_known_nspace(const char *nspace)
+{
+    for (char **p = wu_client.known_nspaces; NULL != p && NULL != *p; p++) {
+        if (0 == strcmp(*p, nspace)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+int wu_client_store_blob(const pmix_byte_object_t *bo)
+{
+    wu_buffer_t b;
+    pmix_proc_t proc;
+    pmix_info_t *info;
+    size_t n;
+    int rc;
+    if (NULL == bo || 0 == bo->size) {
+        return PMIX_SUCCESS;
+    }
+    wu_buffer_construct(&b);
+    b.base = bo->bytes; /* read-only view */
+    b.used = b.cap = bo->size;
+    while (PMIX_SUCCESS == (rc = wu_proto_blob_next(&b, &proc, &info, &n))) {
+        for (size_t i = 0; i < n; i++) {
+            /* the data was checked by its owner's put; a refused key is skipped */
+            (void)wu_client.gds->put_info(wu_client.store, proc.nspace, proc.rank, &info[i]);
+        }
+        PMIX_INFO_FREE(info, n);
+    }
+    return PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER == rc ? PMIX_SUCCESS : rc;
+}
+
+bool wu_client_key_ok(const char *key)
+{
+    return NULL != key && '\0' != key[0] && strnlen(key, PMIX_MAX_KEYLEN + 1) <= PMIX_MAX_KEYLEN;
+}
