@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wu_rte.h -- the host runtime of the launchers: it embeds the PMIx server, describes a job to
+ * it, starts the job through the pls framework, forwards the job's output and decides how the
+ * job ended.
+ *
+ * A launcher calls wu_rte_init (MCA base, pls, its own progress thread, PMIx_server_init with
+ * the host module of wu_rte_host.c), wu_rte_run for each job (blocking until every process of
+ * the job has ended), and wu_rte_finalize. Job state lives on the rte progress thread: the
+ * server's upcalls and the pls callbacks are all handled there, so nothing is locked.
+ *
+ * How a job ends (mpirun's rules, see launcher-conventions.md 3.4): the first process that fails
+ * -- exits non-zero, dies of a signal, cannot be started, or exits without PMIx_Finalize after
+ * it connected -- or a PMIx_Abort, or a signal to the launcher, terminates the job; the job's
+ * status is the first failure's (exit code, 128+signal, 127/126 when the program cannot be
+ * run, 1 for a missing finalize), or the PMIx_Abort status, or 128+signal for the launcher's
+ * signal; 0 when every process exited 0. */
+#ifndef WU_RTE_H
+#define WU_RTE_H
+
+#include "opal/event/wu_progress.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* What to run. */
+typedef struct wu_rte_app {
+    uint32_t np;     /* number of processes, >= 1 */
+    char **argv;     /* program and its arguments */
+    const char *cwd; /* working directory; NULL: the launcher's */
+    char **env_set;  /* "NAME=value" entries added to every process's environment; may be NULL */
+    bool tag_output; /* prefix every line of output with "[1,rank]<stdout>:" (ORTE's tag) */
+} wu_rte_app_t;
+
+/* Exit status when a connected process exits 0 without calling PMIx_Finalize. */
+#define WU_RTE_EXIT_NO_FINALIZE 1
+
+/* Bring up the runtime. tool names the launcher in messages ("wrun"). Returns WU_SUCCESS, or an
+ * error already reported to the user (WU_ERR_SILENT). */
+int wu_rte_init(const char *tool);
+/* Run one job to its end; *status receives the job's exit status (see above). Returns
+ * WU_SUCCESS when the job ran (whatever its status), WU_ERR_SILENT when it could not be set up
+ * or started (reported; *status is set to a suitable exit code as well). */
+int wu_rte_run(const wu_rte_app_t *app, int *status);
+/* Terminate the running job because the launcher got signal sig (thread safe, may be called
+ * from any thread; a second call kills the job at once). */
+void wu_rte_interrupt(int sig);
+/* Shut everything down (PMIx server, progress thread, frameworks). */
+void wu_rte_finalize(void);
+
+/* The rte progress thread (NULL before init). */
+wu_progress_t *wu_rte_progress(void);
+/* Whether the PMIx server is running (false while the server library is not available). */
+bool wu_rte_have_server(void);
+
+#endif

@@ -1,0 +1,325 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wu_rte_job.c -- running one job: set-up, launch through pls, the processes' ends and how
+ * they decide the job's exit status (rules in wu_rte.h), interrupts, and the runtime's own
+ * init and finalize. */
+#include "opal/util/wu_argv.h"
+#include "opal/util/wu_path.h"
+#include "opal/util/wu_show_help.h"
+#include "pmix/common/wu_proto.h"
+#include "pmix/rte/wu_rte_internal.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+const char *wu_rte_tool = "wrun";
+char wu_rte_hostname[256] = "localhost";
+rte_job_t *wu_rte_job = NULL;
+
+static wu_progress_t *progress = NULL;
+static unsigned job_counter = 0;
+static atomic_int pending_interrupt = 0; /* a signal that came before the job started */
+
+wu_progress_t *wu_rte_progress(void)
+{
+    return progress;
+}
+
+void wu_rte_say(const char *topic, ...)
+{
+    const char *fmt = wu_help_lookup("help-wu-rte.txt", topic);
+    char *line = NULL;
+    va_list ap;
+    if (NULL == fmt) {
+        return;
+    }
+    va_start(ap, topic);
+    if (WU_SUCCESS == wu_vasprintf(&line, fmt, ap)) {
+        size_t len = strlen(line), off = 0;
+        while (off < len) {
+            ssize_t n = write(STDERR_FILENO, line + off, len - off);
+            if (n < 0 && EINTR == errno) {
+                continue;
+            }
+            if (n <= 0) {
+                break;
+            }
+            off += (size_t)n;
+        }
+    }
+    va_end(ap);
+    free(line);
+}
+
+/* --- the job's end --------------------------------------------------------------------------- */
+
+void wu_rte_job_fail(rte_job_t *job, int status)
+{
+    if (!job->status_set) {
+        job->status_set = true;
+        job->status = status;
+    }
+    if (!job->terminating) {
+        job->terminating = true;
+        (void)wu_pls_terminate_job(job->pls, 0);
+    }
+}
+
+static int exec_status(int err)
+{
+    return ENOENT == err || ENOTDIR == err ? WU_PLS_EXIT_NOT_FOUND : WU_PLS_EXIT_CANNOT_RUN;
+}
+
+static bool on_output(wu_pls_job_t *pls, wu_pls_proc_t *proc, int stream, const char *data,
+                      size_t len)
+{
+    return wu_rte_iof_output(pls->user, proc->rank, stream, data, len);
+}
+
+static void on_exited(wu_pls_job_t *pls, wu_pls_proc_t *proc)
+{
+    rte_job_t *job = pls->user;
+    rte_proc_t *rp = &job->procs[proc->rank];
+    int st = proc->wait_status;
+
+    if (job->status_set) {
+        return; /* the job is ending already; later ends do not change its status */
+    }
+    if (WU_PLS_PROC_FAILED == proc->state) {
+        wu_rte_say("exec-failed", wu_rte_tool, pls->argv[0], strerror(proc->exec_errno));
+        wu_rte_job_fail(job, exec_status(proc->exec_errno));
+    } else if (WIFSIGNALED(st)) {
+        wu_rte_say("proc-signaled", wu_rte_tool, proc->rank, (int)proc->pid, wu_rte_hostname,
+                   WTERMSIG(st), strsignal(WTERMSIG(st)));
+        wu_rte_job_fail(job, 128 + WTERMSIG(st));
+    } else if (WIFEXITED(st) && 0 != WEXITSTATUS(st)) {
+        wu_rte_say("proc-exited", wu_rte_tool, proc->rank, (int)proc->pid, wu_rte_hostname,
+                   WEXITSTATUS(st));
+        wu_rte_job_fail(job, WEXITSTATUS(st));
+    } else if (atomic_load(&rp->connected) && !atomic_load(&rp->finalized)) {
+        wu_rte_say("no-finalize", wu_rte_tool, proc->rank, (int)proc->pid, wu_rte_hostname);
+        wu_rte_job_fail(job, WU_RTE_EXIT_NO_FINALIZE);
+    }
+}
+
+static void on_done(wu_pls_job_t *pls)
+{
+    rte_job_t *job = pls->user;
+    wu_wait_release(&job->done, WU_SUCCESS);
+}
+
+/* --- interrupts ------------------------------------------------------------------------------ */
+
+static void interrupt_in_rte(void *arg)
+{
+    int sig = (int)(intptr_t)arg;
+    rte_job_t *job = wu_rte_job;
+    if (NULL == job || NULL == job->pls) {
+        atomic_store(&pending_interrupt, sig);
+        return;
+    }
+    if (0 == job->interrupts++) {
+        wu_rte_say("interrupted", wu_rte_tool, strsignal(sig));
+        wu_rte_job_fail(job, 128 + sig);
+    } else {
+        (void)wu_pls_signal_job(job->pls, SIGKILL);
+    }
+}
+
+void wu_rte_interrupt(int sig)
+{
+    if (NULL == progress ||
+        WU_SUCCESS != wu_progress_shift(progress, interrupt_in_rte, (void *)(intptr_t)sig)) {
+        atomic_store(&pending_interrupt, sig);
+    }
+}
+
+/* --- set-up ---------------------------------------------------------------------------------- */
+
+/* Contact variables of an enclosing job must not leak into ours. */
+static const char *const stale_vars[] = {
+    "PMIX_NAMESPACE",     "PMIX_RANK",          WU_PROTO_URI_ENV,     "WU_PSEC_TOKEN",
+    "PMIX_SECURITY_MODE", "PMIX_SERVER_TMPDIR", "PMIX_HOSTNAME",      "PMIX_VERSION",
+    "PMIX_SERVER_URI",    "PMIX_SERVER_URI2",   "PMIX_SERVER_URI21",  "PMIX_SERVER_URI3",
+    "PMIX_SERVER_URI4",   "PMIX_SERVER_URI41",  "PMIX_SYSTEM_TMPDIR", NULL};
+
+static int proc_env(rte_job_t *job, const wu_rte_app_t *app, uint32_t rank, char ***env)
+{
+    char **e = wu_argv_copy(environ);
+    int rc = WU_SUCCESS;
+    if (NULL == e && NULL != environ && NULL != environ[0]) {
+        return WU_ERR_NOMEM;
+    }
+    for (const char *const *v = stale_vars; NULL != *v; v++) {
+        (void)wu_unsetenv(*v, &e);
+    }
+    for (char **kv = app->env_set; NULL != kv && NULL != *kv && WU_SUCCESS == rc; kv++) {
+        char *eq = strchr(*kv, '='), *name;
+        if (NULL == eq || NULL == (name = strndup(*kv, (size_t)(eq - *kv)))) {
+            rc = NULL == eq ? WU_ERR_BAD_PARAM : WU_ERR_NOMEM;
+            break;
+        }
+        rc = wu_setenv(name, eq + 1, true, &e);
+        free(name);
+    }
+    if (WU_SUCCESS == rc) {
+        rc = wu_rte_setup_fork(job, rank, &e);
+    }
+    if (WU_SUCCESS != rc) {
+        wu_argv_free(e);
+        return rc;
+    }
+    *env = e;
+    return WU_SUCCESS;
+}
+
+static void forget_job(wu_wait_call_t *call)
+{
+    wu_rte_job = NULL;
+    wu_wait_call_done(call, WU_SUCCESS);
+}
+
+static void free_job(rte_job_t *job)
+{
+    if (NULL != job->pls) {
+        wu_pls_job_free(job->pls); /* kills and reaps whatever still runs */
+        job->pls = NULL;
+    }
+    (void)wu_progress_shift_wait(progress, forget_job, NULL, 0);
+    wu_rte_iof_flush(job);
+    wu_rte_deregister_job(job);
+    wu_wait_destroy(&job->done);
+    free(job->procs);
+    free(job);
+}
+
+int wu_rte_run(const wu_rte_app_t *app, int *status)
+{
+    rte_job_t *job;
+    int rc;
+
+    *status = 1;
+    if (NULL == progress || NULL == app || 0 == app->np || NULL == app->argv ||
+        NULL == app->argv[0]) {
+        return WU_ERR_BAD_PARAM;
+    }
+    if (NULL != app->cwd && !wu_path_is_dir(app->cwd)) {
+        wu_rte_say("bad-wdir", wu_rte_tool, app->cwd);
+        return WU_ERR_SILENT;
+    }
+    if (NULL == (job = calloc(1, sizeof *job)) ||
+        NULL == (job->procs = calloc(app->np, sizeof *job->procs))) {
+        free(job);
+        return WU_ERR_NOMEM;
+    }
+    wu_wait_init(&job->done);
+    job->np = app->np;
+    job->tag_output = app->tag_output;
+    for (uint32_t r = 0; r < job->np; r++) {
+        job->procs[r].rank = r;
+    }
+    snprintf(job->nspace, sizeof job->nspace, "%s.%.64s.%d.%u", wu_rte_tool, wu_rte_hostname,
+             (int)getpid(), ++job_counter);
+    job->pls = wu_pls_job_new(job->nspace, job->np, app->argv, progress);
+    if (NULL == job->pls || (NULL != app->cwd && NULL == (job->pls->cwd = strdup(app->cwd)))) {
+        rc = WU_ERR_NOMEM;
+        goto fail;
+    }
+    job->pls->user = job;
+    job->pls->cb = (wu_pls_callbacks_t){.output = on_output, .exited = on_exited, .done = on_done};
+    wu_rte_job = job; /* published to the rte thread by the launch shift below */
+    if (WU_SUCCESS != (rc = wu_rte_register_job(job))) {
+        goto fail;
+    }
+    for (uint32_t r = 0; r < job->np; r++) {
+        if (WU_SUCCESS != (rc = proc_env(job, app, r, &job->pls->procs[r].env))) {
+            goto fail;
+        }
+    }
+    if (0 != atomic_load(&pending_interrupt)) {
+        *status = 128 + atomic_load(&pending_interrupt);
+        rc = WU_ERR_SILENT;
+        goto out;
+    }
+    rc = wu_pls_launch_job(job->pls);
+    if (WU_ERR_NOT_FOUND == rc || WU_ERR_NO_PERMISSIONS == rc) {
+        wu_rte_say("exec-failed", wu_rte_tool, app->argv[0], strerror(job->pls->launch_errno));
+        *status = exec_status(job->pls->launch_errno);
+        rc = WU_ERR_SILENT;
+        goto out;
+    }
+    if (WU_SUCCESS != rc) {
+        goto fail;
+    }
+    /* a signal that arrived during set-up */
+    if (0 != atomic_load(&pending_interrupt)) {
+        wu_rte_interrupt(atomic_load(&pending_interrupt));
+    }
+    /* No time limit: the job runs as long as its processes do (a terminate ends them within
+     * the grace period; wrun's signals get here through wu_rte_interrupt). */
+    (void)wu_wait_for(&job->done, 0);
+    *status = job->status_set ? job->status : 0;
+    free_job(job);
+    return WU_SUCCESS;
+
+fail:
+    if (WU_ERR_SILENT != rc) {
+        wu_show_help("help-wu-rte.txt", "launch-failed", true, wu_rte_tool, app->argv[0],
+                     wu_strerror(rc));
+        rc = WU_ERR_SILENT;
+    }
+out:
+    free_job(job);
+    return rc;
+}
+
+/* --- the runtime ----------------------------------------------------------------------------- */
+
+int wu_rte_init(const char *tool)
+{
+    int rc;
+    wu_rte_tool = NULL != tool ? tool : "wrun";
+    if (0 != gethostname(wu_rte_hostname, sizeof wu_rte_hostname - 1)) {
+        snprintf(wu_rte_hostname, sizeof wu_rte_hostname, "localhost");
+    }
+    wu_rte_hostname[sizeof wu_rte_hostname - 1] = '\0';
+    if (WU_SUCCESS != (rc = wu_mca_base_open())) {
+        wu_show_help("help-wu-rte.txt", "init-failed", true, wu_rte_tool, "the component system",
+                     wu_strerror(rc));
+        return WU_ERR_SILENT;
+    }
+    if (WU_SUCCESS != (rc = wu_pls_base_open())) {
+        wu_mca_base_close();
+        return WU_ERR_SILENT; /* reported by the framework */
+    }
+    if (NULL == (progress = wu_progress_start("wu-rte"))) {
+        wu_pls_base_close();
+        wu_mca_base_close();
+        return WU_ERR_SILENT;
+    }
+    if (WU_SUCCESS != (rc = wu_rte_server_init())) {
+        wu_rte_finalize();
+        return rc;
+    }
+    return WU_SUCCESS;
+}
+
+void wu_rte_finalize(void)
+{
+    wu_rte_server_finalize();
+    if (NULL != progress) {
+        wu_progress_stop(progress);
+        progress = NULL;
+        wu_pls_base_close();
+        wu_mca_base_close();
+    }
+    wu_show_help_flush();
+}
