@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* e2e_exchange.c -- `wrun -n N e2e_exchange MODE`: Put/Commit/Fence/Get between all ranks.
+ *   collect    fence with PMIX_COLLECT_DATA, then Get every peer's values
+ *   nocollect  fence without collecting, Gets fetch from the server
+ *   direct     no fence before the Gets: the last rank commits after a delay, the others'
+ *              Gets wait for it (direct modex)
+ *   scopes     LOCAL and GLOBAL puts are visible to local peers, REMOTE ones are not
+ *   fencetimeout  a fence with PMIX_TIMEOUT that one rank never joins fails with
+ *              PMIX_ERR_TIMEOUT, and the next fence of all ranks works
+ * Values: a string, a uint32, an int64 and blobs of 1 B, 1 KiB, 64 KiB and 1 MiB checked byte
+ * for byte. Public PMIx API only: also built against OpenPMIx's headers (openpmix_headers.sh).
+ * With E2E_SHOW_VERSION set, rank 0 prints PMIx_Get_version() to stderr. */
+#include "e2e_util.h"
+
+#include <stdint.h>
+
+static const size_t blob_sizes[] = {1, 1024, 64 * 1024, 1024 * 1024};
+#define NBLOBS (sizeof(blob_sizes) / sizeof(blob_sizes[0]))
+
+static void put_all(pmix_rank_t me, pmix_scope_t scope)
+{
+    char key[64], str[64];
+    pmix_value_t v;
+
+    snprintf(str, sizeof(str), "hello from rank %u", me);
+    PMIX_VALUE_CONSTRUCT(&v);
+    v.type = PMIX_STRING;
+    v.data.string = str;
+    E2E_RC(PMIx_Put(scope, "e2e.str", &v), "Put(e2e.str)");
+    v.type = PMIX_UINT32;
+    v.data.uint32 = 1000u + me;
+    E2E_RC(PMIx_Put(scope, "e2e.u32", &v), "Put(e2e.u32)");
+    v.type = PMIX_INT64;
+    v.data.int64 = -((int64_t)me << 40) - 5;
+    E2E_RC(PMIx_Put(scope, "e2e.i64", &v), "Put(e2e.i64)");
+    for (size_t b = 0; b < NBLOBS; b++) {
+        size_t sz = blob_sizes[b];
+        char *bytes = malloc(sz);
+        E2E_CHECK(bytes != NULL, "out of memory");
+        for (size_t i = 0; i < sz; i++) {
+            bytes[i] = (char)e2e_pattern(me, sz, i);
+        }
+        snprintf(key, sizeof(key), "e2e.blob.%zu", sz);
+        v.type = PMIX_BYTE_OBJECT;
+        v.data.bo.bytes = bytes;
+        v.data.bo.size = sz;
+        E2E_RC(PMIx_Put(scope, key, &v), "Put(blob)");
+        free(bytes);
+    }
+}
+
+/* Get and check every value rank r put; returns the number of values checked. */
+static int check_all(const char *ns, pmix_rank_t r, const pmix_info_t *info, size_t ninfo)
+{
+    char key[64], str[64];
+    pmix_value_t *v;
+
+    snprintf(str, sizeof(str), "hello from rank %u", r);
+    v = e2e_get_typed(ns, r, "e2e.str", PMIX_STRING, info, ninfo);
+    E2E_CHECK(v->data.string != NULL && strcmp(v->data.string, str) == 0,
+              "e2e.str of rank %u is '%s', expected '%s'", r,
+              v->data.string ? v->data.string : "(null)", str);
+    e2e_free_value(v);
+    v = e2e_get_typed(ns, r, "e2e.u32", PMIX_UINT32, info, ninfo);
+    E2E_CHECK(v->data.uint32 == 1000u + r, "e2e.u32 of rank %u is %u", r, v->data.uint32);
+    e2e_free_value(v);
+    v = e2e_get_typed(ns, r, "e2e.i64", PMIX_INT64, info, ninfo);
+    E2E_CHECK(v->data.int64 == -((int64_t)r << 40) - 5, "e2e.i64 of rank %u is %lld", r,
+              (long long)v->data.int64);
+    e2e_free_value(v);
+    for (size_t b = 0; b < NBLOBS; b++) {
+        size_t sz = blob_sizes[b];
+        snprintf(key, sizeof(key), "e2e.blob.%zu", sz);
+        v = e2e_get_typed(ns, r, key, PMIX_BYTE_OBJECT, info, ninfo);
+        E2E_CHECK(v->data.bo.size == sz, "%s of rank %u has %zu bytes, expected %zu", key, r,
+                  v->data.bo.size, sz);
+        for (size_t i = 0; i < sz; i++) {
+            if ((unsigned char)v->data.bo.bytes[i] != e2e_pattern(r, sz, i)) {
+                e2e_fail("%s of rank %u differs at byte %zu: 0x%02x, expected 0x%02x", key, r, i,
+                         (unsigned char)v->data.bo.bytes[i], e2e_pattern(r, sz, i));
+            }
+        }
+        e2e_free_value(v);
+    }
+    return 3 + (int)NBLOBS;
+}
+
+static int run_scopes(const char *ns, pmix_rank_t me, uint32_t n)
+{
+    pmix_value_t v, *got;
+    pmix_info_t opt;
+    pmix_status_t st;
+    char buf[64];
+    int checked = 0;
+    bool yes = true;
+
+    PMIX_VALUE_CONSTRUCT(&v);
+    v.type = PMIX_STRING;
+    v.data.string = buf;
+    snprintf(buf, sizeof(buf), "local-%u", me);
+    E2E_RC(PMIx_Put(PMIX_LOCAL, "sc.local", &v), "Put(PMIX_LOCAL)");
+    snprintf(buf, sizeof(buf), "remote-%u", me);
+    E2E_RC(PMIx_Put(PMIX_REMOTE, "sc.remote", &v), "Put(PMIX_REMOTE)");
+    snprintf(buf, sizeof(buf), "global-%u", me);
+    E2E_RC(PMIx_Put(PMIX_GLOBAL, "sc.global", &v), "Put(PMIX_GLOBAL)");
+    E2E_RC(PMIx_Commit(), "PMIx_Commit");
+    e2e_step("scopes: fence with collect");
+    PMIX_INFO_LOAD(&opt, PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
+    e2e_fence(&opt, 1, "PMIx_Fence(collect)");
+    PMIX_INFO_DESTRUCT(&opt);
+
+    e2e_step("scopes: gets");
+    PMIX_INFO_LOAD(&opt, PMIX_OPTIONAL, &yes, PMIX_BOOL);
+    for (pmix_rank_t r = 0; r < n; r++) {
+        if (r == me) {
+            continue;
+        }
+        got = e2e_get_typed(ns, r, "sc.local", PMIX_STRING, NULL, 0);
+        snprintf(buf, sizeof(buf), "local-%u", r);
+        E2E_CHECK(strcmp(got->data.string, buf) == 0, "sc.local of %u is '%s'", r,
+                  got->data.string);
+        e2e_free_value(got);
+        got = e2e_get_typed(ns, r, "sc.global", PMIX_STRING, NULL, 0);
+        snprintf(buf, sizeof(buf), "global-%u", r);
+        E2E_CHECK(strcmp(got->data.string, buf) == 0, "sc.global of %u is '%s'", r,
+                  got->data.string);
+        e2e_free_value(got);
+        /* PMIX_REMOTE: "data is intended solely for application processes on remote nodes",
+         * so a peer on the same node must not see it. */
+        got = e2e_get(ns, r, "sc.remote", &opt, 1, &st);
+        E2E_CHECK(got == NULL,
+                  "PMIX_REMOTE key of rank %u (same node) is visible to a local peer: '%s'", r,
+                  got->type == PMIX_STRING ? got->data.string : "(not a string)");
+        E2E_CHECK(st == PMIX_ERR_NOT_FOUND,
+                  "Get(PMIX_OPTIONAL) of rank %u's PMIX_REMOTE key returned %s, expected "
+                  "PMIX_ERR_NOT_FOUND",
+                  r, PMIx_Error_string(st));
+        checked += 3;
+    }
+    PMIX_INFO_DESTRUCT(&opt);
+    return checked;
+}
+
+/* Ranks 0..n-2 fence with PMIX_TIMEOUT=1 while the last rank stays away: PMIX_ERR_TIMEOUT.
+ * The timed-out fence leaves nothing behind: the next fence of all ranks succeeds, and data
+ * committed before and after it is seen by everybody. */
+static int run_fence_timeout(const char *ns, pmix_rank_t me, uint32_t n)
+{
+    pmix_info_t info[2];
+    pmix_value_t v, *got;
+    bool yes = true;
+    int tmo = 1, checked = 0;
+
+    PMIX_VALUE_CONSTRUCT(&v);
+    v.type = PMIX_UINT32;
+    v.data.uint32 = me;
+    E2E_RC(PMIx_Put(PMIX_GLOBAL, "ft.a", &v), "Put(ft.a)");
+    E2E_RC(PMIx_Commit(), "PMIx_Commit");
+    PMIX_INFO_LOAD(&info[0], PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
+    PMIX_INFO_LOAD(&info[1], PMIX_TIMEOUT, &tmo, PMIX_INT);
+    if (me == n - 1) {
+        e2e_step("last rank: staying away from the first fence");
+        usleep(2500 * 1000);
+    } else {
+        e2e_step("fence with PMIX_TIMEOUT=1 that the last rank never joins");
+        double t0 = e2e_now();
+        pmix_status_t rc = PMIx_Fence(NULL, 0, info, 2);
+        double dt = e2e_now() - t0;
+        E2E_RC_IS(rc, PMIX_ERR_TIMEOUT, "PMIx_Fence(PMIX_TIMEOUT=1) without the last rank");
+        E2E_CHECK(dt >= 0.8 && dt < 10.0, "fence with PMIX_TIMEOUT=1 returned after %.2f s", dt);
+    }
+    PMIX_INFO_DESTRUCT(&info[1]);
+    e2e_step("put + fence of all ranks after the timed-out fence");
+    v.data.uint32 = 100u + me;
+    E2E_RC(PMIx_Put(PMIX_GLOBAL, "ft.b", &v), "Put(ft.b)");
+    E2E_RC(PMIx_Commit(), "PMIx_Commit");
+    e2e_fence(info, 1, "PMIx_Fence(collect) after the timed-out one");
+    PMIX_INFO_DESTRUCT(&info[0]);
+    for (pmix_rank_t r = 0; r < n; r++) {
+        got = e2e_get_typed(ns, r, "ft.a", PMIX_UINT32, NULL, 0);
+        E2E_CHECK(got->data.uint32 == r, "ft.a of rank %u = %u", r, got->data.uint32);
+        e2e_free_value(got);
+        got = e2e_get_typed(ns, r, "ft.b", PMIX_UINT32, NULL, 0);
+        E2E_CHECK(got->data.uint32 == 100u + r, "ft.b of rank %u = %u", r, got->data.uint32);
+        e2e_free_value(got);
+        checked += 2;
+    }
+    e2e_step("one more fence");
+    e2e_fence(NULL, 0, "PMIx_Fence");
+    return checked;
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "collect";
+    pmix_info_t info;
+    bool yes = true;
+    int checked = 0;
+
+    e2e_watchdog_secs = 90;
+    e2e_step("PMIx_Init");
+    E2E_RC(PMIx_Init(&e2e_me, NULL, 0), "PMIx_Init");
+    const char *ns = e2e_me.nspace;
+    pmix_rank_t me = e2e_me.rank;
+    if (getenv("E2E_SHOW_VERSION") != NULL && me == 0) {
+        fprintf(stderr, "library: %s\n", PMIx_Get_version());
+    }
+    uint32_t n = e2e_get_u32(ns, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE);
+
+    if (strcmp(mode, "scopes") == 0) {
+        checked = run_scopes(ns, me, n);
+    } else if (strcmp(mode, "collect") == 0 || strcmp(mode, "nocollect") == 0) {
+        bool collect = strcmp(mode, "collect") == 0;
+        e2e_step("put + commit");
+        put_all(me, PMIX_GLOBAL);
+        E2E_RC(PMIx_Commit(), "PMIx_Commit");
+        e2e_step(collect ? "fence with PMIX_COLLECT_DATA" : "fence without collecting");
+        PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
+        e2e_fence(&info, 1, "PMIx_Fence");
+        PMIX_INFO_DESTRUCT(&info);
+        e2e_step("get every rank's values");
+        for (pmix_rank_t r = 0; r < n; r++) {
+            checked += check_all(ns, r, NULL, 0);
+        }
+    } else if (strcmp(mode, "direct") == 0) {
+        pmix_rank_t late = n - 1;
+        if (me == late && n > 1) {
+            e2e_step("late rank: sleeping before put");
+            usleep(1500 * 1000);
+        }
+        e2e_step("put + commit");
+        put_all(me, PMIX_GLOBAL);
+        E2E_RC(PMIx_Commit(), "PMIx_Commit");
+        e2e_step("get every rank's values before any fence (direct modex)");
+        double t0 = e2e_now();
+        for (pmix_rank_t r = 0; r < n; r++) {
+            pmix_rank_t peer = (me + 1 + r) % n; /* the late rank first for rank late-1 */
+            checked += check_all(ns, peer, NULL, 0);
+        }
+        double dt = e2e_now() - t0;
+        if (me == 0 && n > 1) {
+            /* a Get that did not wait for the late rank would have failed above */
+            e2e_note("gets before the late rank's commit waited %.3f s in all", dt);
+        }
+        /* a PMIX_TIMEOUT that is long enough does not change the answer */
+        int tmo = 30;
+        PMIX_INFO_LOAD(&info, PMIX_TIMEOUT, &tmo, PMIX_INT);
+        checked += check_all(ns, late, &info, 1);
+        PMIX_INFO_DESTRUCT(&info);
+        e2e_step("final fence");
+        e2e_fence(NULL, 0, "PMIx_Fence");
+    } else if (strcmp(mode, "fencetimeout") == 0) {
+        checked = run_fence_timeout(ns, me, n);
+    } else {
+        fprintf(stderr, "usage: %s collect|nocollect|direct|scopes|fencetimeout\n", argv[0]);
+        return 2;
+    }
+    (void)yes;
+
+    e2e_step("PMIx_Finalize");
+    E2E_RC(PMIx_Finalize(NULL, 0), "PMIx_Finalize");
+    printf("exchange %s: rank %u of %u: ok (%d values checked)\n", mode, me, n, checked);
+    return 0;
+}

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* e2e_fail.c -- `wrun -n N e2e_fail MODE DIR`: a job that ends badly. Every rank writes its
+ * pid to DIR/pid.<rank> (DIR: the test's private temporary directory) so the script can check
+ * that no rank survives the job.
+ *   abort  the last rank calls PMIx_Abort(7) while the others wait in a fence
+ *   die    the last rank exits with status 3 without PMIx_Finalize while the others wait in a
+ *          fence: their fence must fail (no hang)
+ *   lost   every rank waits in a Get of a key nobody puts; the script kills wrun (the server):
+ *          the Get must fail with PMIX_ERR_LOST_CONNECTION. Rank 0 writes DIR/ready once all
+ *          ranks passed a fence; each rank writes its Get's status to DIR/result.<rank>. */
+#include "e2e_util.h"
+
+#include <fcntl.h>
+
+static void write_pid(const char *dir, pmix_rank_t r)
+{
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/pid.%u", dir, r);
+    FILE *f = fopen(path, "w");
+    E2E_CHECK(f != NULL, "cannot create %s", path);
+    fprintf(f, "%ld\n", (long)getpid());
+    E2E_CHECK(fclose(f) == 0, "cannot write %s", path);
+}
+
+/* wait in a Get until the server goes away; record the Get's status */
+static void lost(const char *dir, uint32_t n)
+{
+    char path[4096];
+    pmix_value_t *v = NULL;
+    pmix_proc_t peer;
+    if (e2e_me.rank == 0) {
+        snprintf(path, sizeof(path), "%s/ready", dir);
+        FILE *f = fopen(path, "w");
+        E2E_CHECK(f != NULL && fclose(f) == 0, "cannot create %s", path);
+    }
+    e2e_step("Get waiting for a key nobody puts, until the server dies");
+    E2E_CHECK(n > 1, "mode lost needs a peer (at least 2 ranks)");
+    PMIX_LOAD_PROCID(&peer, e2e_me.nspace, (e2e_me.rank + 1) % n);
+    pmix_status_t rc = PMIx_Get(&peer, "e2e.never", NULL, 0, &v);
+    snprintf(path, sizeof(path), "%s/result.%u", dir, e2e_me.rank);
+    FILE *f = fopen(path, "w");
+    E2E_CHECK(f != NULL, "cannot create %s", path);
+    fprintf(f, "%d\n", rc);
+    E2E_CHECK(fclose(f) == 0, "cannot write %s", path);
+    /* wrun is gone: its end of the output pipes too */
+    signal(SIGPIPE, SIG_IGN);
+    e2e_note("Get returned %s", PMIx_Error_string(rc));
+    if (v != NULL) {
+        PMIX_VALUE_RELEASE(v);
+    }
+    /* a call after the loss fails too, at once */
+    e2e_step("Fence after the server died");
+    rc = PMIx_Fence(NULL, 0, NULL, 0);
+    E2E_CHECK(rc != PMIX_SUCCESS, "a Fence succeeded after the server died");
+    PMIx_Finalize(NULL, 0);
+    exit(0);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3 || (strcmp(argv[1], "abort") != 0 && strcmp(argv[1], "die") != 0 &&
+                      strcmp(argv[1], "lost") != 0)) {
+        fprintf(stderr, "usage: %s abort|die|lost DIR\n", argv[0]);
+        return 2;
+    }
+    bool do_abort = strcmp(argv[1], "abort") == 0;
+    e2e_watchdog_secs = 100;
+    e2e_step("PMIx_Init");
+    E2E_RC(PMIx_Init(&e2e_me, NULL, 0), "PMIx_Init");
+    uint32_t n = e2e_get_u32(e2e_me.nspace, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE);
+    write_pid(argv[2], e2e_me.rank);
+    e2e_step("fence: every rank is up");
+    e2e_fence(NULL, 0, "first PMIx_Fence");
+
+    if (strcmp(argv[1], "lost") == 0) {
+        lost(argv[2], n);
+    }
+    if (e2e_me.rank == n - 1) {
+        usleep(500 * 1000); /* let the others enter the fence */
+        if (do_abort) {
+            e2e_step("PMIx_Abort");
+            e2e_note("calling PMIx_Abort(7)");
+            pmix_status_t rc = PMIx_Abort(7, "e2e_fail: deliberate abort", NULL, 0);
+            e2e_note("PMIx_Abort returned %s; waiting to be killed", PMIx_Error_string(rc));
+            sleep(60);
+            e2e_fail("still alive 60 s after PMIx_Abort");
+        }
+        e2e_note("exiting with status 3 without PMIx_Finalize");
+        fflush(NULL);
+        _exit(3);
+    }
+
+    e2e_step("fence that the last rank never joins");
+    pmix_status_t rc = PMIx_Fence(NULL, 0, NULL, 0);
+    if (rc == PMIX_SUCCESS) {
+        e2e_fail("the fence succeeded although rank %u never joined", n - 1);
+    }
+    e2e_note("fence failed as expected: %s", PMIx_Error_string(rc));
+    if (do_abort) {
+        sleep(60); /* the abort kills the job: wait for it */
+        e2e_fail("still alive 60 s after the abort");
+    }
+    return 4;
+}

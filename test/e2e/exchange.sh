@@ -1,0 +1,32 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# TAP test: Put/Commit/Fence/Get under `wrun -n 1, 2, 4, 8`, fence with PMIX_COLLECT_DATA,
+# without, and no fence at all (direct modex: a Get waits for a peer that commits late);
+# values include blobs of 1 B, 1 KiB, 64 KiB and 1 MiB checked byte for byte. Also a fence with
+# PMIX_TIMEOUT that one rank never joins, followed by a fence of all ranks (`-n 2, 4`).
+. "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
+e2e_plan 14
+e2e_mktemp
+for mode in collect nocollect direct; do
+    for n in 1 2 4 8; do
+        e2e_wrun "$e2e_tmp/out" $n "$e2e/e2e_exchange" $mode
+        good=$(e2e_count_lines "$e2e_tmp/out" "^exchange $mode: rank .* of $n: ok")
+        if [ "$e2e_rc" -eq 0 ] && [ "$good" -eq $n ]; then
+            e2e_ok "wrun -n $n: exchange ($mode), every rank read every rank's values"
+        else
+            e2e_not_ok "wrun -n $n: exchange ($mode) (wrun exit $e2e_rc, $good of $n ranks ok)"
+            e2e_diag "$e2e_tmp/out"
+        fi
+    done
+done
+for n in 2 4; do
+    e2e_wrun "$e2e_tmp/out" $n "$e2e/e2e_exchange" fencetimeout
+    good=$(e2e_count_lines "$e2e_tmp/out" "^exchange fencetimeout: rank .* of $n: ok")
+    if [ "$e2e_rc" -eq 0 ] && [ "$good" -eq $n ]; then
+        e2e_ok "wrun -n $n: fence with PMIX_TIMEOUT times out without a rank, the next one works"
+    else
+        e2e_not_ok "wrun -n $n: fence timeout (wrun exit $e2e_rc, $good of $n ranks ok)"
+        e2e_diag "$e2e_tmp/out"
+    fi
+done
+e2e_exit

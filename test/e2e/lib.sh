@@ -1,0 +1,133 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# lib.sh -- sourced by the end-to-end tests: TAP output, the private temporary directory, and
+# running the test programs under the launcher. Every wrun gets `timeout 120` (exit 124 =
+# hang). The programs are built by this tree with its CFLAGS (sanitizers included), so they
+# need no preloading.
+#   WU_TEST_BUILDDIR  the build tree (wrun, test/e2e/*, .libs/libpmix.so.2); default .
+#   WU_TEST_SRCDIR    the source tree; default .
+b=${WU_TEST_BUILDDIR:-.}
+s=${WU_TEST_SRCDIR:-.}
+wrun="$b/wrun"
+e2e="$b/test/e2e"
+e2e_n=0
+e2e_failed=0
+e2e_tmp=
+
+# e2e_plan COUNT: print the TAP plan (COUNT tests plus the final leak check of e2e_exit); skip
+# everything when wrun is not built
+e2e_plan() {
+    if [ ! -x "$wrun" ]; then
+        echo "1..0 # SKIP wrun is not built in $b"
+        exit 0
+    fi
+    echo "1..$(($1 + 1))"
+}
+
+e2e_ok() {
+    e2e_n=$((e2e_n + 1))
+    echo "ok $e2e_n - $*"
+}
+
+e2e_not_ok() {
+    e2e_n=$((e2e_n + 1))
+    e2e_failed=1
+    echo "not ok $e2e_n - $*"
+}
+
+e2e_skip() {
+    e2e_n=$((e2e_n + 1))
+    echo "ok $e2e_n # SKIP $*"
+}
+
+# e2e_diag FILE: show (the end of) a file as TAP comments
+e2e_diag() {
+    [ -f "$1" ] && tail -n "${2:-40}" "$1" | sed 's/^/# /'
+    return 0
+}
+
+# e2e_mktemp: make the test's private directory $e2e_tmp, removed at exit, and in it the
+# TMPDIR given to wrun and the programs ($e2e_tmp/t), so that what they leave behind is seen
+e2e_mktemp() {
+    e2e_tmp=$(mktemp -d "${TMPDIR:-/tmp}/wu_e2e_XXXXXX") || exit 1
+    trap e2e_cleanup EXIT
+    trap 'exit 1' INT TERM HUP
+    mkdir "$e2e_tmp/t" || exit 1
+    e2e_leaks=
+}
+
+e2e_cleanup() {
+    case "$e2e_tmp" in
+    */wu_e2e_??????) rm -rf -- "$e2e_tmp" ;;
+    esac
+}
+
+# e2e_wrun OUT N PROG [ARGS...]: run PROG under `wrun -n N` with a 120 s limit, output (stdout
+# and stderr) in OUT; sets e2e_rc to wrun's exit status
+e2e_wrun() {
+    out=$1
+    np=$2
+    shift 2
+    TMPDIR="$e2e_tmp/t" timeout 120 "$wrun" -n "$np" "$@" >"$out" 2>&1
+    e2e_rc=$?
+    e2e_check_leaks "wrun -n $np ${1##*/} ${2:-}"
+    return 0
+}
+
+# e2e_check_leaks WHAT: note (for e2e_exit) what WHAT left in the private TMPDIR, and clear it
+e2e_check_leaks() {
+    left=$(cd "$e2e_tmp/t" && find . -mindepth 1 -maxdepth 2 | head -5 | tr '\n' ' ')
+    if [ -n "$left" ]; then
+        e2e_leaks="$e2e_leaks
+# after '$1': $left"
+        rm -rf -- "${e2e_tmp:?}/t" && mkdir "$e2e_tmp/t"
+    fi
+}
+
+# e2e_expect_ok DESC OUT: wrun exited 0 (prints the TAP line and, on failure, the output)
+e2e_expect_ok() {
+    if [ "$e2e_rc" -eq 0 ]; then
+        e2e_ok "$1"
+    else
+        if [ "$e2e_rc" -eq 124 ]; then
+            e2e_not_ok "$1 (HANG: killed by timeout after 120 s)"
+        else
+            e2e_not_ok "$1 (wrun exit $e2e_rc)"
+        fi
+        e2e_diag "$2"
+    fi
+}
+
+# e2e_count_lines OUT PATTERN: number of lines of OUT matching the grep pattern
+e2e_count_lines() {
+    grep -c -- "$2" "$1" 2>/dev/null || true
+}
+
+# e2e_pids_gone DIR: every pid in DIR/pid.* is no longer running (prints survivors)
+e2e_pids_gone() {
+    gone=0
+    for f in "$1"/pid.*; do
+        [ -f "$f" ] || continue
+        p=$(cat "$f")
+        if kill -0 "$p" 2>/dev/null && ! grep -q '^State:.*Z' "/proc/$p/status" 2>/dev/null; then
+            echo "# rank pid $p (${f##*/}) is still running: killing it"
+            kill -9 "$p" 2>/dev/null
+            gone=1
+        fi
+    done
+    return $gone
+}
+
+# e2e_exit: the last test (nothing left behind in TMPDIR by any run), then exit. TAP carries
+# the verdict: the script itself exits 0 (like the other TAP tests here)
+e2e_exit() {
+    if [ -z "$e2e_tmp" ]; then
+        exit 0
+    fi
+    if [ -z "$e2e_leaks" ]; then
+        e2e_ok "wrun and its processes left no files in TMPDIR"
+    else
+        e2e_not_ok "files left in TMPDIR after the runs (session directories, sockets):"
+        echo "$e2e_leaks" | sed '/^$/d'
+    fi
+    exit 0
+}

@@ -1,0 +1,51 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# TAP test: the server dies (wrun is killed with SIGKILL) while every rank waits in a Get: the
+# pending Gets fail with PMIX_ERR_LOST_CONNECTION, promptly, and the ranks exit on their own
+# (test/e2e/e2e_fail.c lost). Ranks still alive at the end are killed by their recorded pids.
+. "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
+e2e_plan 4
+e2e_mktemp
+lost_conn=-61
+for n in 2 4; do
+    d="$e2e_tmp/run$n"
+    mkdir "$d" || exit 1
+    TMPDIR="$e2e_tmp/t" "$wrun" -n $n "$e2e/e2e_fail" lost "$d" >"$e2e_tmp/out" 2>&1 &
+    wpid=$!
+    i=0
+    while [ ! -f "$d/ready" ] && [ $i -lt 600 ] && kill -0 $wpid 2>/dev/null; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+    sleep 0.5 # let the Gets reach the server
+    kill -9 $wpid 2>/dev/null
+    wait $wpid 2>/dev/null
+    i=0
+    while [ "$(find "$d" -name 'result.*' | wc -l)" -lt $n ] && [ $i -lt 300 ]; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+    good=0
+    r=0
+    while [ $r -lt $n ]; do
+        [ "$(cat "$d/result.$r" 2>/dev/null)" = "$lost_conn" ] && good=$((good + 1))
+        r=$((r + 1))
+    done
+    if [ $good -eq $n ]; then
+        e2e_ok "wrun -n $n, server killed: every pending Get failed with PMIX_ERR_LOST_CONNECTION"
+    else
+        e2e_not_ok "wrun -n $n, server killed: $good of $n Gets failed with" \
+            "PMIX_ERR_LOST_CONNECTION"
+        for f in "$d"/result.*; do [ -f "$f" ] && echo "# ${f##*/}: status $(cat "$f")"; done
+        e2e_diag "$e2e_tmp/out"
+    fi
+    sleep 1
+    # a server killed with SIGKILL cannot remove its session directory: not counted as a leak
+    rm -rf -- "${e2e_tmp:?}/t" && mkdir "$e2e_tmp/t"
+    if e2e_pids_gone "$d" && [ "$(find "$d" -name 'pid.*' | wc -l)" -eq $n ]; then
+        e2e_ok "wrun -n $n, server killed: the ranks exited on their own"
+    else
+        e2e_not_ok "wrun -n $n, server killed: ranks left running (killed now) or not all started"
+    fi
+done
+e2e_exit
