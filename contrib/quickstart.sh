@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # quickstart.sh -- the README's first command: install what is missing, build Wireup into
-# ./_install, and show it working.
+# ./_install, show the installed components, and run a real job: 4 processes that exchange data
+# through PMIx under wrun (contrib/examples/exchange.c).
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -19,3 +20,5 @@ make -j"$(nproc)" >make.log 2>&1 || { tail -40 make.log; exit 1; }
 make install >install.log 2>&1 || { tail -20 install.log; exit 1; }
 echo "== Wireup built and installed in $top/_install"
 "$top/_install/bin/wireup-info"
+echo "== wrun -n 4 contrib/examples/exchange (4 processes exchange data through PMIx)"
+"$top/_install/bin/wrun" -n 4 "$top/_build/contrib/examples/exchange"
