@@ -5,8 +5,12 @@
  * Everything runs on the job's progress thread. Children are reaped by pid with
  * waitpid(pid, WNOHANG) -- never waitpid(-1), which would steal other code's children -- when
  * SIGCHLD arrives (a libevent signal event) and, as a safety net should another event base in
- * the process take SIGCHLD over, on a periodic sweep while any child runs. A reaped process's
- * pipes are drained before its end is reported, so its output always comes first. */
+ * the process take SIGCHLD over, on a periodic sweep while any child runs. Where the kernel has
+ * pidfds, each child also has one in the event loop, and the SIGCHLD sweep leaves those children
+ * to it: epoll reports pidfds in the order the processes ended, so when one process's death
+ * makes others fail at once (a peer dies in a fence), the first to end is reported first,
+ * whereas a sweep would report them in rank order. A reaped process's pipes are drained before
+ * its end is reported, so its output always comes first. */
 #include "mca/pls/fork/pls_fork.h"
 
 #include <errno.h>
@@ -14,6 +18,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -93,10 +98,24 @@ int wu_pls_fork_watch(fork_proc_t *fp, int out_fd, int err_fd)
 
 /* --- reaping --------------------------------------------------------------------------------- */
 
+static void unwatch_exit(fork_proc_t *fp)
+{
+    if (NULL != fp->exit_ev) {
+        event_del(fp->exit_ev);
+        event_free(fp->exit_ev);
+        fp->exit_ev = NULL;
+    }
+    if (fp->pidfd >= 0) {
+        close(fp->pidfd);
+        fp->pidfd = -1;
+    }
+}
+
 static void reaped(wu_pls_job_t *job, fork_proc_t *fp, int status)
 {
     fork_job_t *fj = job->pls_data;
     wu_pls_proc_t *proc = fp->proc;
+    unwatch_exit(fp);
     fp->reaped = true;
     fj->nalive--;
     proc->wait_status = status;
@@ -110,37 +129,76 @@ static void reaped(wu_pls_job_t *job, fork_proc_t *fp, int status)
     wu_pls_base_proc_ended(job, proc);
 }
 
-void wu_pls_fork_sweep(wu_pls_job_t *job)
+/* Reap fp if it has ended. */
+static void try_reap(wu_pls_job_t *job, fork_proc_t *fp)
+{
+    int status = 0;
+    pid_t r;
+    do {
+        r = waitpid(fp->proc->pid, &status, WNOHANG);
+    } while (r < 0 && EINTR == errno);
+    if (r == fp->proc->pid) {
+        reaped(job, fp, status);
+    } else if (r < 0) {
+        /* ECHILD: someone else reaped it (SIGCHLD ignored, or waitpid(-1) elsewhere).
+             * Its status is lost: report it as a failure rather than wait forever. */
+        WU_MCA_VERBOSE(&wu_mca_pls_framework, WU_VERB_WARN,
+                       "pls:fork: %s rank %u (pid %d) was reaped by someone else", job->nspace,
+                       fp->proc->rank, (int)fp->proc->pid);
+        reaped(job, fp, W_EXITCODE(255, 0));
+    }
+}
+
+/* Reap every ended child; with pidfds_too false, only those without a pidfd watch. */
+static void sweep(wu_pls_job_t *job, bool pidfds_too)
 {
     fork_job_t *fj = job->pls_data;
     for (uint32_t i = 0; i < job->nprocs && NULL != fj && fj->nalive > 0; i++) {
         fork_proc_t *fp = &fj->procs[i];
-        int status = 0;
-        pid_t r;
-        if (0 == fp->proc->pid || fp->reaped) {
+        if (0 == fp->proc->pid || fp->reaped || (NULL != fp->exit_ev && !pidfds_too)) {
             continue;
         }
-        do {
-            r = waitpid(fp->proc->pid, &status, WNOHANG);
-        } while (r < 0 && EINTR == errno);
-        if (r == fp->proc->pid) {
-            reaped(job, fp, status);
-        } else if (r < 0) {
-            /* ECHILD: someone else reaped it (SIGCHLD ignored, or waitpid(-1) elsewhere).
-             * Its status is lost: report it as a failure rather than wait forever. */
-            WU_MCA_VERBOSE(&wu_mca_pls_framework, WU_VERB_WARN,
-                           "pls:fork: %s rank %u (pid %d) was reaped by someone else", job->nspace,
-                           fp->proc->rank, (int)fp->proc->pid);
-            reaped(job, fp, W_EXITCODE(255, 0));
-        }
+        try_reap(job, fp);
     }
+}
+
+void wu_pls_fork_sweep(wu_pls_job_t *job)
+{
+    sweep(job, true);
+}
+
+static void exit_cb(evutil_socket_t fd, short what, void *arg)
+{
+    fork_proc_t *fp = arg;
+    (void)fd;
+    (void)what;
+    if (!fp->reaped) {
+        try_reap(fp->job, fp);
+    }
+}
+
+void wu_pls_fork_watch_exit(fork_proc_t *fp)
+{
+#ifdef SYS_pidfd_open
+    struct event_base *base = wu_progress_base(fp->job->progress);
+    fp->pidfd = (int)syscall(SYS_pidfd_open, fp->proc->pid, 0);
+    if (fp->pidfd < 0) {
+        return; /* an older kernel: SIGCHLD and the sweep do the work */
+    }
+    fp->exit_ev = event_new(base, fp->pidfd, EV_READ | EV_PERSIST, exit_cb, fp);
+    if (NULL == fp->exit_ev || 0 != event_add(fp->exit_ev, NULL)) {
+        unwatch_exit(fp);
+    }
+#else
+    (void)fp;
+#endif
 }
 
 static void sigchld_cb(evutil_socket_t sig, short what, void *arg)
 {
     (void)sig;
     (void)what;
-    wu_pls_fork_sweep(arg);
+    sweep(arg, false); /* children with a pidfd are reaped in the order they ended */
 }
 
 static void poll_cb(void *arg)
@@ -149,7 +207,7 @@ static void poll_cb(void *arg)
     fork_job_t *fj = job->pls_data;
     wu_progress_timer_cancel(fj->poll); /* fired: only releases the handle */
     fj->poll = NULL;
-    wu_pls_fork_sweep(job);
+    sweep(job, false); /* a pidfd never misses an end */
     if (fj->nalive > 0) {
         fj->poll = wu_progress_timer(job->progress, POLL_INTERVAL, poll_cb, job);
     }
@@ -174,7 +232,7 @@ static int fork_launch_job(wu_pls_job_t *job)
     job->pls_data = fj;
     for (uint32_t i = 0; i < job->nprocs; i++) {
         fj->procs[i] = (fork_proc_t){.job = job, .proc = &job->procs[i]};
-        fj->procs[i].out.fd = fj->procs[i].err.fd = -1;
+        fj->procs[i].out.fd = fj->procs[i].err.fd = fj->procs[i].pidfd = -1;
         job->procs[i].pls_data = &fj->procs[i];
     }
     /* SIGCHLD is watched before the first fork, so no end goes unnoticed */
@@ -333,6 +391,7 @@ static void fork_release_job(wu_pls_job_t *job)
             fp->proc->wait_status = status;
             fp->proc->state = WU_PLS_PROC_EXITED;
         }
+        unwatch_exit(fp);
         close_stream(&fp->out);
         close_stream(&fp->err);
         fp->proc->pls_data = NULL;

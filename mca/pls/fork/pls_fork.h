@@ -27,6 +27,8 @@ struct fork_proc {
     bool reaped;     /* waitpid returned it */
     bool kill_asked; /* terminate_proc: SIGKILL when the grace timer fires */
     fork_stream_t out, err;
+    int pidfd; /* readable once the process has ended; -1 where pidfds are not available */
+    struct event *exit_ev;
 };
 
 typedef struct fork_job {
@@ -45,6 +47,9 @@ extern int wu_pls_fork_term_grace;
 int wu_pls_fork_launch(wu_pls_job_t *job);
 /* pls_fork.c: reap what has ended, and deliver the ends. */
 void wu_pls_fork_sweep(wu_pls_job_t *job);
+/* pls_fork.c: learn of the process's end through a pidfd (best effort: without one, SIGCHLD and
+ * the sweep reap it). */
+void wu_pls_fork_watch_exit(fork_proc_t *fp);
 /* pls_fork.c: start reading a process's output pipes. */
 int wu_pls_fork_watch(fork_proc_t *fp, int out_fd, int err_fd);
 

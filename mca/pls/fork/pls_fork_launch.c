@@ -210,6 +210,7 @@ static int fork_one(wu_pls_job_t *job, fork_proc_t *fp, const child_args_t *tmpl
     /* from here on the process exists and will be reaped */
     proc->pid = pid;
     ((fork_job_t *)job->pls_data)->nalive++;
+    wu_pls_fork_watch_exit(fp);
     if (0 == *pgid) {
         (void)setpgid(pid, pid);
         *pgid = pid;
