@@ -11,6 +11,7 @@
  * nobody to exchange data with, so fence_nb and direct_modex are NULL: the server completes
  * local fences itself. */
 #include "pmix/rte/wu_rte_internal.h"
+#include "pmix/server/wu_server_host.h"
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_show_help.h"
 #include "pmix.h"
@@ -191,6 +192,18 @@ static pmix_status_t h_finalized(const pmix_proc_t *proc, void *server_object,
     return PMIX_OPERATION_SUCCEEDED;
 }
 
+/* The server saw p's connection end without PMIx_Finalize (server thread): remember in which
+ * order, so that the process that died first is the one whose status the job gets. */
+static void h_lost(const pmix_proc_t *proc, void *server_object)
+{
+    static atomic_uint seq = 0;
+    rte_proc_t *p = server_object;
+    (void)proc;
+    if (NULL != p) {
+        atomic_store(&p->lost_seq, atomic_fetch_add(&seq, 1) + 1);
+    }
+}
+
 static pmix_status_t h_abort(const pmix_proc_t *proc, void *server_object, int status,
                              const char msg[], pmix_proc_t procs[], size_t nprocs,
                              pmix_op_cbfunc_t cbfunc, void *cbdata)
@@ -218,6 +231,7 @@ int wu_rte_server_init(void)
     module.client_connected2 = h_connected2;
     module.client_finalized = h_finalized;
     module.abort = h_abort;
+    wu_server_set_lost_hook(h_lost);
 
     snprintf(nspace, sizeof nspace, "%s.%.64s.%d", wu_rte_tool, wu_rte_hostname, (int)getpid());
     PMIX_INFO_CREATE(info, 2);

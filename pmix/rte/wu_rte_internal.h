@@ -28,6 +28,8 @@ typedef struct rte_proc {
      * are visible here by the time the process can have exited. */
     atomic_bool connected; /* client_connected seen */
     atomic_bool finalized; /* client_finalized seen */
+    atomic_uint lost_seq;  /* 1, 2, ...: order in which connections ended unfinalized; 0: not */
+    bool exited;           /* its end was reported by pls (rte thread) */
     rte_line_t line[2];    /* stdout, stderr */
 } rte_proc_t;
 
@@ -39,6 +41,11 @@ typedef struct rte_job {
     bool tag_output;
     bool status_set; /* the job's end is decided; later failures do not count */
     int status;
+    /* A failure seen while a process whose connection ended earlier has not been reaped yet:
+     * that process failed first and decides, once reaped (see on_exited). */
+    bool have_pending;
+    uint32_t pending_rank; /* the failure seen */
+    uint32_t wait_rank;    /* the earlier process */
     bool terminating;
     int interrupts; /* signals received by the launcher */
     wu_wait_t done; /* released when every process has ended (any thread may wait) */

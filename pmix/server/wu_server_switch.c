@@ -13,6 +13,7 @@
 #include "pmix/common/wu_pack.h"
 #include "pmix/common/wu_proto.h"
 #include "pmix/server/wu_server.h"
+#include "pmix/server/wu_server_host.h"
 
 #include "pmix.h"
 
@@ -87,6 +88,13 @@ static void pconn_remove(wu_srv_pconn_t *pc)
     }
 }
 
+static wu_server_lost_fn_t lost_hook = NULL;
+
+void wu_server_set_lost_hook(wu_server_lost_fn_t fn)
+{
+    lost_hook = fn;
+}
+
 static void srv_closed(wu_ptl_conn_t *c, int status, void *cbdata)
 {
     wu_srv_peer_t *peer = cbdata;
@@ -118,6 +126,9 @@ static void srv_closed(wu_ptl_conn_t *c, int status, void *cbdata)
             wu_output_verbose(WU_VERB_INFO, wu_srv.out,
                               "server: client %s disconnected without finalizing (%s)",
                               wu_srv_proc_str(&cl->proc, who, sizeof who), wu_strerror(status));
+            if (NULL != lost_hook) {
+                lost_hook(&cl->proc, cl->server_object);
+            }
             if (!wu_srv.stopping) {
                 wu_srv_fence_proc_gone(&cl->proc, true);
                 wu_srv_data_gone(&cl->proc, WU_PROTO_ERR_TERMINATED);

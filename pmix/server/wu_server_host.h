@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wu_server_host.h -- what the server library tells a host embedded in the same program (the rte
+ * of wrun and wired) beyond the PMIx server module.
+ *
+ * The Standard's module has no upcall for a client that disconnects without PMIx_Finalize, yet
+ * that moment matters to a launcher: when one process's death makes its peers fail at once (their
+ * fence fails and they exit), the kernel may finish reaping a peer before the process that died
+ * first, so exit order alone cannot say who failed first. The server sees the connection end
+ * when the dying process closes its files, before its peers can react, and reports it here. */
+#ifndef WU_SERVER_HOST_H
+#define WU_SERVER_HOST_H
+
+#include "pmix_common.h"
+
+/* Called on the server's progress thread when a connected client's connection ends without
+ * PMIx_Finalize; server_object is the one given to PMIx_server_register_client. */
+typedef void (*wu_server_lost_fn_t)(const pmix_proc_t *proc, void *server_object);
+
+/* Install the hook (NULL removes it). Call before PMIx_server_init. */
+void wu_server_set_lost_hook(wu_server_lost_fn_t fn);
+
+#endif
