@@ -24,11 +24,12 @@
 
 /* What to run. */
 typedef struct wu_rte_app {
-    uint32_t np;     /* number of processes, >= 1 */
-    char **argv;     /* program and its arguments */
-    const char *cwd; /* working directory; NULL: the launcher's */
-    char **env_set;  /* "NAME=value" entries added to every process's environment; may be NULL */
-    bool tag_output; /* prefix every line of output with "[1,rank]<stdout>:" (ORTE's tag) */
+    uint32_t np;        /* number of processes, >= 1 */
+    char **argv;        /* program and its arguments */
+    const char *cwd;    /* working directory; NULL: the launcher's */
+    char **env_set;     /* "NAME=value" entries added to every process's environment; may be NULL */
+    bool tag_output;    /* prefix every line of output with "[1,rank]<stdout>:" (ORTE's tag) */
+    bool keep_lib_path; /* leave LD_LIBRARY_PATH alone (default: Wireup's library dir first) */
 } wu_rte_app_t;
 
 /* Exit status when a connected process exits 0 without calling PMIx_Finalize. */
@@ -47,6 +48,10 @@ void wu_rte_interrupt(int sig);
 /* Shut everything down (PMIx server, progress thread, frameworks). */
 void wu_rte_finalize(void);
 
+/* The directory of the libpmix.so.2 that belongs to this launcher, which the job's processes get
+ * first in LD_LIBRARY_PATH: beside the launcher in a build tree (.libs), ../lib of an installed
+ * or relocated launcher, or the configured libdir. NULL when none of them holds the library. */
+const char *wu_rte_libdir(void);
 /* The rte progress thread (NULL before init). */
 wu_progress_t *wu_rte_progress(void);
 /* Whether the PMIx server is running (false while the server library is not available). */

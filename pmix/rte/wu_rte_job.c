@@ -2,6 +2,7 @@
 /* wu_rte_job.c -- running one job: set-up, launch through pls, the processes' ends and how
  * they decide the job's exit status (rules in wu_rte.h), interrupts, and the runtime's own
  * init and finalize. */
+#include "mca/pmdl/pmdl.h"
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_path.h"
 #include "opal/util/wu_show_help.h"
@@ -27,6 +28,57 @@ rte_job_t *wu_rte_job = NULL;
 static wu_progress_t *progress = NULL;
 static unsigned job_counter = 0;
 static atomic_int pending_interrupt = 0; /* a signal that came before the job started */
+
+/* Processors this node has (at least 1). */
+static uint32_t node_ncpus(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (uint32_t)n : 1;
+}
+
+/* Does dir hold libpmix.so.2? Then keep a copy of it in *found. */
+static bool has_lib(const char *dir, char **found)
+{
+    char *path = NULL;
+    bool ok = WU_SUCCESS == wu_asprintf(&path, "%s/libpmix.so.2", dir) && 0 == access(path, R_OK);
+    free(path);
+    if (ok) {
+        *found = realpath(dir, NULL);
+    }
+    return ok && NULL != *found;
+}
+
+const char *wu_rte_libdir(void)
+{
+    static char *libdir = NULL;
+    static bool looked = false;
+    char exe[4096], *slash, *cand = NULL;
+    ssize_t n;
+    if (looked) {
+        return libdir;
+    }
+    looked = true;
+    n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        if (NULL != (slash = strrchr(exe, '/'))) {
+            *slash = '\0';
+        }
+        if (WU_SUCCESS == wu_asprintf(&cand, "%s/.libs", exe) && has_lib(cand, &libdir)) {
+            free(cand);
+            return libdir;
+        }
+        free(cand);
+        cand = NULL;
+        if (WU_SUCCESS == wu_asprintf(&cand, "%s/../lib", exe) && has_lib(cand, &libdir)) {
+            free(cand);
+            return libdir;
+        }
+        free(cand);
+    }
+    (void)has_lib(WU_LIBDIR, &libdir);
+    return libdir;
+}
 
 wu_progress_t *wu_rte_progress(void)
 {
@@ -84,35 +136,110 @@ static bool on_output(wu_pls_job_t *pls, wu_pls_proc_t *proc, int stream, const 
     return wu_rte_iof_output(pls->user, proc->rank, stream, data, len);
 }
 
+/* The exit status a process's end gives the job, or -1 when its end is no failure. With say,
+ * also tell the user why. */
+static int proc_failure(rte_job_t *job, wu_pls_proc_t *proc, bool say)
+{
+    rte_proc_t *rp = &job->procs[proc->rank];
+    int st = proc->wait_status;
+    if (WU_PLS_PROC_FAILED == proc->state) {
+        if (say) {
+            wu_rte_say("exec-failed", wu_rte_tool, job->pls->argv[0], strerror(proc->exec_errno));
+        }
+        return exec_status(proc->exec_errno);
+    }
+    if (WIFSIGNALED(st)) {
+        if (say) {
+            wu_rte_say("proc-signaled", wu_rte_tool, proc->rank, (int)proc->pid, wu_rte_hostname,
+                       WTERMSIG(st), strsignal(WTERMSIG(st)));
+        }
+        return 128 + WTERMSIG(st);
+    }
+    if (WIFEXITED(st) && 0 != WEXITSTATUS(st)) {
+        if (say) {
+            wu_rte_say("proc-exited", wu_rte_tool, proc->rank, (int)proc->pid, wu_rte_hostname,
+                       WEXITSTATUS(st));
+        }
+        return WEXITSTATUS(st);
+    }
+    if (atomic_load(&rp->connected) && !atomic_load(&rp->finalized)) {
+        if (say) {
+            wu_rte_say("no-finalize", wu_rte_tool, proc->rank, (int)proc->pid, wu_rte_hostname);
+        }
+        return WU_RTE_EXIT_NO_FINALIZE;
+    }
+    return -1;
+}
+
+/* The job's status is rank's failure. */
+static void decide(rte_job_t *job, uint32_t rank)
+{
+    wu_rte_job_fail(job, proc_failure(job, &job->pls->procs[rank], true));
+}
+
+/* The process, not reaped yet, whose PMIx connection ended unfinalized before rank's did (or at
+ * all, when rank's did not): it failed first. NULL when there is none. */
+static rte_proc_t *failed_earlier(rte_job_t *job, uint32_t rank)
+{
+    unsigned mine = atomic_load(&job->procs[rank].lost_seq), best = 0;
+    rte_proc_t *found = NULL;
+    for (uint32_t r = 0; r < job->np; r++) {
+        unsigned seq = atomic_load(&job->procs[r].lost_seq);
+        if (r != rank && !job->procs[r].exited && 0 != seq && (0 == mine || seq < mine) &&
+            (0 == best || seq < best)) {
+            best = seq;
+            found = &job->procs[r];
+        }
+    }
+    return found;
+}
+
 static void on_exited(wu_pls_job_t *pls, wu_pls_proc_t *proc)
 {
     rte_job_t *job = pls->user;
-    rte_proc_t *rp = &job->procs[proc->rank];
-    int st = proc->wait_status;
+    rte_proc_t *rp = &job->procs[proc->rank], *first;
+    bool terminated_by_us;
 
+    rp->exited = true;
     if (job->status_set) {
         return; /* the job is ending already; later ends do not change its status */
     }
-    if (WU_PLS_PROC_FAILED == proc->state) {
-        wu_rte_say("exec-failed", wu_rte_tool, pls->argv[0], strerror(proc->exec_errno));
-        wu_rte_job_fail(job, exec_status(proc->exec_errno));
-    } else if (WIFSIGNALED(st)) {
-        wu_rte_say("proc-signaled", wu_rte_tool, proc->rank, (int)proc->pid, wu_rte_hostname,
-                   WTERMSIG(st), strsignal(WTERMSIG(st)));
-        wu_rte_job_fail(job, 128 + WTERMSIG(st));
-    } else if (WIFEXITED(st) && 0 != WEXITSTATUS(st)) {
-        wu_rte_say("proc-exited", wu_rte_tool, proc->rank, (int)proc->pid, wu_rte_hostname,
-                   WEXITSTATUS(st));
-        wu_rte_job_fail(job, WEXITSTATUS(st));
-    } else if (atomic_load(&rp->connected) && !atomic_load(&rp->finalized)) {
-        wu_rte_say("no-finalize", wu_rte_tool, proc->rank, (int)proc->pid, wu_rte_hostname);
-        wu_rte_job_fail(job, WU_RTE_EXIT_NO_FINALIZE);
+    if (job->have_pending && proc->rank == job->wait_rank) {
+        /* the process that failed first has ended: its failure decides, unless it is only
+         * the terminate that the pending failure started */
+        terminated_by_us =
+            WU_PLS_PROC_EXITED == proc->state && WIFSIGNALED(proc->wait_status) &&
+            (SIGTERM == WTERMSIG(proc->wait_status) || SIGKILL == WTERMSIG(proc->wait_status));
+        decide(job, !terminated_by_us && proc_failure(job, proc, false) >= 0 ? proc->rank
+                                                                             : job->pending_rank);
+        return;
+    }
+    if (proc_failure(job, proc, false) < 0) {
+        return;
+    }
+    if (!job->have_pending && NULL != (first = failed_earlier(job, proc->rank))) {
+        /* A peer lost its connection first: this failure is likely its consequence (a fence
+         * failed). End the job now, but let the peer's end give the status. */
+        job->have_pending = true;
+        job->pending_rank = proc->rank;
+        job->wait_rank = first->rank;
+        if (!job->terminating) {
+            job->terminating = true;
+            (void)wu_pls_terminate_job(job->pls, 0);
+        }
+        return;
+    }
+    if (!job->have_pending) {
+        decide(job, proc->rank);
     }
 }
 
 static void on_done(wu_pls_job_t *pls)
 {
     rte_job_t *job = pls->user;
+    if (!job->status_set && job->have_pending) {
+        decide(job, job->pending_rank); /* the earlier process never ended as a failure */
+    }
     wu_wait_release(&job->done, WU_SUCCESS);
 }
 
@@ -151,15 +278,57 @@ static const char *const stale_vars[] = {
     "PMIX_SERVER_URI",    "PMIX_SERVER_URI2",   "PMIX_SERVER_URI21",  "PMIX_SERVER_URI3",
     "PMIX_SERVER_URI4",   "PMIX_SERVER_URI41",  "PMIX_SYSTEM_TMPDIR", NULL};
 
+/* Put dir first in the LD_LIBRARY_PATH of env (once: an entry already first stays). */
+static int prepend_lib_path(const char *dir, char ***env)
+{
+    const char *old = wu_getenv("LD_LIBRARY_PATH", *env);
+    char *val = NULL;
+    size_t n = strlen(dir);
+    int rc;
+    if (NULL != old && 0 == strncmp(old, dir, n) && (':' == old[n] || '\0' == old[n])) {
+        return WU_SUCCESS;
+    }
+    if (NULL == old || '\0' == old[0]) {
+        return wu_setenv("LD_LIBRARY_PATH", dir, true, env);
+    }
+    if (WU_SUCCESS != (rc = wu_asprintf(&val, "%s:%s", dir, old))) {
+        return rc;
+    }
+    rc = wu_setenv("LD_LIBRARY_PATH", val, true, env);
+    free(val);
+    return rc;
+}
+
 static int proc_env(rte_job_t *job, const wu_rte_app_t *app, uint32_t rank, char ***env)
 {
     char **e = wu_argv_copy(environ);
     int rc = WU_SUCCESS;
+    /* one node, one application context for now: local = node = job */
+    const wu_pmdl_proc_t mp = {.nspace = job->nspace,
+                               .argv = app->argv,
+                               .rank = rank,
+                               .job_size = job->np,
+                               .univ_size = job->np,
+                               .local_rank = rank,
+                               .local_size = job->np,
+                               .node_rank = rank,
+                               .app_num = 0,
+                               .num_apps = 1,
+                               .app_size = job->np,
+                               .app_first = 0,
+                               .oversubscribed = job->np > node_ncpus()};
     if (NULL == e && NULL != environ && NULL != environ[0]) {
         return WU_ERR_NOMEM;
     }
     for (const char *const *v = stale_vars; NULL != *v; v++) {
         (void)wu_unsetenv(*v, &e);
+    }
+    if (!app->keep_lib_path && NULL != wu_rte_libdir()) {
+        rc = prepend_lib_path(wu_rte_libdir(), &e);
+    }
+    /* the model's variables come before the user's -x and --mca, which may override them */
+    if (WU_SUCCESS == rc) {
+        rc = wu_pmdl_base_setup_env(&mp, &e);
     }
     for (char **kv = app->env_set; NULL != kv && NULL != *kv && WU_SUCCESS == rc; kv++) {
         char *eq = strchr(*kv, '='), *name;
@@ -300,7 +469,13 @@ int wu_rte_init(const char *tool)
         wu_mca_base_close();
         return WU_ERR_SILENT; /* reported by the framework */
     }
+    if (WU_SUCCESS != (rc = wu_pmdl_base_open())) {
+        wu_pls_base_close();
+        wu_mca_base_close();
+        return WU_ERR_SILENT; /* reported by the framework */
+    }
     if (NULL == (progress = wu_progress_start("wu-rte"))) {
+        wu_pmdl_base_close();
         wu_pls_base_close();
         wu_mca_base_close();
         return WU_ERR_SILENT;
@@ -318,6 +493,7 @@ void wu_rte_finalize(void)
     if (NULL != progress) {
         wu_progress_stop(progress);
         progress = NULL;
+        wu_pmdl_base_close();
         wu_pls_base_close();
         wu_mca_base_close();
     }

@@ -4,6 +4,7 @@
  * pmix/rte/wu_rte.h). The command line follows mpirun's habits (launcher-conventions.md 3.1):
  * single-dash long options are accepted as well. */
 #include "mca/base/wu_mca.h"
+#include "mca/pmdl/pmdl.h"
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_show_help.h"
 #include "pmix.h"
@@ -172,6 +173,8 @@ static int parse(int argc, char **argv, opts_t *o)
             o->app.cwd = argv[++i];
         } else if (is_opt(a, "tag-output")) {
             o->app.tag_output = true;
+        } else if (is_opt(a, "keep-library-path")) {
+            o->app.keep_lib_path = true;
         } else {
             return usage_error("unknown-option", "wrun", a);
         }
@@ -184,13 +187,23 @@ static int parse(int argc, char **argv, opts_t *o)
     return -1;
 }
 
-/* --mca k v: for wrun itself (pls and the server read it) and for the job (PMIX_MCA_k=v). */
-static int apply_mca(opts_t *o)
+/* --mca k v, before the frameworks open: for wrun itself (pls and the server read it). */
+static void mca_for_wrun(const opts_t *o)
 {
     for (int i = 0; NULL != o->mca_keys && NULL != o->mca_keys[i]; i++) {
-        char *kv = NULL;
         (void)wu_mca_param_set_cmdline(o->mca_keys[i], o->mca_vals[i]);
-        if (WU_SUCCESS != wu_asprintf(&kv, "PMIX_MCA_%s=%s", o->mca_keys[i], o->mca_vals[i]) ||
+    }
+}
+
+/* --mca k v, once pmdl is open: for the job, as the variable its reader expects: OMPI_MCA_k for
+ * a parameter of a programming model (Open MPI's btl, pml, ...), else PMIX_MCA_k. */
+static int mca_for_job(opts_t *o)
+{
+    for (int i = 0; NULL != o->mca_keys && NULL != o->mca_keys[i]; i++) {
+        const char *prefix = wu_pmdl_base_mca_prefix(o->mca_keys[i]);
+        char *kv = NULL;
+        if (WU_SUCCESS != wu_asprintf(&kv, "%s%s=%s", NULL != prefix ? prefix : "PMIX_MCA_",
+                                      o->mca_keys[i], o->mca_vals[i]) ||
             WU_SUCCESS != wu_argv_append(&o->app.env_set, kv)) {
             free(kv);
             return WU_ERR_NOMEM;
@@ -220,7 +233,13 @@ int main(int argc, char **argv)
     }
     /* a reader of our output that goes away must not kill us (and leave the job behind) */
     signal(SIGPIPE, SIG_IGN);
-    if (WU_SUCCESS != apply_mca(&o) || WU_SUCCESS != wu_rte_init("wrun")) {
+    mca_for_wrun(&o);
+    if (WU_SUCCESS != wu_rte_init("wrun")) {
+        rc = 1;
+        goto out;
+    }
+    if (WU_SUCCESS != mca_for_job(&o)) {
+        wu_rte_finalize();
         rc = 1;
         goto out;
     }

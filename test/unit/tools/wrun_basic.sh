@@ -118,6 +118,25 @@ check "wrun -n 2 yes | head ends (the ranks get SIGPIPE)" $r "out=$out rc=$rc"
 out=$($T "$wrun" --mca wu_test_a 1 -mca wu_test_a 2 -x WU_T1=v1 -n 1 -- \
     sh -c 'echo $PMIX_MCA_wu_test_a $WU_T1')
 check_eq "--mca exported as PMIX_MCA_* (repeats joined) and -x" "$out" "1,2 v1"
+out=$($T "$wrun" --mca btl self,vader -mca btl_tcp_if_include lo --mca ptl_base_verbose 0 -n 1 \
+    sh -c 'echo "$OMPI_MCA_btl|$OMPI_MCA_btl_tcp_if_include|$PMIX_MCA_ptl_base_verbose|${PMIX_MCA_btl:-none}"')
+check_eq "--mca routes Open MPI's parameters to OMPI_MCA_*, Wireup's to PMIX_MCA_*" "$out" \
+    "self,vader|lo|0|none"
+out=$($T "$wrun" -n 2 sh -c 'echo "$OMPI_MCA_schizo $OMPI_COMM_WORLD_RANK/$OMPI_COMM_WORLD_SIZE $OMPI_COMM_WORLD_LOCAL_RANK $OMPI_UNIVERSE_SIZE"' | sort)
+check_eq "Open MPI direct-launch variables (pmdl ompi)" "$out" "^orte 0/2 0 2
+^orte 1/2 1 2"
+out=$(OMPI_MCA_orte_launch=1 OMPI_MCA_orte_hnp_uri=x PMIX_MCA_pmdl=^ompi $T "$wrun" -n 1 \
+    sh -c 'echo "${OMPI_MCA_schizo:-unset} ${OMPI_COMM_WORLD_RANK:-unset} $OMPI_MCA_orte_launch"')
+check_eq "PMIX_MCA_pmdl=^ompi: no Open MPI variables added" "$out" "unset unset 1"
+out=$(OMPI_MCA_orte_launch=1 OMPI_MCA_orte_hnp_uri=x $T "$wrun" -n 1 \
+    sh -c 'echo "${OMPI_MCA_orte_launch:-unset} ${OMPI_MCA_orte_hnp_uri:-unset}"')
+check_eq "an enclosing mpirun's ORTE variables are not passed on" "$out" "unset unset"
+libdir=$(cd "$b/.libs" && pwd -P)
+out=$(LD_LIBRARY_PATH=/nonexistent/lib $T "$wrun" -n 1 sh -c 'echo "$LD_LIBRARY_PATH"')
+check_eq "the library's directory comes first in LD_LIBRARY_PATH" "$out" "$libdir:/nonexistent/lib"
+out=$(LD_LIBRARY_PATH=/nonexistent/lib $T "$wrun" --keep-library-path -n 1 \
+    sh -c 'echo "$LD_LIBRARY_PATH"')
+check_eq "--keep-library-path leaves LD_LIBRARY_PATH alone" "$out" "/nonexistent/lib"
 out=$($T "$wrun" --np=2 --wdir / pwd | tr '\n' ' ')
 check "--np=2 and --wdir" $([ "$out" = "/ / " ]; echo $?) "$out"
 out=$($T "$wrun" --wdir "$tmp/nonexistent" -n 2 true 2>&1); rc=$?
