@@ -16,6 +16,7 @@
 #include "pmix/client/wu_client.h"
 #include "pmix/common/wu_pack.h"
 #include "pmix/common/wu_proto.h"
+#include "pmix/event/wu_event.h"
 
 #include "mca/base/wu_mca_param.h"
 
@@ -399,6 +400,7 @@ static void finalize_fn(wu_wait_call_t *call)
 {
     wu_buffer_t b;
     int rc;
+    wu_event_release_all(); /* a finalizing client hears no more events */
     wu_client_run_cleanup();
     if (WU_CLIENT_CONNECTED != wu_client.mode) {
         wu_wait_call_done(call, PMIX_SUCCESS);

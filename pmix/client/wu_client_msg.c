@@ -7,6 +7,7 @@
 #include "opal/util/wu_error.h"
 #include "pmix/common/wu_pack.h"
 #include "pmix/common/wu_proto.h"
+#include "pmix/event/wu_event.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -186,8 +187,12 @@ void wu_client_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *
     int32_t one = 1;
     (void)c;
     (void)cbdata;
+    if (0 == (flags & WU_PROTO_FLAG_REPLY) && 0 == tag) {
+        wu_event_client_recv(payload, len); /* the server's own message: an event */
+        return;
+    }
     if (0 == (flags & WU_PROTO_FLAG_REPLY) || 0 == tag) {
-        return; /* nothing the server sends unasked is defined yet */
+        return;
     }
     for (r = wu_client.pending; NULL != r && r->tag != tag; r = r->next) {
     }
@@ -210,10 +215,14 @@ void wu_client_closed(wu_ptl_conn_t *c, int status, void *cbdata)
     (void)c;
     (void)status;
     (void)cbdata;
-    if (WU_CLIENT_CONNECTED == wu_client.mode) {
+    bool lost = WU_CLIENT_CONNECTED == wu_client.mode;
+    if (lost) {
         wu_client.mode = WU_CLIENT_LOST;
     }
     wu_client_fail_pending(PMIX_ERR_LOST_CONNECTION);
+    if (lost) {
+        wu_event_client_lost(); /* no handler is left once finalize began */
+    }
 }
 
 /* ---- shared helpers ------------------------------------------------------------------- */

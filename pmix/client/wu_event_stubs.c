@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wu_event_stubs.c -- placeholders for the event and process-group API (see wu_client_stubs.c
- * for the conventions). */
+/* wu_event_stubs.c -- placeholders for the process-group API (see wu_client_stubs.c for the
+ * conventions; events are implemented in pmix/event/). */
 #include "pmix.h"
 
 /* Stubs keep their parameter names for documentation; most are unused. */
@@ -76,29 +76,6 @@ pmix_status_t PMIx_Group_destruct(const char grp[], const pmix_info_t info[], si
 /* wu-api: stub issue=later */
 pmix_status_t PMIx_Group_destruct_nb(const char grp[], const pmix_info_t info[], size_t ninfo,
                                      pmix_op_cbfunc_t cbfunc, void *cbdata)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=later */
-pmix_status_t PMIx_Register_event_handler(pmix_status_t codes[], size_t ncodes, pmix_info_t info[],
-                                          size_t ninfo, pmix_notification_fn_t evhdlr,
-                                          pmix_hdlr_reg_cbfunc_t cbfunc, void *cbdata)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=later */
-pmix_status_t PMIx_Deregister_event_handler(size_t evhdlr_ref, pmix_op_cbfunc_t cbfunc,
-                                            void *cbdata)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=later */
-pmix_status_t PMIx_Notify_event(pmix_status_t status, const pmix_proc_t *source,
-                                pmix_data_range_t range, const pmix_info_t info[], size_t ninfo,
-                                pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
     return PMIX_ERR_NOT_SUPPORTED;
 }

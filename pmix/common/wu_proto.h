@@ -5,7 +5,8 @@
  * with wu_pack (pmix/common/wu_pack.h), each preceded by nothing else: both sides know the
  * order from the command. The frame tag matches a reply to its request: the client picks a
  * nonzero tag per request, the server answers with the same tag and the flag
- * WU_PROTO_FLAG_REPLY. Tag 0 is reserved for messages the server sends on its own (none yet).
+ * WU_PROTO_FLAG_REPLY. Tag 0 is reserved for messages the server sends on its own, unflagged:
+ * a PMIX_UINT8 command, then its fields (only WU_CMD_NOTIFY so far).
  *
  * Request payload:  PMIX_UINT8 command, then the command's fields.
  * Reply payload:    PMIX_STATUS status, then (only when status is PMIX_SUCCESS unless said
@@ -91,7 +92,15 @@ typedef enum wu_proto_cmd {
     WU_CMD_QUERY = 8,
     /* req: list of INFO data, list of INFO directives.  reply: nothing. */
     WU_CMD_LOG = 9,
-    WU_CMD_MAX = 10
+    /* req: STATUS event, PROC source, DATA_RANGE range (never PMIX_RANGE_PROC_LOCAL),
+     *      list of INFO.
+     * reply: nothing; sent once the event was handed to the covered local clients (never back to
+     *        the sender) and, for ranges beyond the node, to the host's notify_event upcall
+     *        (whose status it carries). PMIX_ERR_NOT_SUPPORTED: PMIX_RANGE_RM without that
+     *        upcall. The server also sends this command, with the same fields, to a client as a
+     *        message of its own (tag 0): an event for the client's handlers. */
+    WU_CMD_NOTIFY = 10,
+    WU_CMD_MAX = 11
 } wu_proto_cmd_t;
 
 /* Command name for messages ("connect", "fence", ...); "unknown" for anything else. */

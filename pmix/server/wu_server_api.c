@@ -19,6 +19,7 @@
 #include "opal/util/wu_show_help.h"
 #include "pmix/common/wu_proto.h"
 #include "pmix/common/wu_regex.h"
+#include "pmix/event/wu_event.h"
 #include "pmix/server/wu_server.h"
 
 #include "pmix.h"
@@ -315,6 +316,7 @@ pmix_status_t PMIx_server_init(pmix_server_module_t *module, pmix_info_t info[],
 static void stop_fn(wu_wait_call_t *w)
 {
     wu_srv.stopping = true;
+    wu_event_release_all();
     wu_srv_pconn_fail_all(PMIX_ERR_INIT);
     wu_srv_fence_fail_all(PMIX_ERR_INIT);
     wu_srv_get_fail_all(PMIX_ERR_INIT);

@@ -12,6 +12,7 @@
 #include "opal/util/wu_show_help.h"
 #include "pmix/common/wu_pack.h"
 #include "pmix/common/wu_proto.h"
+#include "pmix/event/wu_event.h"
 #include "pmix/server/wu_server.h"
 #include "pmix/server/wu_server_host.h"
 
@@ -52,6 +53,7 @@ static const struct {
     {WU_CMD_JOB_CONTROL, "job-control", wu_srv_cmd_job_control},
     {WU_CMD_QUERY, "query", wu_srv_cmd_query},
     {WU_CMD_LOG, "log", wu_srv_cmd_log},
+    {WU_CMD_NOTIFY, "notify", wu_srv_cmd_notify},
 };
 
 /* ---- connections ----------------------------------------------------------------------------- */
