@@ -13,6 +13,7 @@
 #include "pmix/rte/wu_rte_internal.h"
 #include "pmix/server/wu_server_host.h"
 #include "opal/util/wu_argv.h"
+#include "opal/util/wu_path.h"
 #include "opal/util/wu_show_help.h"
 #include "pmix.h"
 #include "pmix_server.h"
@@ -21,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static bool have_server = false;
@@ -286,9 +288,9 @@ static void load_rank(pmix_info_t *i, const char *key, pmix_rank_t v)
 }
 
 /* Per-process data: PMIX_RANK first (the Standard's rule for PMIX_PROC_DATA). */
-static pmix_data_array_t *proc_data(uint32_t r)
+static pmix_data_array_t *proc_data(const rte_job_t *job, uint32_t r)
 {
-    const size_t n = 8;
+    const size_t n = NULL != job->nsdir ? 9 : 8;
     pmix_data_array_t *d;
     pmix_info_t *a;
     PMIX_DATA_ARRAY_CREATE(d, n, PMIX_INFO);
@@ -306,6 +308,15 @@ static pmix_data_array_t *proc_data(uint32_t r)
     load_u32(&a[5], PMIX_NODEID, 0);
     PMIx_Info_load(&a[6], PMIX_HOSTNAME, wu_rte_hostname, PMIX_STRING);
     load_u32(&a[7], PMIX_APPNUM, 0);
+    if (NULL != job->nsdir) {
+        char *pdir = NULL;
+        if (WU_SUCCESS != wu_asprintf(&pdir, "%s/%u", job->nsdir, r)) {
+            PMIX_DATA_ARRAY_FREE(d);
+            return NULL;
+        }
+        PMIx_Info_load(&a[8], PMIX_PROCDIR, pdir, PMIX_STRING);
+        free(pdir);
+    }
     return d;
 }
 
@@ -313,8 +324,9 @@ static pmix_data_array_t *proc_data(uint32_t r)
  * meaning for an unbound single-node job. */
 static int job_info(rte_job_t *job, pmix_info_t **out, size_t *nout)
 {
-    const size_t njob = 18;
+    const size_t njob = NULL != job->nsdir ? 21 : 18;
     size_t n = njob + job->np, k = 0;
+    bool rmclean = true;
     char *peers = NULL, *regex = NULL, *ppn = NULL;
     char **ranks = NULL;
     pmix_info_t *info;
@@ -360,8 +372,15 @@ static int job_info(rte_job_t *job, pmix_info_t **out, size_t *nout)
     PMIx_Info_load(&info[k++], PMIX_NODE_MAP, regex, PMIX_STRING);
     PMIx_Info_load(&info[k++], PMIX_PROC_MAP, ppn, PMIX_STRING);
     PMIx_Info_load(&info[k++], PMIX_MAPBY, "BYSLOT:NOOVERSUBSCRIBE", PMIX_STRING);
+    if (NULL != job->nsdir) {
+        /* the job's session directory is ours, and we remove it: Open MPI puts its own session
+         * directories there instead of /tmp/ompi.<host>.<uid>, and leaves their removal to us */
+        PMIx_Info_load(&info[k++], PMIX_TMPDIR, wu_server_session_dir(), PMIX_STRING);
+        PMIx_Info_load(&info[k++], PMIX_NSDIR, job->nsdir, PMIX_STRING);
+        PMIx_Info_load(&info[k++], PMIX_TDIR_RMCLEAN, &rmclean, PMIX_BOOL);
+    }
     for (uint32_t r = 0; r < job->np; r++, k++) {
-        pmix_data_array_t *d = proc_data(r);
+        pmix_data_array_t *d = proc_data(job, r);
         if (NULL == d) {
             PMIX_INFO_FREE(info, n);
             goto out;
@@ -390,6 +409,12 @@ int wu_rte_register_job(rte_job_t *job)
 
     if (!have_server) {
         return WU_SUCCESS;
+    }
+    if (NULL != wu_server_session_dir() &&
+        (WU_SUCCESS != wu_asprintf(&job->nsdir, "%s/%s", wu_server_session_dir(), job->nspace) ||
+         0 != mkdir(job->nsdir, 0700))) {
+        free(job->nsdir); /* not fatal: the processes then choose their own directories */
+        job->nsdir = NULL;
     }
     if (WU_SUCCESS != (rc = job_info(job, &info, &ninfo))) {
         return rc;
@@ -449,6 +474,11 @@ void wu_rte_deregister_job(rte_job_t *job)
     if (NULL != (o = opw_new())) {
         PMIx_server_deregister_nspace(job->nspace, op_cb, o);
         (void)opw_finish(o, PMIX_SUCCESS, SERVER_OP_TIMEOUT);
+    }
+    if (NULL != job->nsdir) {
+        (void)wu_path_rm_tree(job->nsdir); /* every process of the job has ended */
+        free(job->nsdir);
+        job->nsdir = NULL;
     }
 }
 

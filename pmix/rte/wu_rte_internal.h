@@ -35,6 +35,7 @@ typedef struct rte_proc {
 
 typedef struct rte_job {
     char nspace[PMIX_MAX_NSLEN + 1];
+    char *nsdir; /* the job's session directory (PMIX_NSDIR), removed with the job */
     uint32_t np;
     rte_proc_t *procs;
     wu_pls_job_t *pls;

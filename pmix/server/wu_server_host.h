@@ -19,4 +19,8 @@ typedef void (*wu_server_lost_fn_t)(const pmix_proc_t *proc, void *server_object
 /* Install the hook (NULL removes it). Call before PMIx_server_init. */
 void wu_server_set_lost_hook(wu_server_lost_fn_t fn);
 
+/* The server's session directory (PMIX_SERVER_TMPDIR of its clients), NULL when the server is
+ * not running. Set by PMIx_server_init and constant until PMIx_server_finalize: any thread. */
+const char *wu_server_session_dir(void);
+
 #endif

@@ -97,6 +97,11 @@ void wu_server_set_lost_hook(wu_server_lost_fn_t fn)
     lost_hook = fn;
 }
 
+const char *wu_server_session_dir(void)
+{
+    return wu_srv.session_dir;
+}
+
 static void srv_closed(wu_ptl_conn_t *c, int status, void *cbdata)
 {
     wu_srv_peer_t *peer = cbdata;
