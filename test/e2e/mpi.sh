@@ -1,0 +1,109 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# TAP test (issue 5 acceptance): unmodified Open MPI 4.1 programs (Debian's openmpi-bin, built with
+# its mpicc) run under wrun on our libpmix.so.2: ring, Allreduce, Alltoall and Barrier at
+# -np 1, 2, 4, 8 and 16 (oversubscribed) with the default BTLs, shared memory only (self,vader)
+# and TCP only (self,tcp); shared memory is really used with self,vader; MPI_Abort(comm, 7) makes
+# wrun exit 7 with the other ranks killed; no session directory (TMPDIR) and no shared-memory
+# segment (/dev/shm) is left behind. Skipped when mpicc is not installed (contrib/deps.sh --test
+# installs openmpi-bin and libopenmpi-dev).
+. "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
+if ! command -v mpicc >/dev/null 2>&1; then
+    echo "1..0 # SKIP Open MPI is not installed (mpicc not found)"
+    exit 0
+fi
+nps="1 2 4 8 16"
+e2e_plan 21
+e2e_mktemp
+lib="$b/.libs/libpmix.so.2"
+cc=${CC:-cc}
+# In a sanitizer build our library needs the sanitizer runtime the MPI programs do not load.
+. "$s/test/abi/lib.sh"
+if [ -n "$wu_abi_preload" ]; then
+    LD_PRELOAD="$wu_abi_preload"
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+    export LD_PRELOAD ASAN_OPTIONS
+fi
+# Open MPI refuses to run as root unless told it may (as mpirun's --allow-run-as-root).
+OMPI_ALLOW_RUN_AS_ROOT=1
+OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+unset OMPI_MCA_btl
+
+prog="$e2e_tmp/mpi_shapes"
+if mpicc -o "$prog" "$s/test/e2e/mpi_shapes.c" 2>"$e2e_tmp/cc.err"; then
+    e2e_ok "mpi_shapes built with Open MPI's mpicc"
+else
+    e2e_not_ok "mpicc could not build test/e2e/mpi_shapes.c"
+    e2e_diag "$e2e_tmp/cc.err"
+    e2e_exit
+fi
+
+shm_list() {
+    ls /dev/shm 2>/dev/null | grep "^vader_segment\.$(hostname)\." | sort
+}
+shm_before=$(shm_list)
+
+# 2-16: every shape, every size, every BTL choice
+for btl in default self,vader self,tcp; do
+    for np in $nps; do
+        if [ "$btl" = default ]; then
+            e2e_wrun "$e2e_tmp/out" "$np" "$prog"
+        else
+            e2e_wrun "$e2e_tmp/out" "$np" --mca btl "$btl" "$prog"
+        fi
+        if [ "$e2e_rc" -eq 0 ] &&
+            grep -q "^mpi_shapes: $np ranks: ring allreduce alltoall barrier ok$" "$e2e_tmp/out"; then
+            e2e_ok "wrun -np $np, btl $btl: ring, allreduce, alltoall, barrier"
+        else
+            e2e_not_ok "wrun -np $np, btl $btl (wrun exit $e2e_rc)"
+            e2e_diag "$e2e_tmp/out"
+        fi
+    done
+done
+
+# 17: with self,vader the ranks really use shared memory (one segment per local rank)
+OMPI_MCA_btl=self,vader e2e_wrun "$e2e_tmp/out" 4 "$prog" shm
+segs=$(sed -n 's/^shm segments: //p' "$e2e_tmp/out")
+if [ "$e2e_rc" -eq 0 ] && [ "${segs:-0}" -ge 4 ]; then
+    e2e_ok "OMPI_MCA_btl=self,vader wrun -np 4: $segs shared-memory segments in use"
+else
+    e2e_not_ok "OMPI_MCA_btl=self,vader wrun -np 4: shared memory not seen (segments: ${segs:-none}," \
+        "wrun exit $e2e_rc)"
+    e2e_diag "$e2e_tmp/out"
+fi
+
+# 18-19: MPI_Abort(MPI_COMM_WORLD, 7) from rank 1 of 4: wrun exits 7, promptly
+start=$(date +%s)
+e2e_wrun "$e2e_tmp/out" 4 "$prog" abort 1 7
+took=$(($(date +%s) - start))
+if [ "$e2e_rc" -eq 7 ]; then
+    e2e_ok "MPI_Abort(comm, 7) -> wrun exits 7 (${took} s)"
+else
+    e2e_not_ok "MPI_Abort(comm, 7) -> wrun exit $e2e_rc after ${took} s, expected 7"
+    e2e_diag "$e2e_tmp/out"
+fi
+if grep -q 'barrier completed after an abort' "$e2e_tmp/out"; then
+    e2e_not_ok "a rank got past the barrier after MPI_Abort"
+else
+    e2e_ok "no rank got past the barrier after MPI_Abort"
+fi
+
+# 20: no rank of any run survives (every run above was waited for; look for strays)
+if pgrep -f "$prog" >/dev/null 2>&1; then
+    e2e_not_ok "processes of mpi_shapes still running after the jobs:"
+    pgrep -af "$prog" | sed 's/^/# /'
+    pkill -9 -f "$prog"
+else
+    e2e_ok "no mpi_shapes process left running"
+fi
+
+# 21: no shared-memory segment left in /dev/shm (Open MPI registers them for cleanup)
+shm_after=$(shm_list)
+if [ "$shm_before" = "$shm_after" ]; then
+    e2e_ok "no shared-memory segment left in /dev/shm"
+else
+    e2e_not_ok "shared-memory segments left in /dev/shm:"
+    echo "$shm_after" | grep -vxF "$shm_before" | head -5 | sed 's/^/# /'
+fi
+e2e_exit
