@@ -52,6 +52,12 @@ typedef struct wu_pls_proc {
     int exec_errno;  /* why the start failed (FAILED) */
     void *user;      /* the caller's, never touched by pls */
     void *pls_data;  /* the component's */
+    /* Set by the caller before launch: */
+    char *cpus;      /* Linux cpu list ("0-1,4") to bind the process to (owned); NULL: unbound */
+    bool want_stdin; /* give it a pipe as standard input (else /dev/null) */
+    /* Set by launch when want_stdin: the write end of that pipe, non-blocking, owned by pls
+     * until the caller closes it with wu_pls_close_stdin (or the job is freed). -1 otherwise. */
+    int stdin_fd;
 } wu_pls_proc_t;
 
 /* Stream numbers of output callbacks. */
@@ -75,9 +81,10 @@ typedef struct wu_pls_callbacks {
 } wu_pls_callbacks_t;
 
 struct wu_pls_job {
-    char *nspace; /* for messages; owned */
-    char **argv;  /* program and arguments (owned); argv[0] is looked up in PATH */
-    char *cwd;    /* working directory (owned); NULL: the caller's */
+    char *nspace;      /* for messages; owned */
+    char **argv;       /* program and arguments (owned); argv[0] is looked up in PATH */
+    char *cwd;         /* working directory (owned); NULL: the caller's */
+    bool merge_stderr; /* the processes' stderr goes to their stdout pipe */
     uint32_t nprocs;
     wu_pls_proc_t *procs; /* nprocs records, rank i at index i */
     wu_progress_t *progress;
@@ -147,6 +154,9 @@ int wu_pls_terminate_proc(wu_pls_job_t *job, uint32_t rank);
 int wu_pls_signal_job(wu_pls_job_t *job, int sig);
 int wu_pls_signal_proc(wu_pls_job_t *job, uint32_t rank, int sig);
 int wu_pls_cancel_operation(void);
+
+/* Close the write end of rank's standard input (end of file for it). Job's progress thread. */
+void wu_pls_close_stdin(wu_pls_job_t *job, uint32_t rank);
 
 /* For components: call the caller's callbacks and keep the job's counters. */
 void wu_pls_base_proc_started(wu_pls_job_t *job, wu_pls_proc_t *proc);

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 WU_MCA_FRAMEWORK(pls, "Process launch: start, signal and stop the processes of a job",
                  WU_MCA_SELECT_ONE);
@@ -69,6 +70,7 @@ wu_pls_job_t *wu_pls_job_new(const char *nspace, uint32_t nprocs, char *const ar
     job->progress = progress;
     for (uint32_t i = 0; i < nprocs; i++) {
         job->procs[i].rank = i;
+        job->procs[i].stdin_fd = -1;
     }
     return job;
 }
@@ -199,6 +201,14 @@ int wu_pls_cancel_operation(void)
     return NULL != m->cancel_operation ? m->cancel_operation() : WU_SUCCESS;
 }
 
+void wu_pls_close_stdin(wu_pls_job_t *job, uint32_t rank)
+{
+    if (NULL != job && rank < job->nprocs && job->procs[rank].stdin_fd >= 0) {
+        close(job->procs[rank].stdin_fd);
+        job->procs[rank].stdin_fd = -1;
+    }
+}
+
 void wu_pls_job_free(wu_pls_job_t *job)
 {
     if (NULL == job) {
@@ -210,6 +220,10 @@ void wu_pls_job_free(wu_pls_job_t *job)
     }
     for (uint32_t i = 0; i < job->nprocs; i++) {
         wu_argv_free(job->procs[i].env);
+        free(job->procs[i].cpus);
+        if (job->procs[i].stdin_fd >= 0) {
+            close(job->procs[i].stdin_fd);
+        }
     }
     free(job->procs);
     wu_argv_free(job->argv);

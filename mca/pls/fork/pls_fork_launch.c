@@ -12,13 +12,14 @@
  * 127 (not found) or 126 (cannot run); a successful exec closes the pipe, which the parent sees
  * as end of file. */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* pipe2 */
+#define _GNU_SOURCE /* pipe2, sched_setaffinity */
 #endif
 #include "mca/pls/fork/pls_fork.h"
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_path.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -37,8 +38,10 @@ typedef struct {
     char *const *argv;
     char *const *env;
     const char *cwd;
-    pid_t pgid; /* 0: lead a new group */
-    int null_fd, out_w, err_w, errpipe_w;
+    pid_t pgid;                                 /* 0: lead a new group */
+    int null_fd, in_r, out_w, err_w, errpipe_w; /* in_r: stdin pipe, or -1 for null_fd */
+    bool bind;
+    cpu_set_t cpus; /* the binding, when bind */
     unsigned maxfd;
     const struct rlimit *nofile; /* the descriptor limit to restore, or NULL */
 } child_args_t;
@@ -69,6 +72,37 @@ static void close_span(unsigned lo, unsigned hi, unsigned maxfd)
     }
 }
 
+/* A Linux cpu list ("0-3,8,10-11") as a cpu set; WU_ERR_BAD_PARAM when malformed or empty. */
+static int parse_cpus(const char *list, cpu_set_t *set)
+{
+    const char *p = list;
+    CPU_ZERO(set);
+    while ('\0' != *p) {
+        char *end;
+        unsigned long lo = strtoul(p, &end, 10), hi = lo;
+        if (end == p || lo >= CPU_SETSIZE) {
+            return WU_ERR_BAD_PARAM;
+        }
+        p = end;
+        if ('-' == *p) {
+            hi = strtoul(p + 1, &end, 10);
+            if (end == p + 1 || hi < lo || hi >= CPU_SETSIZE) {
+                return WU_ERR_BAD_PARAM;
+            }
+            p = end;
+        }
+        for (unsigned long c = lo; c <= hi; c++) {
+            CPU_SET(c, set);
+        }
+        if (',' == *p) {
+            p++;
+        } else if ('\0' != *p) {
+            return WU_ERR_BAD_PARAM;
+        }
+    }
+    return CPU_COUNT(set) > 0 ? WU_SUCCESS : WU_ERR_BAD_PARAM;
+}
+
 static void child(const child_args_t *a) WU_NORETURN;
 static void child(const child_args_t *a)
 {
@@ -92,8 +126,11 @@ static void child(const child_args_t *a)
     if (0 != setpgid(0, a->pgid) && 0 != a->pgid) {
         (void)setpgid(0, 0); /* the job's group is gone: lead one of our own */
     }
-    if (dup2(a->null_fd, STDIN_FILENO) < 0 || dup2(a->out_w, STDOUT_FILENO) < 0 ||
-        dup2(a->err_w, STDERR_FILENO) < 0) {
+    if (dup2(a->in_r >= 0 ? a->in_r : a->null_fd, STDIN_FILENO) < 0 ||
+        dup2(a->out_w, STDOUT_FILENO) < 0 || dup2(a->err_w, STDERR_FILENO) < 0) {
+        child_fail(a->errpipe_w, errno);
+    }
+    if (a->bind && 0 != sched_setaffinity(0, sizeof a->cpus, &a->cpus)) {
         child_fail(a->errpipe_w, errno);
     }
     if (NULL != a->cwd && 0 != chdir(a->cwd)) {
@@ -180,19 +217,25 @@ static int fork_one(wu_pls_job_t *job, fork_proc_t *fp, const child_args_t *tmpl
                     int *epfd)
 {
     wu_pls_proc_t *proc = fp->proc;
-    int out[2] = {-1, -1}, err[2] = {-1, -1}, ep[2] = {-1, -1}, rc, e = 0;
+    int out[2] = {-1, -1}, err[2] = {-1, -1}, ep[2] = {-1, -1}, in[2] = {-1, -1}, rc, e = 0;
     sigset_t all, old;
     child_args_t a = *tmpl;
     pid_t pid;
 
     if (WU_SUCCESS != (rc = make_pipe(out)) || WU_SUCCESS != (rc = make_pipe(err)) ||
-        WU_SUCCESS != (rc = make_pipe(ep))) {
+        WU_SUCCESS != (rc = make_pipe(ep)) ||
+        (proc->want_stdin && WU_SUCCESS != (rc = make_pipe(in)))) {
         goto fail;
     }
+    if (NULL != proc->cpus && WU_SUCCESS != (rc = parse_cpus(proc->cpus, &a.cpus))) {
+        goto fail;
+    }
+    a.bind = NULL != proc->cpus;
     a.env = NULL != proc->env ? proc->env : environ;
     a.pgid = *pgid;
+    a.in_r = in[0];
     a.out_w = out[1];
-    a.err_w = err[1];
+    a.err_w = job->merge_stderr ? out[1] : err[1];
     a.errpipe_w = ep[1];
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -220,6 +263,11 @@ static int fork_one(wu_pls_job_t *job, fork_proc_t *fp, const child_args_t *tmpl
     close(out[1]);
     close(err[1]);
     close(ep[1]);
+    if (in[0] >= 0) {
+        close(in[0]);
+        (void)fcntl(in[1], F_SETFL, fcntl(in[1], F_GETFL) | O_NONBLOCK);
+        proc->stdin_fd = in[1];
+    }
     fp->out.fd = out[0];
     fp->err.fd = err[0];
     *epfd = ep[0];
@@ -236,6 +284,9 @@ fail:
         }
         if (ep[i] >= 0) {
             close(ep[i]);
+        }
+        if (in[i] >= 0) {
+            close(in[i]);
         }
     }
     return rc;
@@ -324,6 +375,7 @@ int wu_pls_fork_launch(wu_pls_job_t *job)
     tmpl.argv = job->argv;
     tmpl.cwd = job->cwd;
     tmpl.null_fd = null_fd;
+    tmpl.in_r = -1;
     tmpl.nofile = raise_nofile(job->nprocs, &orig, &maxfd);
     tmpl.maxfd = maxfd;
     rc = WU_SUCCESS;
