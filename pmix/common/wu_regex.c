@@ -215,6 +215,16 @@ static void ranks_compress(sbuf_t *b, const pmix_rank_t *r, size_t n)
     }
 }
 
+pmix_status_t wu_regex_ranks_compress(const pmix_rank_t *ranks, size_t n, char **out)
+{
+    sbuf_t b = {0};
+    if (NULL == out || (NULL == ranks && n > 0)) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    ranks_compress(&b, ranks, n);
+    return sb_done(&b, out);
+}
+
 pmix_status_t wu_regex_ppn_encode(const char *list, char **out)
 {
     char **nodes;

@@ -40,4 +40,8 @@ pmix_status_t wu_regex_ppn_decode(const char *map, char ***per_node);
  * (*ranks NULL when *n is 0). PMIX_ERR_BAD_PARAM on malformed input or more than 1<<24 ranks. */
 pmix_status_t wu_regex_ranks_expand(const char *list, pmix_rank_t **ranks, size_t *n);
 
+/* The reverse for messages: ranks (in the given order) as ranges, "0-3,8". *out is malloc'd
+ * ("" for none). PMIX_ERR_BAD_PARAM, PMIX_ERR_NOMEM. */
+pmix_status_t wu_regex_ranks_compress(const pmix_rank_t *ranks, size_t n, char **out);
+
 #endif

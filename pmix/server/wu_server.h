@@ -208,6 +208,8 @@ void wu_srv_data_gone(const pmix_proc_t *proc, pmix_status_t status);
 /* A requester's connection closed: drop its waiting GETs. */
 void wu_srv_get_drop_conn(wu_ptl_conn_t *conn);
 void wu_srv_get_fail_all(pmix_status_t status);
+/* Append a line per GET of nspace's processes still waiting (wu_server_blocked_report). */
+int wu_srv_get_report(const char *nspace, char ***lines);
 void wu_srv_dmx_fail_all(pmix_status_t status);
 int wu_srv_cmd_get(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
 int wu_srv_cmd_commit(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
@@ -218,6 +220,8 @@ int wu_srv_cmd_fence(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
  * finalized: the same for the fences it has not contributed to). */
 void wu_srv_fence_proc_gone(const pmix_proc_t *proc, bool terminated);
 void wu_srv_fence_fail_all(pmix_status_t status);
+/* Append a line per open fence of nspace (of size ranks): who is in it, who has not come. */
+int wu_srv_fence_report(const char *nspace, uint32_t size, char ***lines);
 
 /* ---- other commands (wu_server_cmds.c) --------------------------------------------------- */
 int wu_srv_cmd_abort(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);

@@ -17,6 +17,7 @@
 #include "pmix/common/wu_proto.h"
 #include "pmix/server/wu_server.h"
 
+#include "opal/util/wu_argv.h"
 #include "pmix.h"
 
 #include <stdlib.h>
@@ -488,4 +489,22 @@ pmix_status_t PMIx_server_dmodex_request(const pmix_proc_t *proc, pmix_dmodex_re
         return PMIX_ERR_INIT;
     }
     return PMIX_SUCCESS;
+}
+
+int wu_srv_get_report(const char *nspace, char ***lines)
+{
+    int rc = WU_SUCCESS;
+    for (wu_srv_get_t *g = wu_srv.gets; NULL != g && WU_SUCCESS == rc; g = g->next) {
+        char who[PMIX_MAX_NSLEN + 16], *line = NULL;
+        if (!PMIX_CHECK_NSPACE(g->requester.nspace, nspace)) {
+            continue;
+        }
+        rc = wu_asprintf(&line, "rank %u in PMIx_Get, waiting for key '%s' of %s",
+                         g->requester.rank, g->key, wu_srv_proc_str(&g->target, who, sizeof who));
+        if (WU_SUCCESS == rc) {
+            rc = wu_argv_append(lines, line);
+        }
+        free(line);
+    }
+    return rc;
 }

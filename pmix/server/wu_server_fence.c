@@ -23,6 +23,7 @@
 #include "opal/util/wu_show_help.h"
 #include "pmix/common/wu_pack.h"
 #include "pmix/common/wu_proto.h"
+#include "pmix/common/wu_regex.h"
 #include "pmix/server/wu_server.h"
 
 #include "pmix.h"
@@ -427,4 +428,87 @@ void wu_srv_fence_fail_all(pmix_status_t status)
         orphans = f->next;
         fence_free(f);
     }
+}
+
+/* --- the report of blocked processes (wu_server_host.h) ---------------------------------- */
+
+static int rank_cmp(const void *a, const void *b)
+{
+    pmix_rank_t x = *(const pmix_rank_t *)a, y = *(const pmix_rank_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static bool in_list(const pmix_rank_t *r, size_t n, pmix_rank_t x)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (r[i] == x) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The ranks of nspace that take part in f, those that arrived, and those that did not. */
+static void fence_ranks(const wu_srv_fence_t *f, const char *nspace, uint32_t size, pmix_rank_t *in,
+                        size_t *nin, pmix_rank_t *out, size_t *nout)
+{
+    *nin = *nout = 0;
+    for (size_t c = 0; c < f->ncontrib; c++) {
+        if (PMIX_CHECK_NSPACE(f->contrib[c].proc.nspace, nspace) &&
+            !in_list(in, *nin, f->contrib[c].proc.rank)) {
+            in[(*nin)++] = f->contrib[c].proc.rank;
+        }
+    }
+    for (pmix_rank_t r = 0; r < size; r++) {
+        pmix_proc_t p;
+        PMIX_LOAD_PROCID(&p, nspace, r);
+        if (is_part(f, &p) && !in_list(in, *nin, r)) {
+            out[(*nout)++] = r;
+        }
+    }
+}
+
+int wu_srv_fence_report(const char *nspace, uint32_t size, char ***lines)
+{
+    pmix_rank_t *in = NULL, *out = NULL;
+    int rc = WU_SUCCESS;
+    if (0 == size) {
+        return WU_SUCCESS;
+    }
+    if (NULL == (in = calloc(size, sizeof *in)) || NULL == (out = calloc(size, sizeof *out))) {
+        free(in);
+        return WU_ERR_NOMEM;
+    }
+    for (wu_srv_fence_t *f = wu_srv.fences; NULL != f && WU_SUCCESS == rc; f = f->next) {
+        char *a = NULL, *b = NULL, *line = NULL;
+        size_t nin, nout;
+        if (f->done) {
+            continue;
+        }
+        fence_ranks(f, nspace, size, in, &nin, out, &nout);
+        if (0 == nin) {
+            continue;
+        }
+        qsort(in, nin, sizeof *in, rank_cmp);
+        if (PMIX_SUCCESS != wu_regex_ranks_compress(in, nin, &a) ||
+            PMIX_SUCCESS != wu_regex_ranks_compress(out, nout, &b)) {
+            rc = WU_ERR_NOMEM;
+        } else if (f->at_host) {
+            rc = wu_asprintf(&line, "%s %s in a fence (PMIx_Fence), waiting for other nodes",
+                             nin > 1 ? "ranks" : "rank", a);
+        } else {
+            rc = wu_asprintf(&line, "%s %s in a fence (PMIx_Fence) that %s %s %s not reached",
+                             nin > 1 ? "ranks" : "rank", a, nout > 1 ? "ranks" : "rank", b,
+                             nout > 1 ? "have" : "has");
+        }
+        if (WU_SUCCESS == rc) {
+            rc = wu_argv_append(lines, line);
+        }
+        free(a);
+        free(b);
+        free(line);
+    }
+    free(in);
+    free(out);
+    return rc;
 }

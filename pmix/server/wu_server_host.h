@@ -23,4 +23,11 @@ void wu_server_set_lost_hook(wu_server_lost_fn_t fn);
  * not running. Set by PMIx_server_init and constant until PMIx_server_finalize: any thread. */
 const char *wu_server_session_dir(void);
 
+/* What the processes of nspace (size ranks) are blocked in, as far as the server can see: one
+ * line per open fence ("ranks 0-2 in a fence (PMIx_Fence) that rank 3 has not reached") and per
+ * waiting PMIx_Get, appended to *lines (wu_argv_free). For a launcher's --timeout report. Any
+ * thread but the server's; waits at most a few seconds. WU_SUCCESS, WU_ERR_NOT_FOUND (server not
+ * running), WU_ERR_TIMEOUT, WU_ERR_NOMEM. */
+int wu_server_blocked_report(const char *nspace, uint32_t size, char ***lines);
+
 #endif

@@ -8,6 +8,8 @@
  * owns the reply), or an error status that the switchyard sends back as the whole reply. A
  * handler checks that it consumed the whole payload (trailing bytes are PMIX_ERR_BAD_PARAM). */
 #include "mca/psec/psec.h"
+#include "opal/event/wu_wait.h"
+#include "opal/util/wu_argv.h"
 #include "opal/util/wu_output.h"
 #include "opal/util/wu_show_help.h"
 #include "pmix/common/wu_pack.h"
@@ -100,6 +102,42 @@ void wu_server_set_lost_hook(wu_server_lost_fn_t fn)
 const char *wu_server_session_dir(void)
 {
     return wu_srv.session_dir;
+}
+
+typedef struct {
+    const char *nspace;
+    uint32_t size;
+    char **lines;
+} blocked_t;
+
+static void blocked_fn(wu_wait_call_t *call)
+{
+    blocked_t *b = call->cbdata;
+    int rc = wu_srv_fence_report(b->nspace, b->size, &b->lines);
+    if (WU_SUCCESS == rc) {
+        rc = wu_srv_get_report(b->nspace, &b->lines);
+    }
+    wu_wait_call_done(call, rc);
+}
+
+int wu_server_blocked_report(const char *nspace, uint32_t size, char ***lines)
+{
+    blocked_t b = {.nspace = nspace, .size = size, .lines = NULL};
+    int rc;
+    if (NULL == nspace || NULL == lines) {
+        return WU_ERR_BAD_PARAM;
+    }
+    if (!wu_srv.initialized || NULL == wu_srv.pt) {
+        return WU_ERR_NOT_FOUND;
+    }
+    /* no time limit: b lives on this stack, so the call must be over before we return (the
+     * server thread answers at once unless it is stopping) */
+    rc = wu_progress_shift_wait(wu_srv.pt, blocked_fn, &b, 0);
+    for (char **l = b.lines; NULL != l && NULL != *l && WU_SUCCESS == rc; l++) {
+        rc = wu_argv_append(lines, *l);
+    }
+    wu_argv_free(b.lines);
+    return rc;
 }
 
 static void srv_closed(wu_ptl_conn_t *c, int status, void *cbdata)
