@@ -24,13 +24,23 @@
 
 /* What to run. */
 typedef struct wu_rte_app {
-    uint32_t np;        /* number of processes, >= 1 */
-    char **argv;        /* program and its arguments */
-    const char *cwd;    /* working directory; NULL: the launcher's */
-    char **env_set;     /* "NAME=value" entries added to every process's environment; may be NULL */
-    bool tag_output;    /* prefix every line of output with "[1,rank]<stdout>:" (ORTE's tag) */
-    bool keep_lib_path; /* leave LD_LIBRARY_PATH alone (default: Wireup's library dir first) */
+    uint32_t np;     /* number of processes, >= 1 */
+    char **argv;     /* program and its arguments */
+    const char *cwd; /* working directory; NULL: the launcher's */
+    char **env_set;  /* "NAME=value" entries added to every process's environment; may be NULL */
+    bool tag_output; /* prefix every line of output with "[1,rank]<stdout>:" (ORTE's tag) */
+    bool timestamp_output;  /* prefix every line with the time, ctime(3) style, before the tag */
+    bool merge_stderr;      /* the processes' stderr goes where their stdout goes */
+    const char *output_dir; /* output goes to DIR/<job>/rank.<N>/stdout|stderr, not to ours */
+    int stdin_target;       /* who reads our stdin: a rank, WU_RTE_STDIN_ALL or _NONE */
+    double timeout;         /* seconds the job may run (0: no limit); then it ends with 110 */
+    bool keep_lib_path;     /* leave LD_LIBRARY_PATH alone (default: Wireup's library dir first) */
 } wu_rte_app_t;
+
+#define WU_RTE_STDIN_NONE (-1)
+#define WU_RTE_STDIN_ALL  (-2)
+/* Exit status of a job that ran out of time (ETIMEDOUT, as mpirun's --timeout). */
+#define WU_RTE_EXIT_TIMEOUT 110
 
 /* Exit status when a connected process exits 0 without calling PMIx_Finalize. */
 #define WU_RTE_EXIT_NO_FINALIZE 1

@@ -31,7 +31,10 @@ typedef struct rte_proc {
     atomic_uint lost_seq;  /* 1, 2, ...: order in which connections ended unfinalized; 0: not */
     bool exited;           /* its end was reported by pls (rte thread) */
     rte_line_t line[2];    /* stdout, stderr */
+    int outfd[2];          /* --output-filename: its stdout and stderr files; -1: ours */
 } rte_proc_t;
+
+typedef struct rte_stdin rte_stdin_t;
 
 typedef struct rte_job {
     char nspace[PMIX_MAX_NSLEN + 1];
@@ -39,8 +42,11 @@ typedef struct rte_job {
     uint32_t np;
     rte_proc_t *procs;
     wu_pls_job_t *pls;
-    bool tag_output;
-    bool status_set; /* the job's end is decided; later failures do not count */
+    unsigned jobnum;         /* 1, 2, ...: the launcher's count of jobs, as in ORTE's tags */
+    const wu_rte_app_t *app; /* what runs (valid while wu_rte_run runs) */
+    pmix_rank_t *scratch;    /* np entries, for rank lists in messages */
+    rte_stdin_t *stdin_fwd;  /* --stdin forwarding (wu_rte_stdin.c), or NULL */
+    bool status_set;         /* the job's end is decided; later failures do not count */
     int status;
     /* A failure seen while a process whose connection ended earlier has not been reaped yet:
      * that process failed first and decides, once reaped (see on_exited). */
@@ -72,7 +78,14 @@ int wu_rte_setup_fork(rte_job_t *job, uint32_t rank, char ***env);
 /* wu_rte_iof.c: output of the job's processes to the launcher's stdout/stderr. */
 /* Returns false once the launcher's own stream is gone (EPIPE): stop reading that stream. */
 bool wu_rte_iof_output(rte_job_t *job, uint32_t rank, int stream, const char *data, size_t len);
-/* Write out what is left of every partial line, and free the buffers. */
+/* Write out what is left of every partial line, and free the buffers and output files. */
 void wu_rte_iof_flush(rte_job_t *job);
+/* wu_rte_stdin.c: forward our stdin to the processes launched with a stdin pipe (rte thread,
+ * after launch), and release the forwarding (rte thread). */
+int wu_rte_stdin_start(rte_job_t *job);
+void wu_rte_stdin_stop(rte_job_t *job);
+/* --output-filename: make DIR/<job>/rank.<N>/ and open the files (before launch). Reports a
+ * failure to the user and returns WU_ERR_SILENT. */
+int wu_rte_iof_open_files(rte_job_t *job);
 
 #endif

@@ -7,6 +7,8 @@
 #include "opal/util/wu_path.h"
 #include "opal/util/wu_show_help.h"
 #include "pmix/common/wu_proto.h"
+#include "pmix/common/wu_regex.h"
+#include "pmix/server/wu_server_host.h"
 #include "pmix/rte/wu_rte_internal.h"
 
 #include <errno.h>
@@ -269,6 +271,55 @@ void wu_rte_interrupt(int sig)
     }
 }
 
+/* --- timeout --------------------------------------------------------------------------------- */
+
+static void running_ranks(wu_wait_call_t *call)
+{
+    rte_job_t *job = call->cbdata;
+    size_t n = 0;
+    for (uint32_t r = 0; r < job->np; r++) {
+        if (!job->procs[r].exited) {
+            job->scratch[n++] = r;
+        }
+    }
+    wu_wait_call_done(call, (int)n);
+}
+
+/* --timeout ran out (launcher's main thread): tell the user which ranks still run and what the
+ * server sees them blocked in. */
+static void report_timeout(rte_job_t *job)
+{
+    char **lines = NULL, *running = NULL, *blocked = NULL;
+    int n = wu_progress_shift_wait(progress, running_ranks, job, 0);
+    if (n < 0 || PMIX_SUCCESS != wu_regex_ranks_compress(job->scratch, (size_t)n, &running)) {
+        running = NULL;
+    }
+    (void)wu_server_blocked_report(job->nspace, job->np, &lines);
+    if (NULL != lines) {
+        for (char **l = lines; NULL != *l; l++) {
+            char *t = NULL;
+            if (WU_SUCCESS == wu_asprintf(&t, "%s  %s\n", NULL != blocked ? blocked : "", *l)) {
+                free(blocked);
+                blocked = t;
+            }
+        }
+    }
+    wu_show_help("help-wu-rte.txt", "timeout", true, wu_rte_tool, job->app->timeout,
+                 NULL != running ? running : "?",
+                 NULL != blocked ? blocked
+                                 : "  (none is blocked in a PMIx call the server sees)\n");
+    wu_argv_free(lines);
+    free(running);
+    free(blocked);
+}
+
+static void timeout_in_rte(wu_wait_call_t *call)
+{
+    rte_job_t *job = call->cbdata;
+    wu_rte_job_fail(job, WU_RTE_EXIT_TIMEOUT);
+    wu_wait_call_done(call, WU_SUCCESS);
+}
+
 /* --- set-up ---------------------------------------------------------------------------------- */
 
 /* Contact variables of an enclosing job must not leak into ours. */
@@ -356,8 +407,20 @@ static void forget_job(wu_wait_call_t *call)
     wu_wait_call_done(call, WU_SUCCESS);
 }
 
+static void stdin_start(wu_wait_call_t *call)
+{
+    wu_wait_call_done(call, wu_rte_stdin_start(call->cbdata));
+}
+
+static void stdin_stop(wu_wait_call_t *call)
+{
+    wu_rte_stdin_stop(call->cbdata);
+    wu_wait_call_done(call, WU_SUCCESS);
+}
+
 static void free_job(rte_job_t *job)
 {
+    (void)wu_progress_shift_wait(progress, stdin_stop, job, 0); /* before the pipes close */
     if (NULL != job->pls) {
         wu_pls_job_free(job->pls); /* kills and reaps whatever still runs */
         job->pls = NULL;
@@ -366,6 +429,7 @@ static void free_job(rte_job_t *job)
     wu_rte_iof_flush(job);
     wu_rte_deregister_job(job);
     wu_wait_destroy(&job->done);
+    free(job->scratch);
     free(job->procs);
     free(job);
 }
@@ -384,26 +448,40 @@ int wu_rte_run(const wu_rte_app_t *app, int *status)
         wu_rte_say("bad-wdir", wu_rte_tool, app->cwd);
         return WU_ERR_SILENT;
     }
+    if (app->stdin_target >= 0 && (uint32_t)app->stdin_target >= app->np) {
+        wu_rte_say("bad-stdin-rank", wu_rte_tool, app->stdin_target, app->np);
+        return WU_ERR_SILENT;
+    }
     if (NULL == (job = calloc(1, sizeof *job)) ||
-        NULL == (job->procs = calloc(app->np, sizeof *job->procs))) {
+        NULL == (job->procs = calloc(app->np, sizeof *job->procs)) ||
+        NULL == (job->scratch = calloc(app->np, sizeof *job->scratch))) {
+        if (NULL != job) {
+            free(job->procs);
+        }
         free(job);
         return WU_ERR_NOMEM;
     }
     wu_wait_init(&job->done);
     job->np = app->np;
-    job->tag_output = app->tag_output;
+    job->app = app;
+    job->jobnum = ++job_counter;
     for (uint32_t r = 0; r < job->np; r++) {
         job->procs[r].rank = r;
+        job->procs[r].outfd[0] = job->procs[r].outfd[1] = -1;
     }
     snprintf(job->nspace, sizeof job->nspace, "%s.%.64s.%d.%u", wu_rte_tool, wu_rte_hostname,
-             (int)getpid(), ++job_counter);
+             (int)getpid(), job->jobnum);
     job->pls = wu_pls_job_new(job->nspace, job->np, app->argv, progress);
     if (NULL == job->pls || (NULL != app->cwd && NULL == (job->pls->cwd = strdup(app->cwd)))) {
         rc = WU_ERR_NOMEM;
         goto fail;
     }
     job->pls->user = job;
+    job->pls->merge_stderr = app->merge_stderr;
     job->pls->cb = (wu_pls_callbacks_t){.output = on_output, .exited = on_exited, .done = on_done};
+    if (NULL != app->output_dir && WU_SUCCESS != (rc = wu_rte_iof_open_files(job))) {
+        goto fail;
+    }
     wu_rte_job = job; /* published to the rte thread by the launch shift below */
     if (WU_SUCCESS != (rc = wu_rte_register_job(job))) {
         goto fail;
@@ -418,7 +496,15 @@ int wu_rte_run(const wu_rte_app_t *app, int *status)
         rc = WU_ERR_SILENT;
         goto out;
     }
+    for (uint32_t r = 0; r < job->np; r++) {
+        job->pls->procs[r].want_stdin =
+            WU_RTE_STDIN_ALL == app->stdin_target || (int64_t)r == (int64_t)app->stdin_target;
+    }
     rc = wu_pls_launch_job(job->pls);
+    if (WU_SUCCESS == rc) {
+        /* not fatal: the processes then read end of file */
+        (void)wu_progress_shift_wait(progress, stdin_start, job, 0);
+    }
     if (WU_ERR_NOT_FOUND == rc || WU_ERR_NO_PERMISSIONS == rc) {
         wu_rte_say("exec-failed", wu_rte_tool, app->argv[0], strerror(job->pls->launch_errno));
         *status = exec_status(job->pls->launch_errno);
@@ -432,8 +518,12 @@ int wu_rte_run(const wu_rte_app_t *app, int *status)
     if (0 != atomic_load(&pending_interrupt)) {
         wu_rte_interrupt(atomic_load(&pending_interrupt));
     }
-    /* No time limit: the job runs as long as its processes do (a terminate ends them within
-     * the grace period; wrun's signals get here through wu_rte_interrupt). */
+    /* The job runs as long as its processes do, or until --timeout (a terminate ends them
+     * within the grace period; wrun's signals get here through wu_rte_interrupt). */
+    if (app->timeout > 0 && WU_ERR_TIMEOUT == wu_wait_for(&job->done, app->timeout)) {
+        report_timeout(job);
+        (void)wu_progress_shift_wait(progress, timeout_in_rte, job, 0);
+    }
     (void)wu_wait_for(&job->done, 0);
     *status = job->status_set ? job->status : 0;
     free_job(job);

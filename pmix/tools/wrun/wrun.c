@@ -2,7 +2,9 @@
 /* wrun.c -- the wrun launcher: `wrun -n N [options] [--] prog [args]` runs N copies of prog on
  * this node under Wireup's PMIx server and exits with the job's status (rules in
  * pmix/rte/wu_rte.h). The command line follows mpirun's habits (launcher-conventions.md 3.1):
- * single-dash long options are accepted as well. */
+ * long options take one or two dashes, and "--name=value" works for options with one value.
+ * Every option is one row of the table below; nothing is launched before the whole command line
+ * has been checked. */
 #include "mca/base/wu_mca.h"
 #include "mca/pmdl/pmdl.h"
 #include "opal/util/wu_argv.h"
@@ -16,15 +18,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #define WRUN_MAX_NP 65535 /* local ranks are 16-bit */
 #define EXIT_USAGE  1
+#define DONE_OK     0  /* an option that ends the run successfully (--help, --version) */
+#define GO_ON       -1 /* parse result: launch */
 
 typedef struct {
     wu_rte_app_t app;
     char **mca_keys, **mca_vals; /* --mca, in order (repeats are joined with ',') */
 } opts_t;
+
+/* An option handler: returns GO_ON, or the exit code to stop with. */
+typedef int (*opt_fn_t)(opts_t *o, const char *opt, char *const *args);
+
+typedef struct {
+    const char *names; /* '|'-separated names, each usable with one or two dashes */
+    int nargs;         /* values the option takes: 0, 1 or 2 */
+    opt_fn_t fn;
+} wrun_opt_t;
 
 static int usage_error(const char *topic, const char *a1, const char *a2)
 {
@@ -35,74 +49,203 @@ static int usage_error(const char *topic, const char *a1, const char *a2)
     return EXIT_USAGE;
 }
 
-static void print_text(FILE *f, const char *topic)
-{
-    const char *t = wu_help_lookup("help-wrun.txt", topic);
-    if (NULL != t) {
-        fputs(t, f);
-    }
-}
-
-/* Is a the option name, given with one or two dashes? */
-static bool is_opt(const char *a, const char *name)
-{
-    return '-' == a[0] && (0 == strcmp(a + 1, name) || ('-' == a[1] && 0 == strcmp(a + 2, name)));
-}
-
-/* "--np=4" style: the value after '=' when a names option name, else NULL. */
-static const char *opt_value(const char *a, const char *name)
-{
-    size_t n = strlen(name);
-    const char *p = '-' == a[1] ? a + 2 : a + 1;
-    if ('-' != a[0] || 0 != strncmp(p, name, n) || '=' != p[n]) {
-        return NULL;
-    }
-    return p + n + 1;
-}
-
-static int parse_np(const char *s, uint32_t *np)
+static int parse_uint(const char *s, long lo, long hi, long *out)
 {
     char *end;
     long v;
     errno = 0;
     v = strtol(s, &end, 10);
-    if (0 != errno || end == s || '\0' != *end || v < 1 || v > WRUN_MAX_NP) {
+    if (0 != errno || end == s || '\0' != *end || v < lo || v > hi) {
         return WU_ERR_BAD_PARAM;
     }
-    *np = (uint32_t)v;
+    *out = v;
     return WU_SUCCESS;
 }
 
-static int add_mca(opts_t *o, const char *k, const char *v)
+/* --- the options ----------------------------------------------------------------------------- */
+
+static int o_np(opts_t *o, const char *opt, char *const *a)
 {
+    long v;
+    if (WU_SUCCESS != parse_uint(a[0], 1, WRUN_MAX_NP, &v)) {
+        return usage_error("bad-np", a[0], opt);
+    }
+    o->app.np = (uint32_t)v;
+    return GO_ON;
+}
+
+static int o_help(opts_t *o, const char *opt, char *const *a)
+{
+    const char *t = wu_help_lookup("help-wrun.txt", "usage");
+    (void)o, (void)opt, (void)a;
+    if (NULL != t) {
+        fputs(t, stdout);
+    }
+    return DONE_OK;
+}
+
+static int o_version(opts_t *o, const char *opt, char *const *a)
+{
+    (void)o, (void)opt, (void)a;
+    printf("wrun (Wireup) %s\n%s\n", WU_VERSION, PMIx_Get_version());
+    return DONE_OK;
+}
+
+static int o_mca(opts_t *o, const char *opt, char *const *a)
+{
+    if ('\0' == a[0][0] || NULL != strchr(a[0], '=')) {
+        return usage_error("bad-mca", a[0], opt);
+    }
     for (int i = 0; NULL != o->mca_keys && NULL != o->mca_keys[i]; i++) {
-        if (0 == strcmp(o->mca_keys[i], k)) { /* a repeated key is comma-joined, as mpirun */
+        if (0 == strcmp(o->mca_keys[i], a[0])) { /* a repeated key is comma-joined, as mpirun */
             char *joined = NULL;
-            if (WU_SUCCESS != wu_asprintf(&joined, "%s,%s", o->mca_vals[i], v)) {
-                return WU_ERR_NOMEM;
+            if (WU_SUCCESS != wu_asprintf(&joined, "%s,%s", o->mca_vals[i], a[1])) {
+                return EXIT_USAGE;
             }
             free(o->mca_vals[i]);
             o->mca_vals[i] = joined;
-            return WU_SUCCESS;
+            return GO_ON;
         }
     }
-    if (WU_SUCCESS != wu_argv_append(&o->mca_keys, k)) {
-        return WU_ERR_NOMEM;
+    if (WU_SUCCESS != wu_argv_append(&o->mca_keys, a[0]) ||
+        WU_SUCCESS != wu_argv_append(&o->mca_vals, a[1])) {
+        return EXIT_USAGE;
     }
-    return wu_argv_append(&o->mca_vals, v);
+    return GO_ON;
 }
 
-/* Returns -1 to go on, else the exit code. */
+static int o_x(opts_t *o, const char *opt, char *const *a)
+{
+    const char *v = a[0], *val;
+    char *kv = NULL;
+    int rc;
+    if ('\0' == v[0] || '=' == v[0]) {
+        return usage_error("bad-x", v, opt);
+    }
+    if (NULL == strchr(v, '=')) { /* -x NAME: export wrun's value */
+        if (NULL == (val = getenv(v))) {
+            return GO_ON; /* not set here: nothing to export, as mpirun */
+        }
+        rc = wu_asprintf(&kv, "%s=%s", v, val);
+    } else {
+        rc = NULL != (kv = strdup(v)) ? WU_SUCCESS : WU_ERR_NOMEM;
+    }
+    if (WU_SUCCESS == rc) {
+        rc = wu_argv_append(&o->app.env_set, kv);
+    }
+    free(kv);
+    return WU_SUCCESS == rc ? GO_ON : EXIT_USAGE;
+}
+
+static int o_wdir(opts_t *o, const char *opt, char *const *a)
+{
+    (void)opt;
+    o->app.cwd = a[0];
+    return GO_ON;
+}
+
+static int o_output_dir(opts_t *o, const char *opt, char *const *a)
+{
+    if ('\0' == a[0][0]) {
+        return usage_error("bad-value", a[0], opt);
+    }
+    o->app.output_dir = a[0];
+    return GO_ON;
+}
+
+static int o_stdin(opts_t *o, const char *opt, char *const *a)
+{
+    long v;
+    if (0 == strcasecmp(a[0], "all")) {
+        o->app.stdin_target = WU_RTE_STDIN_ALL;
+    } else if (0 == strcasecmp(a[0], "none")) {
+        o->app.stdin_target = WU_RTE_STDIN_NONE;
+    } else if (WU_SUCCESS == parse_uint(a[0], 0, WRUN_MAX_NP - 1, &v)) {
+        o->app.stdin_target = (int)v;
+    } else {
+        return usage_error("bad-stdin", a[0], opt);
+    }
+    return GO_ON;
+}
+
+static int o_timeout(opts_t *o, const char *opt, char *const *a)
+{
+    char *end;
+    double v;
+    errno = 0;
+    v = strtod(a[0], &end);
+    if (0 != errno || end == a[0] || '\0' != *end || !(v > 0) || v > 1e9) {
+        return usage_error("bad-timeout", a[0], opt);
+    }
+    o->app.timeout = v;
+    return GO_ON;
+}
+
+/* Flags: a handler per field would be noise, so the flag options name their field. */
+#define FLAG_FN(name, field)                                    \
+    static int name(opts_t *o, const char *opt, char *const *a) \
+    {                                                           \
+        (void)opt, (void)a;                                     \
+        o->app.field = true;                                    \
+        return GO_ON;                                           \
+    }
+FLAG_FN(o_tag, tag_output)
+FLAG_FN(o_timestamp, timestamp_output)
+FLAG_FN(o_merge, merge_stderr)
+FLAG_FN(o_keep_lib, keep_lib_path)
+
+static const wrun_opt_t options[] = {
+    {"n|np|c", 1, o_np},
+    {"h|help", 0, o_help},
+    {"V|version", 0, o_version},
+    {"mca|gmca", 2, o_mca},
+    {"x", 1, o_x},
+    {"wdir|wd", 1, o_wdir},
+    {"tag-output", 0, o_tag},
+    {"timestamp-output", 0, o_timestamp},
+    {"merge-stderr-to-stdout", 0, o_merge},
+    {"output-filename", 1, o_output_dir},
+    {"stdin", 1, o_stdin},
+    {"timeout", 1, o_timeout},
+    {"keep-library-path", 0, o_keep_lib},
+};
+
+/* The option a names (with one or two dashes, "=value" allowed when it takes one value), or
+ * NULL. *inline_val receives the value after '=', if any. */
+static const wrun_opt_t *find_opt(const char *a, const char **inline_val)
+{
+    const char *p = '-' == a[1] ? a + 2 : a + 1;
+    size_t plen = strcspn(p, "=");
+    *inline_val = NULL;
+    for (size_t i = 0; i < WU_NELEMS(options); i++) {
+        const char *n = options[i].names;
+        while ('\0' != *n) {
+            size_t nlen = strcspn(n, "|");
+            if (nlen == plen && 0 == strncmp(n, p, nlen) &&
+                ('\0' == p[plen] || 1 == options[i].nargs)) {
+                if ('=' == p[plen]) {
+                    *inline_val = p + plen + 1;
+                }
+                return &options[i];
+            }
+            n += nlen + ('|' == n[nlen]);
+        }
+    }
+    return NULL;
+}
+
+/* Returns GO_ON to launch, else the exit code. */
 static int parse(int argc, char **argv, opts_t *o)
 {
-    static const char *const np_names[] = {"n", "np", "c"};
-    bool have_np = false;
     int i;
 
     o->app.np = 1;
+    o->app.stdin_target = 0; /* as mpirun: rank 0 reads wrun's stdin */
     for (i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = NULL;
-        bool np_opt = false;
+        const char *a = argv[i], *val;
+        const wrun_opt_t *opt;
+        char *vals[2];
+        int rc;
         if ('-' != a[0] || '\0' == a[1]) {
             break; /* the program */
         }
@@ -110,81 +253,29 @@ static int parse(int argc, char **argv, opts_t *o)
             i++;
             break;
         }
-        for (size_t k = 0; k < WU_NELEMS(np_names) && !np_opt; k++) {
-            np_opt = is_opt(a, np_names[k]) || NULL != (v = opt_value(a, np_names[k]));
-        }
-        if (np_opt) {
-            if (NULL == v) {
-                if (i + 1 >= argc) {
-                    return usage_error("missing-argument", "wrun", a);
-                }
-                v = argv[++i];
-            }
-            if (WU_SUCCESS != parse_np(v, &o->app.np)) {
-                return usage_error("bad-np", v, a);
-            }
-            have_np = true;
-        } else if (is_opt(a, "h") || is_opt(a, "help")) {
-            print_text(stdout, "usage");
-            return 0;
-        } else if (is_opt(a, "V") || is_opt(a, "version")) {
-            printf("wrun (Wireup) %s\n%s\n", WU_VERSION, PMIx_Get_version());
-            return 0;
-        } else if (is_opt(a, "mca") || is_opt(a, "gmca")) {
-            if (i + 2 >= argc) {
-                return usage_error("missing-argument", "wrun", a);
-            }
-            if ('\0' == argv[i + 1][0] || NULL != strchr(argv[i + 1], '=')) {
-                return usage_error("bad-mca", argv[i + 1], a);
-            }
-            if (WU_SUCCESS != add_mca(o, argv[i + 1], argv[i + 2])) {
-                return EXIT_USAGE;
-            }
-            i += 2;
-        } else if (is_opt(a, "x")) {
-            const char *val;
-            char *kv = NULL;
-            if (i + 1 >= argc) {
-                return usage_error("missing-argument", "wrun", a);
-            }
-            v = argv[++i];
-            if ('\0' == v[0] || '=' == v[0]) {
-                return usage_error("bad-x", v, a);
-            }
-            if (NULL == strchr(v, '=')) { /* -x NAME: export wrun's value */
-                if (NULL == (val = getenv(v))) {
-                    continue; /* not set here: nothing to export, as mpirun */
-                }
-                if (WU_SUCCESS != wu_asprintf(&kv, "%s=%s", v, val)) {
-                    return EXIT_USAGE;
-                }
-            } else if (NULL == (kv = strdup(v))) {
-                return EXIT_USAGE;
-            }
-            if (WU_SUCCESS != wu_argv_append(&o->app.env_set, kv)) {
-                free(kv);
-                return EXIT_USAGE;
-            }
-            free(kv);
-        } else if (is_opt(a, "wdir") || is_opt(a, "wd")) {
-            if (i + 1 >= argc) {
-                return usage_error("missing-argument", "wrun", a);
-            }
-            o->app.cwd = argv[++i];
-        } else if (is_opt(a, "tag-output")) {
-            o->app.tag_output = true;
-        } else if (is_opt(a, "keep-library-path")) {
-            o->app.keep_lib_path = true;
-        } else {
+        if (NULL == (opt = find_opt(a, &val))) {
             return usage_error("unknown-option", "wrun", a);
         }
+        if (NULL != val) {
+            vals[0] = (char *)val;
+        } else {
+            if (i + opt->nargs >= argc) {
+                return usage_error("missing-argument", "wrun", a);
+            }
+            for (int k = 0; k < opt->nargs; k++) {
+                vals[k] = argv[i + 1 + k];
+            }
+            i += opt->nargs;
+        }
+        if (GO_ON != (rc = opt->fn(o, a, vals))) {
+            return rc;
+        }
     }
-    (void)have_np;
     if (i >= argc) {
         return usage_error("no-program", "wrun", NULL);
     }
     o->app.argv = argv + i;
-    return -1;
+    return GO_ON;
 }
 
 /* --mca k v, before the frameworks open: for wrun itself (pls and the server read it). */
@@ -212,7 +303,6 @@ static int mca_for_job(opts_t *o)
     }
     return WU_SUCCESS;
 }
-
 static void on_signal(evutil_socket_t sig, short what, void *arg)
 {
     (void)what;
