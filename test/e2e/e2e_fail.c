@@ -5,6 +5,7 @@
  *   abort  the last rank calls PMIx_Abort(7) while the others wait in a fence
  *   die    the last rank exits with status 3 without PMIx_Finalize while the others wait in a
  *          fence: their fence must fail (no hang)
+ *   hang   the last rank sleeps instead of joining the fence (for wrun --timeout)
  *   lost   every rank waits in a Get of a key nobody puts; the script kills wrun (the server):
  *          the Get must fail with PMIX_ERR_LOST_CONNECTION. Rank 0 writes DIR/ready once all
  *          ranks passed a fence; each rank writes its Get's status to DIR/result.<rank>. */
@@ -59,8 +60,8 @@ static void lost(const char *dir, uint32_t n)
 int main(int argc, char **argv)
 {
     if (argc != 3 || (strcmp(argv[1], "abort") != 0 && strcmp(argv[1], "die") != 0 &&
-                      strcmp(argv[1], "lost") != 0)) {
-        fprintf(stderr, "usage: %s abort|die|lost DIR\n", argv[0]);
+                      strcmp(argv[1], "lost") != 0 && strcmp(argv[1], "hang") != 0)) {
+        fprintf(stderr, "usage: %s abort|die|hang|lost DIR\n", argv[0]);
         return 2;
     }
     bool do_abort = strcmp(argv[1], "abort") == 0;
@@ -74,6 +75,12 @@ int main(int argc, char **argv)
 
     if (strcmp(argv[1], "lost") == 0) {
         lost(argv[2], n);
+    }
+    if (e2e_me.rank == n - 1 && strcmp(argv[1], "hang") == 0) {
+        e2e_note("sleeping instead of joining the fence");
+        fflush(NULL);
+        sleep(90);
+        e2e_fail("still alive 90 s after the fence began");
     }
     if (e2e_me.rank == n - 1) {
         usleep(500 * 1000); /* let the others enter the fence */
