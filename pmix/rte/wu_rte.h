@@ -52,8 +52,10 @@ int wu_rte_init(const char *tool);
  * WU_SUCCESS when the job ran (whatever its status), WU_ERR_SILENT when it could not be set up
  * or started (reported; *status is set to a suitable exit code as well). */
 int wu_rte_run(const wu_rte_app_t *app, int *status);
-/* Terminate the running job because the launcher got signal sig (thread safe, may be called
- * from any thread; a second call kills the job at once). */
+/* The launcher got signal sig (thread safe, any thread). SIGINT, SIGTERM and SIGHUP are
+ * forwarded to the job; the same kind again within a few seconds terminates the job (status
+ * 128+sig), and once it is ending a further one kills it at once. SIGUSR1 and SIGUSR2 are
+ * forwarded; SIGTSTP stops the job and then the launcher, SIGCONT resumes the job. */
 void wu_rte_interrupt(int sig);
 /* Shut everything down (PMIx server, progress thread, frameworks). */
 void wu_rte_finalize(void);

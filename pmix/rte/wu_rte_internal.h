@@ -54,8 +54,9 @@ typedef struct rte_job {
     uint32_t pending_rank; /* the failure seen */
     uint32_t wait_rank;    /* the earlier process */
     bool terminating;
-    int interrupts; /* signals received by the launcher */
-    wu_wait_t done; /* released when every process has ended (any thread may wait) */
+    int forwarded_sig;   /* the last SIGINT/SIGTERM/SIGHUP passed on to the job, or 0 */
+    double forwarded_at; /* when (CLOCK_MONOTONIC seconds) */
+    wu_wait_t done;      /* released when every process has ended (any thread may wait) */
 } rte_job_t;
 
 /* wu_rte_job.c */

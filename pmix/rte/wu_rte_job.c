@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -151,7 +152,8 @@ static int proc_failure(rte_job_t *job, wu_pls_proc_t *proc, bool say)
         return exec_status(proc->exec_errno);
     }
     if (WIFSIGNALED(st)) {
-        if (say) {
+        /* a death by the signal the user sent us needs no explanation */
+        if (say && WTERMSIG(st) != job->forwarded_sig) {
             wu_rte_say("proc-signaled", wu_rte_tool, proc->rank, (int)proc->pid, wu_rte_hostname,
                        WTERMSIG(st), strsignal(WTERMSIG(st)));
         }
@@ -247,19 +249,54 @@ static void on_done(wu_pls_job_t *pls)
 
 /* --- interrupts ------------------------------------------------------------------------------ */
 
+/* Seconds within which a second SIGINT (SIGTERM, SIGHUP) ends the job instead of being
+ * forwarded again. */
+#define SECOND_SIGNAL_WINDOW 5.0
+
+static double now_mono(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static void interrupt_in_rte(void *arg)
 {
     int sig = (int)(intptr_t)arg;
     rte_job_t *job = wu_rte_job;
+    double now = now_mono();
     if (NULL == job || NULL == job->pls) {
-        atomic_store(&pending_interrupt, sig);
+        if (SIGINT == sig || SIGTERM == sig || SIGHUP == sig) {
+            atomic_store(&pending_interrupt, sig);
+        }
         return;
     }
-    if (0 == job->interrupts++) {
+    switch (sig) {
+    case SIGUSR1:
+    case SIGUSR2:
+        (void)wu_pls_signal_job(job->pls, sig);
+        return;
+    case SIGTSTP: /* the job is in process groups of its own: the terminal does not stop it */
+        wu_rte_say("suspended", wu_rte_tool);
+        (void)wu_pls_signal_job(job->pls, SIGSTOP);
+        (void)kill(getpid(), SIGSTOP); /* and we stop as a shell expects; SIGCONT resumes */
+        return;
+    case SIGCONT:
+        (void)wu_pls_signal_job(job->pls, SIGCONT);
+        return;
+    default:
+        break;
+    }
+    if (job->terminating) {
+        (void)wu_pls_signal_job(job->pls, SIGKILL); /* already ending: now at once */
+    } else if (0 != job->forwarded_sig && now - job->forwarded_at < SECOND_SIGNAL_WINDOW) {
         wu_rte_say("interrupted", wu_rte_tool, strsignal(sig));
         wu_rte_job_fail(job, 128 + sig);
     } else {
-        (void)wu_pls_signal_job(job->pls, SIGKILL);
+        wu_rte_say("forwarding", wu_rte_tool, strsignal(sig), SECOND_SIGNAL_WINDOW);
+        job->forwarded_sig = sig;
+        job->forwarded_at = now;
+        (void)wu_pls_signal_job(job->pls, sig);
     }
 }
 

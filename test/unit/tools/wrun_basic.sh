@@ -205,29 +205,53 @@ bg_wrun -n 3 sh -c 'echo $$ >> '"$tmp/pids"'; exec sleep 100'
 wait_pids 3
 kill -INT $wp
 bg_wait
-r=0; [ $rc -eq 130 ] && grep -q 'caught signal' "$tmp/err" || r=1
-check "SIGINT to wrun -> job terminated, exit 130" $r "rc=$rc" "$(cat "$tmp/err")"
+r=0; [ $rc -eq 130 ] && grep -q 'forwarding signal' "$tmp/err" || r=1
+check "SIGINT to wrun is forwarded: the ranks die of it, exit 130" $r "rc=$rc" "$(cat "$tmp/err")"
 out=$(none_alive "$tmp/pids"); check "no process left after SIGINT" $? "$out"
 : > "$tmp/pids"
 bg_wrun -n 2 sh -c 'trap "" TERM; echo $$ >> '"$tmp/pids"'; while :; do sleep 0.1; done'
 wait_pids 2
+kill -TERM $wp; sleep 0.5
+alive $wp; still=$?
 kill -TERM $wp
 bg_wait
-check "SIGTERM to wrun, ranks ignoring SIGTERM are killed after the grace -> 143" \
-    $((rc != 143)) "rc=$rc" "$(cat "$tmp/err")"
+check "SIGTERM forwarded (ignored by the ranks), a second one terminates: killed after the grace -> 143" \
+    $((rc != 143 || still != 0)) "rc=$rc still=$still" "$(cat "$tmp/err")"
 out=$(none_alive "$tmp/pids"); check "no process left after SIGTERM" $? "$out"
 : > "$tmp/pids"
 start=$(date +%s)
 bg_wrun --mca pls_fork_term_grace 50 -n 2 \
-    sh -c 'trap "" TERM; echo $$ >> '"$tmp/pids"'; while :; do sleep 0.1; done'
+    sh -c 'trap "" INT TERM; echo $$ >> '"$tmp/pids"'; while :; do sleep 0.1; done'
 wait_pids 2
+kill -INT $wp; sleep 0.5
 kill -INT $wp; sleep 1
 alive $wp; still=$?
 kill -INT $wp
 bg_wait
 el=$(( $(date +%s) - start ))
 out=$(none_alive "$tmp/pids"); r=$?
-check "with a long grace, wrun waits after one SIGINT and kills at the second" \
+check "with a long grace: SIGINT forwarded, the second terminates, the third kills" \
     $((r != 0 || rc != 130 || el > 20 || still != 0)) "rc=$rc el=$el still=$still" "$out"
+# SIGUSR1 reaches the ranks
+: > "$tmp/pids"
+bg_wrun -n 2 sh -c 'trap "echo got-usr1; exit 0" USR1; echo $$ >> '"$tmp/pids"'; while :; do sleep 0.1; done'
+wait_pids 2
+kill -USR1 $wp
+bg_wait
+got=$(grep -c got-usr1 "$tmp/err" 2>/dev/null)
+check "SIGUSR1 is forwarded to every rank" $((rc != 0)) "rc=$rc"
+# SIGTSTP stops the ranks and wrun, SIGCONT resumes both
+: > "$tmp/pids"
+bg_wrun -n 2 sh -c 'echo $$ >> '"$tmp/pids"'; i=0; while [ $i -lt 30 ]; do sleep 0.1; i=$((i+1)); done'
+wait_pids 2
+kill -TSTP $wp; sleep 0.5
+stopped=0
+for p in $(cat "$tmp/pids") $wp; do
+    sed 's/^[0-9]* (.*) //' "/proc/$p/stat" 2>/dev/null | grep -q '^T' || stopped=1
+done
+kill -CONT $wp
+bg_wait
+check "SIGTSTP stops the ranks and wrun, SIGCONT resumes them to a normal end" \
+    $((stopped != 0 || rc != 0)) "stopped=$stopped rc=$rc" "$(cat "$tmp/err")"
 check "no session directory or socket left in TMPDIR" $(tmp_empty; echo $?) "$(ls -la "$TMPDIR")"
 echo "1..$n"
