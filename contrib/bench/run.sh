@@ -47,4 +47,4 @@ fi
     echo "run.sh: building wu_bench and wrun in $build failed" >&2
     exit 1
 }
-exec timeout 600 "$build/wrun" -n "$np" "$build/contrib/bench/wu_bench" "$@"
+exec timeout 600 "$build/wrun" --oversubscribe -n "$np" "$build/contrib/bench/wu_bench" "$@"

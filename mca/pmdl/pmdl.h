@@ -39,6 +39,7 @@ typedef struct wu_pmdl_proc {
     uint32_t app_size;   /* processes of this process's application context */
     uint32_t app_first;  /* rank of the first process of this application context */
     bool oversubscribed; /* more processes on this node than processors */
+    bool bound;          /* the launcher bound it to cpus (PMIX_CPUSET tells which) */
 } wu_pmdl_proc_t;
 
 typedef struct wu_pmdl_module {

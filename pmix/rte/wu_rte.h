@@ -34,7 +34,13 @@ typedef struct wu_rte_app {
     const char *output_dir; /* output goes to DIR/<job>/rank.<N>/stdout|stderr, not to ours */
     int stdin_target;       /* who reads our stdin: a rank, WU_RTE_STDIN_ALL or _NONE */
     double timeout;         /* seconds the job may run (0: no limit); then it ends with 110 */
-    bool keep_lib_path;     /* leave LD_LIBRARY_PATH alone (default: Wireup's library dir first) */
+    const char *map_by;     /* --map-by, --bind-to (wu_rte_map_parse syntax); NULL: default */
+    const char *bind_to;
+    bool oversubscribe;   /* more processes than slots is allowed */
+    uint32_t host_slots;  /* slots the user gave with -H (0: one per core of this node) */
+    bool report_bindings; /* print each rank's binding once it runs (stderr) */
+    bool display_map;     /* print the job's map before it starts (stdout) */
+    bool keep_lib_path;   /* leave LD_LIBRARY_PATH alone (default: Wireup's library dir first) */
 } wu_rte_app_t;
 
 #define WU_RTE_STDIN_NONE (-1)

@@ -290,7 +290,9 @@ static void load_rank(pmix_info_t *i, const char *key, pmix_rank_t v)
 /* Per-process data: PMIX_RANK first (the Standard's rule for PMIX_PROC_DATA). */
 static pmix_data_array_t *proc_data(const rte_job_t *job, uint32_t r)
 {
-    const size_t n = NULL != job->nsdir ? 9 : 8;
+    const wu_rte_proc_place_t *pl = NULL != job->place ? &job->place->procs[r] : NULL;
+    const size_t n = (NULL != job->nsdir ? 9 : 8) + (NULL != pl ? 2 : 0);
+    size_t k = 8;
     pmix_data_array_t *d;
     pmix_info_t *a;
     PMIX_DATA_ARRAY_CREATE(d, n, PMIX_INFO);
@@ -314,8 +316,14 @@ static pmix_data_array_t *proc_data(const rte_job_t *job, uint32_t r)
             PMIX_DATA_ARRAY_FREE(d);
             return NULL;
         }
-        PMIx_Info_load(&a[8], PMIX_PROCDIR, pdir, PMIX_STRING);
+        PMIx_Info_load(&a[k++], PMIX_PROCDIR, pdir, PMIX_STRING);
         free(pdir);
+    }
+    if (NULL != pl) {
+        /* an unbound rank's values are NULL strings, as ORTE registers them (Open MPI then
+         * treats it as unbound) */
+        PMIx_Info_load(&a[k++], PMIX_CPUSET, pl->cpulist, PMIX_STRING);
+        PMIx_Info_load(&a[k++], PMIX_LOCALITY_STRING, pl->locstr, PMIX_STRING);
     }
     return d;
 }
@@ -324,7 +332,9 @@ static pmix_data_array_t *proc_data(const rte_job_t *job, uint32_t r)
  * meaning for an unbound single-node job. */
 static int job_info(rte_job_t *job, pmix_info_t **out, size_t *nout)
 {
-    const size_t njob = NULL != job->nsdir ? 21 : 18;
+    char *xml = NULL;
+    const bool have_xml = NULL != job->topo && WU_SUCCESS == wu_rte_topo_xml(job->topo, &xml);
+    const size_t njob = (NULL != job->nsdir ? 21 : 18) + (have_xml ? 1 : 0);
     size_t n = njob + job->np, k = 0;
     bool rmclean = true;
     char *peers = NULL, *regex = NULL, *ppn = NULL;
@@ -379,6 +389,9 @@ static int job_info(rte_job_t *job, pmix_info_t **out, size_t *nout)
         PMIx_Info_load(&info[k++], PMIX_NSDIR, job->nsdir, PMIX_STRING);
         PMIx_Info_load(&info[k++], PMIX_TDIR_RMCLEAN, &rmclean, PMIX_BOOL);
     }
+    if (have_xml) { /* clients need not discover the topology themselves */
+        PMIx_Info_load(&info[k++], PMIX_HWLOC_XML_V2, xml, PMIX_STRING);
+    }
     for (uint32_t r = 0; r < job->np; r++, k++) {
         pmix_data_array_t *d = proc_data(job, r);
         if (NULL == d) {
@@ -393,6 +406,7 @@ static int job_info(rte_job_t *job, pmix_info_t **out, size_t *nout)
     *nout = n;
     ret = WU_SUCCESS;
 out:
+    free(xml);
     wu_argv_free(ranks);
     free(peers);
     free(regex);

@@ -7,6 +7,7 @@
 #include "mca/pls/pls.h"
 #include "opal/event/wu_wait.h"
 #include "pmix/rte/wu_rte.h"
+#include "pmix/rte/wu_rte_map.h"
 #include "pmix_common.h"
 
 #include <stdatomic.h>
@@ -42,11 +43,14 @@ typedef struct rte_job {
     uint32_t np;
     rte_proc_t *procs;
     wu_pls_job_t *pls;
-    unsigned jobnum;         /* 1, 2, ...: the launcher's count of jobs, as in ORTE's tags */
-    const wu_rte_app_t *app; /* what runs (valid while wu_rte_run runs) */
-    pmix_rank_t *scratch;    /* np entries, for rank lists in messages */
-    rte_stdin_t *stdin_fwd;  /* --stdin forwarding (wu_rte_stdin.c), or NULL */
-    bool status_set;         /* the job's end is decided; later failures do not count */
+    unsigned jobnum;           /* 1, 2, ...: the launcher's count of jobs, as in ORTE's tags */
+    const wu_rte_app_t *app;   /* what runs (valid while wu_rte_run runs) */
+    pmix_rank_t *scratch;      /* np entries, for rank lists in messages */
+    rte_stdin_t *stdin_fwd;    /* --stdin forwarding (wu_rte_stdin.c), or NULL */
+    wu_rte_topo_t *topo;       /* this node's topology */
+    wu_rte_placement_t *place; /* where each rank runs and what it is bound to */
+    bool bind_for_real;        /* the topology is this machine's (not synthetic): bind */
+    bool status_set;           /* the job's end is decided; later failures do not count */
     int status;
     /* A failure seen while a process whose connection ended earlier has not been reaped yet:
      * that process failed first and decides, once reaped (see on_exited). */
@@ -81,6 +85,12 @@ int wu_rte_setup_fork(rte_job_t *job, uint32_t rank, char ***env);
 bool wu_rte_iof_output(rte_job_t *job, uint32_t rank, int stream, const char *data, size_t len);
 /* Write out what is left of every partial line, and free the buffers and output files. */
 void wu_rte_iof_flush(rte_job_t *job);
+/* wu_rte_place.c: map and bind the job before launch (reports problems to the user and returns
+ * WU_ERR_SILENT); print --report-bindings once the processes run; release. */
+int wu_rte_place_job(rte_job_t *job);
+void wu_rte_place_report(rte_job_t *job);
+void wu_rte_place_free(rte_job_t *job);
+
 /* wu_rte_stdin.c: forward our stdin to the processes launched with a stdin pipe (rte thread,
  * after launch), and release the forwarding (rte thread). */
 int wu_rte_stdin_start(rte_job_t *job);

@@ -32,13 +32,6 @@ static wu_progress_t *progress = NULL;
 static unsigned job_counter = 0;
 static atomic_int pending_interrupt = 0; /* a signal that came before the job started */
 
-/* Processors this node has (at least 1). */
-static uint32_t node_ncpus(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (uint32_t)n : 1;
-}
-
 /* Does dir hold libpmix.so.2? Then keep a copy of it in *found. */
 static bool has_lib(const char *dir, char **found)
 {
@@ -404,7 +397,8 @@ static int proc_env(rte_job_t *job, const wu_rte_app_t *app, uint32_t rank, char
                                .num_apps = 1,
                                .app_size = job->np,
                                .app_first = 0,
-                               .oversubscribed = job->np > node_ncpus()};
+                               .oversubscribed = NULL != job->place && job->place->oversubscribed,
+                               .bound = job->bind_for_real && NULL != job->pls->procs[rank].cpus};
     if (NULL == e && NULL != environ && NULL != environ[0]) {
         return WU_ERR_NOMEM;
     }
@@ -466,6 +460,7 @@ static void free_job(rte_job_t *job)
     wu_rte_iof_flush(job);
     wu_rte_deregister_job(job);
     wu_wait_destroy(&job->done);
+    wu_rte_place_free(job);
     free(job->scratch);
     free(job->procs);
     free(job);
@@ -516,6 +511,9 @@ int wu_rte_run(const wu_rte_app_t *app, int *status)
     job->pls->user = job;
     job->pls->merge_stderr = app->merge_stderr;
     job->pls->cb = (wu_pls_callbacks_t){.output = on_output, .exited = on_exited, .done = on_done};
+    if (WU_SUCCESS != (rc = wu_rte_place_job(job))) {
+        goto fail;
+    }
     if (NULL != app->output_dir && WU_SUCCESS != (rc = wu_rte_iof_open_files(job))) {
         goto fail;
     }
@@ -539,6 +537,7 @@ int wu_rte_run(const wu_rte_app_t *app, int *status)
     }
     rc = wu_pls_launch_job(job->pls);
     if (WU_SUCCESS == rc) {
+        wu_rte_place_report(job);
         /* not fatal: the processes then read end of file */
         (void)wu_progress_shift_wait(progress, stdin_start, job, 0);
     }

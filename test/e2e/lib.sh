@@ -61,13 +61,14 @@ e2e_cleanup() {
     esac
 }
 
-# e2e_wrun OUT N PROG [ARGS...]: run PROG under `wrun -n N` with a 120 s limit, output (stdout
-# and stderr) in OUT; sets e2e_rc to wrun's exit status
+# e2e_wrun OUT N PROG [ARGS...]: run PROG under `wrun --oversubscribe -n N` (CI machines have
+# fewer cores than the tests have ranks) with a 120 s limit, output (stdout and stderr) in OUT;
+# sets e2e_rc to wrun's exit status
 e2e_wrun() {
     out=$1
     np=$2
     shift 2
-    TMPDIR="$e2e_tmp/t" timeout 120 "$wrun" -n "$np" "$@" >"$out" 2>&1
+    TMPDIR="$e2e_tmp/t" timeout 120 "$wrun" --oversubscribe -n "$np" "$@" >"$out" 2>&1
     e2e_rc=$?
     e2e_check_leaks "wrun -n $np ${1##*/} ${2:-}"
     return 0

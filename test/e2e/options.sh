@@ -88,7 +88,7 @@ else
     e2e_not_ok "default --stdin:"
     e2e_diag "$e2e_tmp/out"
 fi
-TMPDIR="$e2e_tmp/t" timeout 60 "$wrun" --stdin all -n 3 sh -c 'echo "$PMIX_RANK:$(cat | tr "\n" ",")"' \
+TMPDIR="$e2e_tmp/t" timeout 60 "$wrun" --oversubscribe --stdin all -n 3 sh -c 'echo "$PMIX_RANK:$(cat | tr "\n" ",")"' \
     <"$e2e_tmp/in" >"$e2e_tmp/out" 2>&1
 if [ "$(sort "$e2e_tmp/out" | tr '\n' '|')" = "0:l1,l2,|1:l1,l2,|2:l1,l2,|" ]; then
     e2e_ok "--stdin all: every rank reads all of it"

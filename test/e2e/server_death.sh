@@ -10,7 +10,7 @@ lost_conn=-61
 for n in 2 4; do
     d="$e2e_tmp/run$n"
     mkdir "$d" || exit 1
-    TMPDIR="$e2e_tmp/t" "$wrun" -n $n "$e2e/e2e_fail" lost "$d" >"$e2e_tmp/out" 2>&1 &
+    TMPDIR="$e2e_tmp/t" "$wrun" --oversubscribe -n $n "$e2e/e2e_fail" lost "$d" >"$e2e_tmp/out" 2>&1 &
     wpid=$!
     i=0
     while [ ! -f "$d/ready" ] && [ $i -lt 600 ] && kill -0 $wpid 2>/dev/null; do

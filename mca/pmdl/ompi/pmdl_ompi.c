@@ -85,6 +85,11 @@ static int ompi_setup_env(const wu_pmdl_proc_t *p, char ***env)
     }
     /* as mpirun: oversubscribed processes yield the processor while they wait for messages
      * instead of spinning (unless the user chose otherwise) */
+    /* bound by the launcher: Open MPI then reads its binding (PMIX_CPUSET) instead of binding
+     * the process itself */
+    if (WU_SUCCESS == rc && p->bound) {
+        rc = wu_setenv("OMPI_MCA_orte_externally_bound", "1", true, env);
+    }
     if (WU_SUCCESS == rc && p->oversubscribed &&
         NULL == wu_getenv("OMPI_MCA_mpi_yield_when_idle", *env)) {
         rc = wu_setenv("OMPI_MCA_mpi_yield_when_idle", "1", true, env);

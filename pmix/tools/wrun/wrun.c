@@ -11,6 +11,7 @@
 #include "opal/util/wu_show_help.h"
 #include "pmix.h"
 #include "pmix/rte/wu_rte.h"
+#include "pmix/rte/wu_rte_map.h"
 
 #include <errno.h>
 #include <event2/event.h>
@@ -181,6 +182,75 @@ static int o_timeout(opts_t *o, const char *opt, char *const *a)
     return GO_ON;
 }
 
+/* --map-by and --bind-to are checked at once, so a bad value stops wrun before anything runs. */
+static int check_policy(opts_t *o, const char *opt)
+{
+    wu_rte_policy_t pol;
+    char *why = NULL;
+    if (WU_SUCCESS != wu_rte_map_parse(o->app.map_by, o->app.bind_to, &pol, &why)) {
+        fprintf(stderr, "wrun: %s (option %s)\n", NULL != why ? why : "bad value", opt);
+        free(why);
+        return EXIT_USAGE;
+    }
+    return GO_ON;
+}
+
+static int o_map_by(opts_t *o, const char *opt, char *const *a)
+{
+    o->app.map_by = a[0];
+    return check_policy(o, opt);
+}
+
+static int o_bind_to(opts_t *o, const char *opt, char *const *a)
+{
+    o->app.bind_to = a[0];
+    return check_policy(o, opt);
+}
+
+/* Is name this node? */
+static bool is_local_host(const char *name)
+{
+    char host[256] = "";
+    size_t n;
+    if (0 == strcmp(name, "localhost") || 0 == strcmp(name, "127.0.0.1") ||
+        0 == strcmp(name, "::1")) {
+        return true;
+    }
+    (void)gethostname(host, sizeof host - 1);
+    n = strcspn(host, ".");
+    return 0 == strcmp(name, host) || (strlen(name) == n && 0 == strncmp(name, host, n));
+}
+
+/* -H host[:slots],...: every host must be this node for now; the slots add up. */
+static int o_host(opts_t *o, const char *opt, char *const *a)
+{
+    char **hosts = wu_argv_split(a[0], ',');
+    int rc = GO_ON;
+    for (int i = 0; NULL != hosts && NULL != hosts[i] && GO_ON == rc; i++) {
+        char *colon = strchr(hosts[i], ':');
+        long slots = 1;
+        if (NULL != colon) {
+            *colon = '\0';
+            if (WU_SUCCESS != parse_uint(colon + 1, 1, WRUN_MAX_NP, &slots)) {
+                rc = usage_error("bad-host", a[0], opt);
+                break;
+            }
+        }
+        if ('\0' == hosts[i][0]) {
+            rc = usage_error("bad-host", a[0], opt);
+        } else if (!is_local_host(hosts[i])) {
+            rc = usage_error("remote-host", hosts[i], opt);
+        } else {
+            o->app.host_slots += (uint32_t)slots;
+        }
+    }
+    if (NULL == hosts) {
+        rc = usage_error("bad-host", a[0], opt);
+    }
+    wu_argv_free(hosts);
+    return rc;
+}
+
 /* Flags: a handler per field would be noise, so the flag options name their field. */
 #define FLAG_FN(name, field)                                    \
     static int name(opts_t *o, const char *opt, char *const *a) \
@@ -193,6 +263,9 @@ FLAG_FN(o_tag, tag_output)
 FLAG_FN(o_timestamp, timestamp_output)
 FLAG_FN(o_merge, merge_stderr)
 FLAG_FN(o_keep_lib, keep_lib_path)
+FLAG_FN(o_oversubscribe, oversubscribe)
+FLAG_FN(o_report_bindings, report_bindings)
+FLAG_FN(o_display_map, display_map)
 
 static const wrun_opt_t options[] = {
     {"n|np|c", 1, o_np},
@@ -208,6 +281,12 @@ static const wrun_opt_t options[] = {
     {"stdin", 1, o_stdin},
     {"timeout", 1, o_timeout},
     {"keep-library-path", 0, o_keep_lib},
+    {"H|host|hosts", 1, o_host},
+    {"oversubscribe", 0, o_oversubscribe},
+    {"map-by", 1, o_map_by},
+    {"bind-to", 1, o_bind_to},
+    {"report-bindings", 0, o_report_bindings},
+    {"display-map", 0, o_display_map},
 };
 
 /* The option a names (with one or two dashes, "=value" allowed when it takes one value), or

@@ -130,6 +130,19 @@ START_TEST(oversubscribed_yields)
 }
 END_TEST
 
+START_TEST(bound_is_told)
+{
+    wu_pmdl_proc_t p = proc3;
+    char **env = NULL;
+    ck_assert_int_eq(WU_SUCCESS, wu_pmdl_base_setup_env(&p, &env));
+    ck_assert_ptr_null(wu_getenv("OMPI_MCA_orte_externally_bound", env));
+    p.bound = true;
+    ck_assert_int_eq(WU_SUCCESS, wu_pmdl_base_setup_env(&p, &env));
+    ck_assert_str_eq("1", wu_getenv("OMPI_MCA_orte_externally_bound", env));
+    wu_argv_free(env);
+}
+END_TEST
+
 START_TEST(excluded_gives_nothing)
 {
     char **env = NULL;
@@ -202,6 +215,7 @@ static Suite *pmdl_suite(void)
     tcase_add_loop_test(tc, removes_orte_variables, 0, WU_NELEMS(orte_vars));
     tcase_add_test(tc, no_argv_no_command);
     tcase_add_test(tc, oversubscribed_yields);
+    tcase_add_test(tc, bound_is_told);
     tcase_add_test(tc, excluded_gives_nothing);
     tcase_add_test(tc, direct_launch_param_off);
     tcase_add_loop_test(tc, mca_routing, 0, WU_NELEMS(routes));

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wu_rte_place.c -- placing a job on this node before it starts: the topology, the slot check
+ * (-H slots or one per core, --oversubscribe), the map and binding of wu_rte_map.c applied to
+ * the pls processes, and what --display-map and --report-bindings print.
+ *
+ * Bindings are applied only when the topology is this machine's: with HWLOC_SYNTHETIC or
+ * HWLOC_XMLFILE the map is computed, registered and reported (that is what such topologies are
+ * for: reproducible tests and what-if runs), but the processes are not pinned to cpus that may
+ * not exist here. */
+#include "opal/util/wu_show_help.h"
+#include "pmix/rte/wu_rte_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int wu_rte_place_job(rte_job_t *job)
+{
+    const wu_rte_app_t *app = job->app;
+    wu_rte_policy_t pol;
+    char *why = NULL;
+    bool over = app->oversubscribe;
+    uint32_t slots;
+    int rc;
+
+    if (WU_SUCCESS != (rc = wu_rte_map_parse(app->map_by, app->bind_to, &pol, &why))) {
+        fprintf(stderr, "%s: %s\n", wu_rte_tool, NULL != why ? why : wu_strerror(rc));
+        free(why);
+        return WU_ERR_SILENT;
+    }
+    if (WU_SUCCESS != (rc = wu_rte_topo_load(&job->topo))) {
+        wu_show_help("help-wu-map.txt", "topology-failed", true, wu_rte_tool, wu_strerror(rc));
+        return WU_ERR_SILENT;
+    }
+    job->bind_for_real = 0 != hwloc_topology_is_thissystem(wu_rte_topo_hwloc(job->topo));
+    slots = wu_rte_topo_slots(job->topo, &pol);
+    if (app->host_slots > 0) {
+        /* the user counted the slots: they decide whether the node is oversubscribed */
+        if (job->np > app->host_slots && !over && !pol.oversubscribe) {
+            wu_show_help("help-wu-map.txt", "not-enough-slots", true, job->np, app->argv[0],
+                         wu_rte_tool, "slot given with -H", app->host_slots, app->host_slots);
+            return WU_ERR_SILENT;
+        }
+        over = over || job->np > slots;
+    }
+    rc = wu_rte_map(job->topo, job->np, &pol, over, &job->place);
+    if (WU_ERR_OUT_OF_RESOURCE == rc) {
+        bool ht = WU_RTE_MAP_HWTHREAD == pol.map;
+        wu_show_help("help-wu-map.txt", "not-enough-slots", true, job->np, app->argv[0],
+                     wu_rte_tool, ht ? "hardware thread" : "core", slots, slots);
+        return WU_ERR_SILENT;
+    }
+    if (WU_SUCCESS != rc) {
+        return rc;
+    }
+    for (uint32_t r = 0; r < job->np && job->bind_for_real; r++) {
+        if (WU_SUCCESS != (rc = wu_rte_map_cpulist(job->place, r, &job->pls->procs[r].cpus))) {
+            return rc;
+        }
+    }
+    if (app->display_map) {
+        char *text = wu_rte_map_display(job->topo, job->place, wu_rte_hostname);
+        if (NULL != text) {
+            fputs(text, stdout);
+            fflush(stdout);
+            free(text);
+        }
+    }
+    return WU_SUCCESS;
+}
+
+void wu_rte_place_report(rte_job_t *job)
+{
+    if (!job->app->report_bindings || NULL == job->place) {
+        return;
+    }
+    for (uint32_t r = 0; r < job->np; r++) {
+        char *line;
+        if (0 == job->pls->procs[r].pid) {
+            continue; /* it could not be started (reported elsewhere) */
+        }
+        line = wu_rte_map_binding_str(job->topo, job->place, r, wu_rte_hostname,
+                                      (int)job->pls->procs[r].pid);
+        if (NULL != line) {
+            fprintf(stderr, "%s\n", line);
+            free(line);
+        }
+    }
+    fflush(stderr);
+}
+
+void wu_rte_place_free(rte_job_t *job)
+{
+    wu_rte_placement_free(job->place);
+    job->place = NULL;
+    wu_rte_topo_free(job->topo);
+    job->topo = NULL;
+}

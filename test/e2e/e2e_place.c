@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* e2e_place.c -- what a process learns of its placement (test/e2e/mapping.sh): it prints one line
+ *   place rank=R cpuset=<PMIX_CPUSET or none> locstr=<PMIX_LOCALITY_STRING or none> xml=yes|no
+ *         affinity=<the cpus it may run on, as a list>
+ * Public PMIx API only. */
+#define _GNU_SOURCE /* sched_getaffinity */
+#include "e2e_util.h"
+
+#include <sched.h>
+
+/* A string value of proc's key, "none" when it is not there or NULL. */
+static char *get_str(const pmix_proc_t *proc, const char *key)
+{
+    pmix_value_t *v = NULL;
+    char *s = NULL;
+    if (PMIX_SUCCESS == PMIx_Get(proc, key, NULL, 0, &v) && NULL != v) {
+        if (PMIX_STRING == v->type && NULL != v->data.string) {
+            s = strdup(v->data.string);
+        }
+        PMIX_VALUE_RELEASE(v);
+    }
+    return NULL != s ? s : strdup("none");
+}
+
+int main(void)
+{
+    pmix_proc_t wild;
+    cpu_set_t set;
+    char aff[1024] = "";
+    size_t len = 0;
+    int lo = -1;
+
+    E2E_RC(PMIx_Init(&e2e_me, NULL, 0), "PMIx_Init");
+    PMIX_LOAD_PROCID(&wild, e2e_me.nspace, PMIX_RANK_WILDCARD);
+    char *cpuset = get_str(&e2e_me, PMIX_CPUSET);
+    char *locstr = get_str(&e2e_me, PMIX_LOCALITY_STRING);
+    char *xml = get_str(&wild, "pmix.hwlocxml2");
+    /* the affinity as a list of ranges */
+    E2E_CHECK(0 == sched_getaffinity(0, sizeof set, &set), "sched_getaffinity");
+    for (int c = 0; c <= CPU_SETSIZE; c++) {
+        bool in = c < CPU_SETSIZE && CPU_ISSET(c, &set);
+        if (in && lo < 0) {
+            lo = c;
+        } else if (!in && lo >= 0) {
+            len += (size_t)snprintf(aff + len, sizeof aff - len, "%s%d", len > 0 ? "," : "", lo);
+            if (c - 1 > lo) {
+                len += (size_t)snprintf(aff + len, sizeof aff - len, "-%d", c - 1);
+            }
+            lo = -1;
+        }
+    }
+    printf("place rank=%u cpuset=%s locstr=%s xml=%s affinity=%s\n", e2e_me.rank, cpuset, locstr,
+           0 == strncmp(xml, "<?xml", 5) ? "yes" : "no", aff);
+    fflush(stdout);
+    free(cpuset);
+    free(locstr);
+    free(xml);
+    E2E_RC(PMIx_Finalize(NULL, 0), "PMIx_Finalize");
+    return 0;
+}
