@@ -18,6 +18,7 @@
 #include "opal/util/wu_path.h"
 #include "opal/util/wu_show_help.h"
 #include "pmix/client/wu_client.h"
+#include "pmix/common/wu_ompi_help.h"
 #include "pmix/common/wu_pack.h"
 #include "pmix/common/wu_proto.h"
 
@@ -345,34 +346,12 @@ pmix_status_t PMIx_Job_control(const pmix_proc_t targets[], size_t ntargets,
 
 /* ---- log ------------------------------------------------------------------------------- */
 
-static uint32_t be32(const unsigned char *p)
+/* The rendered text of an Open MPI help message (the last string of the relay). */
+static const char *ompi_help_text(const pmix_byte_object_t *bo)
 {
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-/* The last string of an opal buffer of (count 1, value) fields, where a value is a string
- * (u32 length with the NUL, bytes) or one byte: Open MPI's show_help relay (filename, topic,
- * have_output flag, rendered text). NULL if the bytes do not look like that. */
-static const char *opal_last_string(const pmix_byte_object_t *bo)
-{
-    const unsigned char *p = (const unsigned char *)bo->bytes;
-    size_t pos = 0, size = bo->size;
-    const char *last = NULL;
-    while (pos + 4 <= size) {
-        uint32_t len;
-        if (1 != be32(p + pos)) {
-            return last;
-        }
-        pos += 4;
-        if (pos + 4 <= size && (len = be32(p + pos)) > 0 && len <= size - pos - 4 &&
-            '\0' == p[pos + 4 + len - 1] && strlen((const char *)p + pos + 4) == len - 1) {
-            last = (const char *)p + pos + 4;
-            pos += 4 + len;
-        } else {
-            pos += 1; /* a one-byte value */
-        }
-    }
-    return last;
+    const char *str[4];
+    size_t n = wu_ompi_help_strings(bo, str, 4);
+    return n > 0 ? str[n - 1] : NULL;
 }
 
 typedef struct {
@@ -409,7 +388,7 @@ static int log_fn(void *arg)
         if (PMIX_CHECK_KEY(d, PMIX_LOG_MSG) && PMIX_BYTE_OBJECT == d->value.type) {
             e.channel = "stderr";
             e.source = NULL; /* rendered already */
-            e.message = opal_last_string(&d->value.data.bo);
+            e.message = ompi_help_text(&d->value.data.bo);
         } else if (PMIX_STRING != d->value.type) {
             continue; /* email and other structured channels: not supported */
         } else if (PMIX_CHECK_KEY(d, PMIX_LOG_STDERR)) {
@@ -446,10 +425,55 @@ static void log_free(log_t *l)
     free(l);
 }
 
+static void log_reply(int status, wu_buffer_t *reply, void *cbdata)
+{
+    log_t *l = cbdata;
+    (void)reply;
+    if (NULL != l->cbfunc) {
+        l->cbfunc(status, l->cbdata);
+    }
+    log_free(l);
+}
+
+/* Does the request carry an Open MPI help message? */
+static bool has_help_msg(const log_t *l)
+{
+    for (size_t i = 0; i < l->ndata; i++) {
+        if (PMIX_CHECK_KEY(&l->data[i], PMIX_LOG_MSG)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A connected client's help messages go to the server, whose host prints what many ranks send
+ * only once (the launcher's aggregation); the rest is logged here. */
+static int log_to_server(log_t *l)
+{
+    wu_buffer_t b;
+    int rc = wu_client_msg_start(&b, WU_CMD_LOG);
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_proto_pack_list(&b, l->data, l->ndata, PMIX_INFO);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_proto_pack_list(&b, l->dirs, l->ndirs, PMIX_INFO);
+    }
+    if (PMIX_SUCCESS != rc) {
+        wu_buffer_destruct(&b);
+        return rc;
+    }
+    return wu_client_request(&b, 0, log_reply, l);
+}
+
 static void log_nb_fn(void *arg)
 {
     log_t *l = arg;
-    int rc = log_fn(l);
+    int rc;
+    if (WU_CLIENT_CONNECTED == wu_client.mode && has_help_msg(l) &&
+        PMIX_SUCCESS == log_to_server(l)) {
+        return; /* log_reply finishes */
+    }
+    rc = log_fn(l);
     if (NULL != l->cbfunc) {
         l->cbfunc(rc, l->cbdata);
     }

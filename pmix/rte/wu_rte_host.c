@@ -233,6 +233,7 @@ int wu_rte_server_init(void)
     module.client_connected2 = h_connected2;
     module.client_finalized = h_finalized;
     module.abort = h_abort;
+    module.log = wu_rte_log_upcall;
     wu_server_set_lost_hook(h_lost);
 
     snprintf(nspace, sizeof nspace, "%s.%.64s.%d", wu_rte_tool, wu_rte_hostname, (int)getpid());

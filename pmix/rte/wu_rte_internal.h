@@ -85,6 +85,13 @@ int wu_rte_setup_fork(rte_job_t *job, uint32_t rank, char ***env);
 bool wu_rte_iof_output(rte_job_t *job, uint32_t rank, int stream, const char *data, size_t len);
 /* Write out what is left of every partial line, and free the buffers and output files. */
 void wu_rte_iof_flush(rte_job_t *job);
+/* wu_rte_log.c: the host's log upcall, and the count of repeated help messages (after the job;
+ * also forgets them). */
+void wu_rte_log_upcall(const pmix_proc_t *client, const pmix_info_t data[], size_t ndata,
+                       const pmix_info_t directives[], size_t ndirs, pmix_op_cbfunc_t cbfunc,
+                       void *cbdata);
+void wu_rte_log_summary(void);
+
 /* wu_rte_place.c: map and bind the job before launch (reports problems to the user and returns
  * WU_ERR_SILENT); print --report-bindings once the processes run; release. */
 int wu_rte_place_job(rte_job_t *job);

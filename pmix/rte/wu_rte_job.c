@@ -458,6 +458,7 @@ static void free_job(rte_job_t *job)
     }
     (void)wu_progress_shift_wait(progress, forget_job, NULL, 0);
     wu_rte_iof_flush(job);
+    wu_rte_log_summary();
     wu_rte_deregister_job(job);
     wu_wait_destroy(&job->done);
     wu_rte_place_free(job);

@@ -3,6 +3,7 @@
  * registration is handled here), QUERY (namespaces, job size, proc tables and the query keys
  * answered here; the rest goes to the host) and LOG (the host's log upcall, else plog). */
 #include "mca/plog/plog.h"
+#include "pmix/common/wu_ompi_help.h"
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_output.h"
 #include "pmix/common/wu_pack.h"
@@ -462,11 +463,20 @@ int wu_srv_cmd_log(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
     for (size_t i = 0; i < ndata; i++) {
         wu_plog_entry_t e = {.source = who, .severity = -1};
         pmix_status_t r1;
-        if (PMIX_STRING != data[i].value.type || NULL == data[i].value.data.string) {
+        const char *help[4];
+        size_t nhelp;
+        if (PMIX_CHECK_KEY(&data[i], PMIX_LOG_MSG) && PMIX_BYTE_OBJECT == data[i].value.type &&
+            (nhelp = wu_ompi_help_strings(&data[i].value.data.bo, help, 4)) > 0) {
+            e.message = help[nhelp - 1]; /* an Open MPI help message, rendered already */
+            e.source = NULL;
+        } else if (PMIX_STRING != data[i].value.type || NULL == data[i].value.data.string) {
             continue; /* not a message */
+        } else {
+            e.message = data[i].value.data.string;
         }
-        e.message = data[i].value.data.string;
-        if (PMIX_CHECK_KEY(&data[i], PMIX_LOG_STDOUT)) {
+        if (NULL == e.source) {
+            e.channel = "stderr";
+        } else if (PMIX_CHECK_KEY(&data[i], PMIX_LOG_STDOUT)) {
             e.channel = "stdout";
         } else if (PMIX_CHECK_KEY(&data[i], PMIX_LOG_SYSLOG) ||
                    PMIX_CHECK_KEY(&data[i], PMIX_LOG_LOCAL_SYSLOG) ||
