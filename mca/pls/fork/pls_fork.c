@@ -270,8 +270,11 @@ static int signal_groups(wu_pls_job_t *job, int sig)
             /* the group exists: one of its members is our unreaped child */
             (void)kill(-fp->pgid, sig);
         }
-        /* and the process itself, in case it left the group */
-        (void)kill(fp->proc->pid, sig);
+        /* and the process itself if it left the group (once only: a program may count its
+         * signals) */
+        if (fp->pgid <= 1 || getpgid(fp->proc->pid) != fp->pgid) {
+            (void)kill(fp->proc->pid, sig);
+        }
     }
     return WU_SUCCESS;
 }
