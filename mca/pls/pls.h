@@ -53,6 +53,8 @@ typedef struct wu_pls_proc {
     void *user;      /* the caller's, never touched by pls */
     void *pls_data;  /* the component's */
     /* Set by the caller before launch: */
+    char **argv;     /* its own program and arguments (owned; MPMD); NULL: the job's */
+    char *cwd;       /* its own working directory (owned); NULL: the job's */
     char *cpus;      /* Linux cpu list ("0-1,4") to bind the process to (owned); NULL: unbound */
     bool want_stdin; /* give it a pipe as standard input (else /dev/null) */
     /* Set by launch when want_stdin: the write end of that pipe, non-blocking, owned by pls
@@ -91,12 +93,13 @@ struct wu_pls_job {
     wu_pls_callbacks_t cb;
     void *user; /* the caller's */
     /* state */
-    uint32_t nended;    /* processes whose exited callback ran */
-    bool launched;      /* launch_job was called (successfully or not) */
-    bool terminating;   /* terminate_job was called */
-    int launch_errno;   /* why the program could not be found, when launch_job failed */
-    const void *module; /* the module that launched it */
-    void *pls_data;     /* the component's */
+    uint32_t nended;         /* processes whose exited callback ran */
+    bool launched;           /* launch_job was called (successfully or not) */
+    bool terminating;        /* terminate_job was called */
+    int launch_errno;        /* why the program could not be found, when launch_job failed */
+    const char *launch_prog; /* which program that was (points into argv or a proc's argv) */
+    const void *module;      /* the module that launched it */
+    void *pls_data;          /* the component's */
 };
 
 /* A job's module operations; see the file comment for threads. timeout is a grace period in

@@ -27,19 +27,19 @@
 /* What a module may know about one process of a job. */
 typedef struct wu_pmdl_proc {
     const char *nspace;
-    char *const *argv;   /* the program and its arguments */
-    uint32_t rank;       /* in the job */
-    uint32_t job_size;   /* processes in the job */
-    uint32_t univ_size;  /* processes the job may grow to */
-    uint32_t local_rank; /* among the job's processes on this node */
-    uint32_t local_size; /* the job's processes on this node */
-    uint32_t node_rank;  /* among all processes the launcher runs on this node */
-    uint32_t app_num;    /* application context (MPMD), from 0 */
-    uint32_t num_apps;   /* application contexts in the job */
-    uint32_t app_size;   /* processes of this process's application context */
-    uint32_t app_first;  /* rank of the first process of this application context */
-    bool oversubscribed; /* more processes on this node than processors */
-    bool bound;          /* the launcher bound it to cpus (PMIX_CPUSET tells which) */
+    char *const *argv;          /* the program and its arguments */
+    uint32_t rank;              /* in the job */
+    uint32_t job_size;          /* processes in the job */
+    uint32_t univ_size;         /* processes the job may grow to */
+    uint32_t local_rank;        /* among the job's processes on this node */
+    uint32_t local_size;        /* the job's processes on this node */
+    uint32_t node_rank;         /* among all processes the launcher runs on this node */
+    uint32_t app_num;           /* application context (MPMD), from 0 */
+    uint32_t num_apps;          /* application contexts in the job */
+    const uint32_t *app_sizes;  /* num_apps entries: processes of each context */
+    const uint32_t *app_firsts; /* num_apps entries: rank of the first process of each */
+    bool oversubscribed;        /* more processes on this node than processors */
+    bool bound;                 /* the launcher bound it to cpus (PMIX_CPUSET tells which) */
 } wu_pmdl_proc_t;
 
 typedef struct wu_pmdl_module {

@@ -22,13 +22,21 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* What to run. */
-typedef struct wu_rte_app {
+/* One application context: `wrun -n 2 a : -n 2 b` (MPMD) has two. Ranks are numbered through
+ * the contexts in order. */
+typedef struct wu_rte_ctx {
     uint32_t np;     /* number of processes, >= 1 */
     char **argv;     /* program and its arguments */
     const char *cwd; /* working directory; NULL: the launcher's */
-    char **env_set;  /* "NAME=value" entries added to every process's environment; may be NULL */
-    bool tag_output; /* prefix every line of output with "[1,rank]<stdout>:" (ORTE's tag) */
+    char **env_set;  /* "NAME=value" entries for its processes (after the job's); may be NULL */
+} wu_rte_ctx_t;
+
+/* What to run: the contexts and the job's options. */
+typedef struct wu_rte_spec {
+    wu_rte_ctx_t *ctx; /* nctx contexts, at least one */
+    uint32_t nctx;
+    char **env_set;         /* "NAME=value" entries for every process of the job; may be NULL */
+    bool tag_output;        /* prefix every line of output with "[1,rank]<stdout>:" (ORTE's tag) */
     bool timestamp_output;  /* prefix every line with the time, ctime(3) style, before the tag */
     bool merge_stderr;      /* the processes' stderr goes where their stdout goes */
     const char *output_dir; /* output goes to DIR/<job>/rank.<N>/stdout|stderr, not to ours */
@@ -41,7 +49,7 @@ typedef struct wu_rte_app {
     bool report_bindings; /* print each rank's binding once it runs (stderr) */
     bool display_map;     /* print the job's map before it starts (stdout) */
     bool keep_lib_path;   /* leave LD_LIBRARY_PATH alone (default: Wireup's library dir first) */
-} wu_rte_app_t;
+} wu_rte_spec_t;
 
 #define WU_RTE_STDIN_NONE (-1)
 #define WU_RTE_STDIN_ALL  (-2)
@@ -57,7 +65,7 @@ int wu_rte_init(const char *tool);
 /* Run one job to its end; *status receives the job's exit status (see above). Returns
  * WU_SUCCESS when the job ran (whatever its status), WU_ERR_SILENT when it could not be set up
  * or started (reported; *status is set to a suitable exit code as well). */
-int wu_rte_run(const wu_rte_app_t *app, int *status);
+int wu_rte_run(const wu_rte_spec_t *app, int *status);
 /* The launcher got signal sig (thread safe, any thread). SIGINT, SIGTERM and SIGHUP are
  * forwarded to the job; the same kind again within a few seconds terminates the job (status
  * 128+sig), and once it is ending a further one kills it at once. SIGUSR1 and SIGUSR2 are

@@ -304,13 +304,13 @@ static pmix_data_array_t *proc_data(const rte_job_t *job, uint32_t r)
     a = d->array;
     load_rank(&a[0], PMIX_RANK, r);
     load_rank(&a[1], PMIX_GLOBAL_RANK, r);
-    load_rank(&a[2], PMIX_APP_RANK, r);
+    load_rank(&a[2], PMIX_APP_RANK, job->procs[r].ctx_rank);
     /* one node: local and node ranks equal the rank; the contract wants them as UINT16 */
     load_u16(&a[3], PMIX_LOCAL_RANK, (uint16_t)r);
     load_u16(&a[4], PMIX_NODE_RANK, (uint16_t)r);
     load_u32(&a[5], PMIX_NODEID, 0);
     PMIx_Info_load(&a[6], PMIX_HOSTNAME, wu_rte_hostname, PMIX_STRING);
-    load_u32(&a[7], PMIX_APPNUM, 0);
+    load_u32(&a[7], PMIX_APPNUM, job->procs[r].ctx);
     if (NULL != job->nsdir) {
         char *pdir = NULL;
         if (WU_SUCCESS != wu_asprintf(&pdir, "%s/%u", job->nsdir, r)) {
@@ -329,13 +329,38 @@ static pmix_data_array_t *proc_data(const rte_job_t *job, uint32_t r)
     return d;
 }
 
+/* What a client may ask about application context c (PMIX_APP_INFO_ARRAY). */
+static pmix_data_array_t *app_data(const rte_job_t *job, uint32_t c)
+{
+    const wu_rte_ctx_t *ctx = &job->app->ctx[c];
+    const size_t n = NULL != ctx->cwd ? 4 : 3;
+    pmix_data_array_t *d;
+    pmix_info_t *a;
+    PMIX_DATA_ARRAY_CREATE(d, n, PMIX_INFO);
+    if (NULL == d || NULL == d->array) {
+        free(d);
+        return NULL;
+    }
+    a = d->array;
+    load_u32(&a[0], PMIX_APPNUM, c);
+    load_u32(&a[1], PMIX_APP_SIZE, job->ctx_size[c]);
+    load_rank(&a[2], PMIX_APPLDR, job->ctx_first[c]);
+    if (NULL != ctx->cwd) {
+        PMIx_Info_load(&a[3], PMIX_WDIR, ctx->cwd, PMIX_STRING);
+    }
+    return d;
+}
+
 /* The job-level and per-process data of job: every key of ompi-4.1-contract.md 4.2 that has a
  * meaning for an unbound single-node job. */
 static int job_info(rte_job_t *job, pmix_info_t **out, size_t *nout)
 {
     char *xml = NULL;
     const bool have_xml = NULL != job->topo && WU_SUCCESS == wu_rte_topo_xml(job->topo, &xml);
-    const size_t njob = (NULL != job->nsdir ? 21 : 18) + (have_xml ? 1 : 0);
+    const uint32_t napps = job->app->nctx;
+    /* one context: its data at job level too (what single-program clients ask for) */
+    const size_t njob =
+        (NULL != job->nsdir ? 21 : 18) + (have_xml ? 1 : 0) - 3 + (napps > 1 ? (size_t)napps : 3);
     size_t n = njob + job->np, k = 0;
     bool rmclean = true;
     char *peers = NULL, *regex = NULL, *ppn = NULL;
@@ -372,10 +397,23 @@ static int job_info(rte_job_t *job, pmix_info_t **out, size_t *nout)
     load_u32(&info[k++], PMIX_LOCAL_SIZE, job->np);
     load_u32(&info[k++], PMIX_NODE_SIZE, job->np);
     load_u32(&info[k++], PMIX_NUM_NODES, 1);
-    load_u32(&info[k++], PMIX_JOB_NUM_APPS, 1);
-    load_u32(&info[k++], PMIX_APPNUM, 0);
-    load_u32(&info[k++], PMIX_APP_SIZE, job->np);
-    load_rank(&info[k++], PMIX_APPLDR, 0);
+    load_u32(&info[k++], PMIX_JOB_NUM_APPS, napps);
+    if (1 == napps) {
+        load_u32(&info[k++], PMIX_APPNUM, 0);
+        load_u32(&info[k++], PMIX_APP_SIZE, job->np);
+        load_rank(&info[k++], PMIX_APPLDR, 0);
+    } else {
+        for (uint32_t c = 0; c < napps; c++) {
+            pmix_data_array_t *d = app_data(job, c);
+            if (NULL == d) {
+                PMIX_INFO_FREE(info, n);
+                goto out;
+            }
+            PMIX_LOAD_KEY(info[k].key, PMIX_APP_INFO_ARRAY);
+            info[k].value.type = PMIX_DATA_ARRAY;
+            info[k++].value.data.darray = d;
+        }
+    }
     load_rank(&info[k++], PMIX_LOCALLDR, 0);
     load_u32(&info[k++], PMIX_NODEID, 0);
     PMIx_Info_load(&info[k++], PMIX_HOSTNAME, wu_rte_hostname, PMIX_STRING);

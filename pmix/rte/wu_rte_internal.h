@@ -24,7 +24,9 @@ typedef struct rte_line {
 /* One process of the job; also its server_object for the PMIx server. */
 typedef struct rte_proc {
     uint32_t rank;
-    bool registered; /* PMIx_server_register_client done */
+    uint32_t ctx;      /* its application context (PMIX_APPNUM) */
+    uint32_t ctx_rank; /* its rank within that context (PMIX_APP_RANK) */
+    bool registered;   /* PMIx_server_register_client done */
     /* Set on the server's thread by the upcalls, before the client gets its answer, so they
      * are visible here by the time the process can have exited. */
     atomic_bool connected; /* client_connected seen */
@@ -44,7 +46,9 @@ typedef struct rte_job {
     rte_proc_t *procs;
     wu_pls_job_t *pls;
     unsigned jobnum;           /* 1, 2, ...: the launcher's count of jobs, as in ORTE's tags */
-    const wu_rte_app_t *app;   /* what runs (valid while wu_rte_run runs) */
+    const wu_rte_spec_t *app;  /* what runs (valid while wu_rte_run runs) */
+    uint32_t *ctx_first;       /* per application context: its first rank, */
+    uint32_t *ctx_size;        /* and its number of processes */
     pmix_rank_t *scratch;      /* np entries, for rank lists in messages */
     rte_stdin_t *stdin_fwd;    /* --stdin forwarding (wu_rte_stdin.c), or NULL */
     wu_rte_topo_t *topo;       /* this node's topology */

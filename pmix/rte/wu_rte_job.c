@@ -140,7 +140,9 @@ static int proc_failure(rte_job_t *job, wu_pls_proc_t *proc, bool say)
     int st = proc->wait_status;
     if (WU_PLS_PROC_FAILED == proc->state) {
         if (say) {
-            wu_rte_say("exec-failed", wu_rte_tool, job->pls->argv[0], strerror(proc->exec_errno));
+            wu_rte_say("exec-failed", wu_rte_tool,
+                       NULL != proc->argv ? proc->argv[0] : job->pls->argv[0],
+                       strerror(proc->exec_errno));
         }
         return exec_status(proc->exec_errno);
     }
@@ -380,23 +382,39 @@ static int prepend_lib_path(const char *dir, char ***env)
     return rc;
 }
 
-static int proc_env(rte_job_t *job, const wu_rte_app_t *app, uint32_t rank, char ***env)
+/* Set every "NAME=value" of kvs in *env. */
+static int set_all(char **kvs, char ***env)
+{
+    int rc = WU_SUCCESS;
+    for (char **kv = kvs; NULL != kv && NULL != *kv && WU_SUCCESS == rc; kv++) {
+        char *eq = strchr(*kv, '='), *name;
+        if (NULL == eq || NULL == (name = strndup(*kv, (size_t)(eq - *kv)))) {
+            return NULL == eq ? WU_ERR_BAD_PARAM : WU_ERR_NOMEM;
+        }
+        rc = wu_setenv(name, eq + 1, true, env);
+        free(name);
+    }
+    return rc;
+}
+
+static int proc_env(rte_job_t *job, const wu_rte_spec_t *app, uint32_t rank, char ***env)
 {
     char **e = wu_argv_copy(environ);
     int rc = WU_SUCCESS;
-    /* one node, one application context for now: local = node = job */
+    const wu_rte_ctx_t *ctx = &app->ctx[job->procs[rank].ctx];
+    /* one node: local = node = job */
     const wu_pmdl_proc_t mp = {.nspace = job->nspace,
-                               .argv = app->argv,
+                               .argv = ctx->argv,
                                .rank = rank,
                                .job_size = job->np,
                                .univ_size = job->np,
                                .local_rank = rank,
                                .local_size = job->np,
                                .node_rank = rank,
-                               .app_num = 0,
-                               .num_apps = 1,
-                               .app_size = job->np,
-                               .app_first = 0,
+                               .app_num = job->procs[rank].ctx,
+                               .num_apps = app->nctx,
+                               .app_sizes = job->ctx_size,
+                               .app_firsts = job->ctx_first,
                                .oversubscribed = NULL != job->place && job->place->oversubscribed,
                                .bound = job->bind_for_real && NULL != job->pls->procs[rank].cpus};
     if (NULL == e && NULL != environ && NULL != environ[0]) {
@@ -412,14 +430,11 @@ static int proc_env(rte_job_t *job, const wu_rte_app_t *app, uint32_t rank, char
     if (WU_SUCCESS == rc) {
         rc = wu_pmdl_base_setup_env(&mp, &e);
     }
-    for (char **kv = app->env_set; NULL != kv && NULL != *kv && WU_SUCCESS == rc; kv++) {
-        char *eq = strchr(*kv, '='), *name;
-        if (NULL == eq || NULL == (name = strndup(*kv, (size_t)(eq - *kv)))) {
-            rc = NULL == eq ? WU_ERR_BAD_PARAM : WU_ERR_NOMEM;
-            break;
-        }
-        rc = wu_setenv(name, eq + 1, true, &e);
-        free(name);
+    if (WU_SUCCESS == rc) {
+        rc = set_all(app->env_set, &e);
+    }
+    if (WU_SUCCESS == rc) {
+        rc = set_all(ctx->env_set, &e);
     }
     if (WU_SUCCESS == rc) {
         rc = wu_rte_setup_fork(job, rank, &e);
@@ -462,52 +477,83 @@ static void free_job(rte_job_t *job)
     wu_rte_deregister_job(job);
     wu_wait_destroy(&job->done);
     wu_rte_place_free(job);
+    free(job->ctx_first);
+    free(job->ctx_size);
     free(job->scratch);
     free(job->procs);
     free(job);
 }
 
-int wu_rte_run(const wu_rte_app_t *app, int *status)
+int wu_rte_run(const wu_rte_spec_t *app, int *status)
 {
     rte_job_t *job;
+    uint32_t np = 0;
     int rc;
 
     *status = 1;
-    if (NULL == progress || NULL == app || 0 == app->np || NULL == app->argv ||
-        NULL == app->argv[0]) {
+    if (NULL == progress || NULL == app || 0 == app->nctx || NULL == app->ctx) {
         return WU_ERR_BAD_PARAM;
     }
-    if (NULL != app->cwd && !wu_path_is_dir(app->cwd)) {
-        wu_rte_say("bad-wdir", wu_rte_tool, app->cwd);
-        return WU_ERR_SILENT;
+    for (uint32_t c = 0; c < app->nctx; c++) {
+        const wu_rte_ctx_t *ctx = &app->ctx[c];
+        if (0 == ctx->np || NULL == ctx->argv || NULL == ctx->argv[0] ||
+            ctx->np > UINT16_MAX - np) { /* local ranks are 16-bit */
+            return WU_ERR_BAD_PARAM;
+        }
+        if (NULL != ctx->cwd && !wu_path_is_dir(ctx->cwd)) {
+            wu_rte_say("bad-wdir", wu_rte_tool, ctx->cwd);
+            return WU_ERR_SILENT;
+        }
+        np += ctx->np;
     }
-    if (app->stdin_target >= 0 && (uint32_t)app->stdin_target >= app->np) {
-        wu_rte_say("bad-stdin-rank", wu_rte_tool, app->stdin_target, app->np);
+    if (app->stdin_target >= 0 && (uint32_t)app->stdin_target >= np) {
+        wu_rte_say("bad-stdin-rank", wu_rte_tool, app->stdin_target, np);
         return WU_ERR_SILENT;
     }
     if (NULL == (job = calloc(1, sizeof *job)) ||
-        NULL == (job->procs = calloc(app->np, sizeof *job->procs)) ||
-        NULL == (job->scratch = calloc(app->np, sizeof *job->scratch))) {
+        NULL == (job->procs = calloc(np, sizeof *job->procs)) ||
+        NULL == (job->scratch = calloc(np, sizeof *job->scratch)) ||
+        NULL == (job->ctx_first = calloc(app->nctx, sizeof *job->ctx_first)) ||
+        NULL == (job->ctx_size = calloc(app->nctx, sizeof *job->ctx_size))) {
         if (NULL != job) {
             free(job->procs);
+            free(job->scratch);
+            free(job->ctx_first);
         }
         free(job);
         return WU_ERR_NOMEM;
     }
     wu_wait_init(&job->done);
-    job->np = app->np;
+    job->np = np;
     job->app = app;
     job->jobnum = ++job_counter;
-    for (uint32_t r = 0; r < job->np; r++) {
-        job->procs[r].rank = r;
-        job->procs[r].outfd[0] = job->procs[r].outfd[1] = -1;
+    for (uint32_t c = 0, r = 0; c < app->nctx; c++) {
+        job->ctx_first[c] = r;
+        job->ctx_size[c] = app->ctx[c].np;
+        for (uint32_t k = 0; k < app->ctx[c].np; k++, r++) {
+            job->procs[r].rank = r;
+            job->procs[r].ctx = c;
+            job->procs[r].ctx_rank = k;
+            job->procs[r].outfd[0] = job->procs[r].outfd[1] = -1;
+        }
     }
     snprintf(job->nspace, sizeof job->nspace, "%s.%.64s.%d.%u", wu_rte_tool, wu_rte_hostname,
              (int)getpid(), job->jobnum);
-    job->pls = wu_pls_job_new(job->nspace, job->np, app->argv, progress);
-    if (NULL == job->pls || (NULL != app->cwd && NULL == (job->pls->cwd = strdup(app->cwd)))) {
+    job->pls = wu_pls_job_new(job->nspace, job->np, app->ctx[0].argv, progress);
+    if (NULL == job->pls ||
+        (NULL != app->ctx[0].cwd && NULL == (job->pls->cwd = strdup(app->ctx[0].cwd)))) {
         rc = WU_ERR_NOMEM;
         goto fail;
+    }
+    /* the other contexts' processes run their own program */
+    for (uint32_t r = job->ctx_size[0]; r < job->np; r++) {
+        const wu_rte_ctx_t *ctx = &app->ctx[job->procs[r].ctx];
+        wu_pls_proc_t *pp = &job->pls->procs[r];
+        if (NULL == (pp->argv = wu_argv_copy(ctx->argv)) ||
+            (NULL != ctx->cwd && NULL == (pp->cwd = strdup(ctx->cwd)))) {
+            rc = WU_ERR_NOMEM;
+            goto fail;
+        }
     }
     job->pls->user = job;
     job->pls->merge_stderr = app->merge_stderr;
@@ -543,7 +589,8 @@ int wu_rte_run(const wu_rte_app_t *app, int *status)
         (void)wu_progress_shift_wait(progress, stdin_start, job, 0);
     }
     if (WU_ERR_NOT_FOUND == rc || WU_ERR_NO_PERMISSIONS == rc) {
-        wu_rte_say("exec-failed", wu_rte_tool, app->argv[0], strerror(job->pls->launch_errno));
+        wu_rte_say("exec-failed", wu_rte_tool, job->pls->launch_prog,
+                   strerror(job->pls->launch_errno));
         *status = exec_status(job->pls->launch_errno);
         rc = WU_ERR_SILENT;
         goto out;
@@ -568,7 +615,7 @@ int wu_rte_run(const wu_rte_app_t *app, int *status)
 
 fail:
     if (WU_ERR_SILENT != rc) {
-        wu_show_help("help-wu-rte.txt", "launch-failed", true, wu_rte_tool, app->argv[0],
+        wu_show_help("help-wu-rte.txt", "launch-failed", true, wu_rte_tool, app->ctx[0].argv[0],
                      wu_strerror(rc));
         rc = WU_ERR_SILENT;
     }

@@ -16,7 +16,7 @@
 
 int wu_rte_place_job(rte_job_t *job)
 {
-    const wu_rte_app_t *app = job->app;
+    const wu_rte_spec_t *app = job->app;
     wu_rte_policy_t pol;
     char *why = NULL;
     bool over = app->oversubscribe;
@@ -37,7 +37,7 @@ int wu_rte_place_job(rte_job_t *job)
     if (app->host_slots > 0) {
         /* the user counted the slots: they decide whether the node is oversubscribed */
         if (job->np > app->host_slots && !over && !pol.oversubscribe) {
-            wu_show_help("help-wu-map.txt", "not-enough-slots", true, job->np, app->argv[0],
+            wu_show_help("help-wu-map.txt", "not-enough-slots", true, job->np, app->ctx[0].argv[0],
                          wu_rte_tool, "slot given with -H", app->host_slots, app->host_slots);
             return WU_ERR_SILENT;
         }
@@ -46,7 +46,7 @@ int wu_rte_place_job(rte_job_t *job)
     rc = wu_rte_map(job->topo, job->np, &pol, over, &job->place);
     if (WU_ERR_OUT_OF_RESOURCE == rc) {
         bool ht = WU_RTE_MAP_HWTHREAD == pol.map;
-        wu_show_help("help-wu-map.txt", "not-enough-slots", true, job->np, app->argv[0],
+        wu_show_help("help-wu-map.txt", "not-enough-slots", true, job->np, app->ctx[0].argv[0],
                      wu_rte_tool, ht ? "hardware thread" : "core", slots, slots);
         return WU_ERR_SILENT;
     }

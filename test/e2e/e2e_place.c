@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* e2e_place.c -- what a process learns of its placement (test/e2e/mapping.sh): it prints one line
  *   place rank=R cpuset=<PMIX_CPUSET or none> locstr=<PMIX_LOCALITY_STRING or none> xml=yes|no
- *         affinity=<the cpus it may run on, as a list>
+ *         affinity=<the cpus it may run on, as a list> appnum=<PMIX_APPNUM> apprank=<PMIX_APP_RANK>
+ * (test/e2e/mapping.sh, and mpmd.sh for the application contexts)
  * Public PMIx API only. */
 #define _GNU_SOURCE /* sched_getaffinity */
 #include "e2e_util.h"
@@ -49,8 +50,19 @@ int main(void)
             lo = -1;
         }
     }
-    printf("place rank=%u cpuset=%s locstr=%s xml=%s affinity=%s\n", e2e_me.rank, cpuset, locstr,
-           0 == strncmp(xml, "<?xml", 5) ? "yes" : "no", aff);
+    uint32_t appnum = e2e_get_u32(e2e_me.nspace, e2e_me.rank, PMIX_APPNUM);
+    pmix_value_t *v = NULL;
+    unsigned apprank = 9999;
+    if (PMIX_SUCCESS == PMIx_Get(&e2e_me, PMIX_APP_RANK, NULL, 0, &v) &&
+        PMIX_PROC_RANK == v->type) {
+        apprank = v->data.rank;
+    }
+    if (NULL != v) {
+        PMIX_VALUE_RELEASE(v);
+    }
+    printf("place rank=%u cpuset=%s locstr=%s xml=%s affinity=%s appnum=%u apprank=%u\n",
+           e2e_me.rank, cpuset, locstr, 0 == strncmp(xml, "<?xml", 5) ? "yes" : "no", aff, appnum,
+           apprank);
     fflush(stdout);
     free(cpuset);
     free(locstr);

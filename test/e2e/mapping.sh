@@ -128,7 +128,7 @@ fi
 run_wrun "$e2e_tmp/out" -n 1 "$place"
 line=$(grep '^place rank=0 ' "$e2e_tmp/out")
 cpuset=$(echo "$line" | sed -n 's/.* cpuset=\([^ ]*\) .*/\1/p')
-aff=$(echo "$line" | sed -n 's/.* affinity=\([^ ]*\)$/\1/p')
+aff=$(echo "$line" | sed -n 's/.* affinity=\([^ ]*\) .*/\1/p')
 if [ "$e2e_rc" -eq 0 ] && [ -n "$cpuset" ] && [ "$cpuset" != none ] && [ "$cpuset" = "$aff" ]; then
     e2e_ok "real topology: the rank runs on the cpus it was told ($cpuset)"
 else

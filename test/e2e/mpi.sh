@@ -13,7 +13,7 @@ if ! command -v mpicc >/dev/null 2>&1; then
     exit 0
 fi
 nps="1 2 4 8 16"
-e2e_plan 21
+e2e_plan 22
 e2e_mktemp
 lib="$b/.libs/libpmix.so.2"
 cc=${CC:-cc}
@@ -62,7 +62,17 @@ for btl in default self,vader self,tcp; do
     done
 done
 
-# 17: with self,vader the ranks really use shared memory (one segment per local rank)
+# 17: MPMD, two contexts of the same program form one MPI_COMM_WORLD
+e2e_wrun "$e2e_tmp/out" 2 "$prog" : -n 2 "$prog"
+if [ "$e2e_rc" -eq 0 ] &&
+    grep -q "^mpi_shapes: 4 ranks: ring allreduce alltoall barrier ok$" "$e2e_tmp/out"; then
+    e2e_ok "wrun -np 2 prog : -np 2 prog: one world of 4 ranks"
+else
+    e2e_not_ok "MPMD MPI job (wrun exit $e2e_rc)"
+    e2e_diag "$e2e_tmp/out"
+fi
+
+# 18: with self,vader the ranks really use shared memory (one segment per local rank)
 OMPI_MCA_btl=self,vader e2e_wrun "$e2e_tmp/out" 4 "$prog" shm
 segs=$(sed -n 's/^shm segments: //p' "$e2e_tmp/out")
 if [ "$e2e_rc" -eq 0 ] && [ "${segs:-0}" -ge 4 ]; then

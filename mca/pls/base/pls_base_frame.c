@@ -220,6 +220,8 @@ void wu_pls_job_free(wu_pls_job_t *job)
     }
     for (uint32_t i = 0; i < job->nprocs; i++) {
         wu_argv_free(job->procs[i].env);
+        wu_argv_free(job->procs[i].argv);
+        free(job->procs[i].cwd);
         free(job->procs[i].cpus);
         if (job->procs[i].stdin_fd >= 0) {
             close(job->procs[i].stdin_fd);

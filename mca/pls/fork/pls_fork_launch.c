@@ -178,17 +178,27 @@ static int make_pipe(int p[2])
     return WU_SUCCESS;
 }
 
-/* Find the program like execvp would, in the PATH of the processes' environment. */
-static int resolve_program(wu_pls_job_t *job, char **path)
+static char *const *proc_argv(const wu_pls_job_t *job, const wu_pls_proc_t *proc)
 {
-    const char *prog = job->argv[0];
-    const char *pathvar =
-        NULL != job->procs[0].env ? wu_getenv("PATH", job->procs[0].env) : getenv("PATH");
+    return NULL != proc->argv ? proc->argv : job->argv;
+}
+
+static const char *proc_cwd(const wu_pls_job_t *job, const wu_pls_proc_t *proc)
+{
+    return NULL != proc->cwd ? proc->cwd : job->cwd;
+}
+
+/* Find proc's program like execvp would, in the PATH of its environment. */
+static int resolve_program(wu_pls_job_t *job, const wu_pls_proc_t *proc, char **path)
+{
+    const char *prog = proc_argv(job, proc)[0], *cwd = proc_cwd(job, proc);
+    const char *pathvar = NULL != proc->env ? wu_getenv("PATH", proc->env) : getenv("PATH");
     char *cand = NULL;
     struct stat st;
 
-    if (NULL != strchr(prog, '/') && '/' != prog[0] && NULL != job->cwd) {
-        cand = wu_path_join(job->cwd, prog, NULL); /* relative to where it will run */
+    job->launch_prog = prog;
+    if (NULL != strchr(prog, '/') && '/' != prog[0] && NULL != cwd) {
+        cand = wu_path_join(cwd, prog, NULL); /* relative to where it will run */
         if (NULL == cand) {
             return WU_ERR_NOMEM;
         }
@@ -210,11 +220,24 @@ static int resolve_program(wu_pls_job_t *job, char **path)
                                                                        : WU_ERR_NO_PERMISSIONS;
 }
 
+static void free_paths(char **paths, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        free(paths[i]);
+    }
+    free(paths);
+}
+
+static bool same_str(const char *a, const char *b)
+{
+    return a == b || (NULL != a && NULL != b && 0 == strcmp(a, b));
+}
+
 /* Fork one process; its exec is checked by finish_one. Returns WU_SUCCESS when it was forked
  * (*epfd is then the read end of its error pipe, fp->out.fd / fp->err.fd the read ends of its
  * output pipes), or an error when nothing was forked. */
-static int fork_one(wu_pls_job_t *job, fork_proc_t *fp, const child_args_t *tmpl, pid_t *pgid,
-                    int *epfd)
+static int fork_one(wu_pls_job_t *job, fork_proc_t *fp, const child_args_t *tmpl,
+                    char *const *paths, pid_t *pgid, int *epfd)
 {
     wu_pls_proc_t *proc = fp->proc;
     int out[2] = {-1, -1}, err[2] = {-1, -1}, ep[2] = {-1, -1}, in[2] = {-1, -1}, rc, e = 0;
@@ -231,6 +254,9 @@ static int fork_one(wu_pls_job_t *job, fork_proc_t *fp, const child_args_t *tmpl
         goto fail;
     }
     a.bind = NULL != proc->cpus;
+    a.path = paths[proc->rank];
+    a.argv = proc_argv(job, proc);
+    a.cwd = proc_cwd(job, proc);
     a.env = NULL != proc->env ? proc->env : environ;
     a.pgid = *pgid;
     a.in_r = in[0];
@@ -355,25 +381,38 @@ int wu_pls_fork_launch(wu_pls_job_t *job)
 {
     struct rlimit orig; /* the children restore it */
     fork_job_t *fj = job->pls_data;
-    char *path = NULL;
+    char **paths;
     pid_t pgid = 0;
     unsigned maxfd = 65536;
-    int null_fd, rc, epfd[LAUNCH_BATCH];
+    int null_fd, rc = WU_SUCCESS, epfd[LAUNCH_BATCH];
     child_args_t tmpl;
 
-    if (WU_SUCCESS != (rc = resolve_program(job, &path))) {
+    /* every program is found before anything starts: one missing program starts nothing */
+    if (NULL == (paths = calloc(job->nprocs, sizeof *paths))) {
+        return WU_ERR_NOMEM;
+    }
+    for (uint32_t i = 0; i < job->nprocs && WU_SUCCESS == rc; i++) {
+        const wu_pls_proc_t *p = &job->procs[i], *q = i > 0 ? &job->procs[i - 1] : NULL;
+        if (NULL != q && 0 == strcmp(proc_argv(job, p)[0], proc_argv(job, q)[0]) &&
+            same_str(proc_cwd(job, p), proc_cwd(job, q)) &&
+            same_str(NULL != p->env ? wu_getenv("PATH", p->env) : NULL,
+                     NULL != q->env ? wu_getenv("PATH", q->env) : NULL)) {
+            rc = NULL != (paths[i] = strdup(paths[i - 1])) ? WU_SUCCESS : WU_ERR_NOMEM;
+        } else {
+            rc = resolve_program(job, p, &paths[i]);
+        }
+    }
+    if (WU_SUCCESS != rc) {
+        free_paths(paths, job->nprocs);
         return rc;
     }
     null_fd = above_stdio(open("/dev/null", O_RDONLY | O_CLOEXEC));
     if (null_fd < 0) {
         rc = wu_status_from_errno(errno);
-        free(path);
+        free_paths(paths, job->nprocs);
         return rc;
     }
     memset(&tmpl, 0, sizeof tmpl);
-    tmpl.path = path;
-    tmpl.argv = job->argv;
-    tmpl.cwd = job->cwd;
     tmpl.null_fd = null_fd;
     tmpl.in_r = -1;
     tmpl.nofile = raise_nofile(job->nprocs, &orig, &maxfd);
@@ -382,7 +421,7 @@ int wu_pls_fork_launch(wu_pls_job_t *job)
     for (uint32_t first = 0; first < job->nprocs && WU_SUCCESS == rc; first += LAUNCH_BATCH) {
         uint32_t n = 0;
         while (n < LAUNCH_BATCH && first + n < job->nprocs && WU_SUCCESS == rc) {
-            rc = fork_one(job, &fj->procs[first + n], &tmpl, &pgid, &epfd[n]);
+            rc = fork_one(job, &fj->procs[first + n], &tmpl, paths, &pgid, &epfd[n]);
             n += WU_SUCCESS == rc;
         }
         for (uint32_t k = 0; k < n; k++) {
@@ -391,7 +430,7 @@ int wu_pls_fork_launch(wu_pls_job_t *job)
         }
     }
     close(null_fd);
-    free(path);
+    free_paths(paths, job->nprocs);
     /* A process that could not be forked (no memory, process or descriptor limit) fails like
      * one whose exec failed, and so do the ones after it; the caller decides what to do. */
     for (uint32_t i = 0; i < job->nprocs; i++) {

@@ -53,6 +53,23 @@ static int set_u32(const char *name, uint32_t v, char ***env)
     return wu_setenv(name, buf, true, env);
 }
 
+/* name = the values of n entries, space-separated (ORTE's form for the per-context lists). */
+static int set_list(const char *name, const uint32_t *v, uint32_t n, char ***env)
+{
+    char *buf = malloc((size_t)n * 11 + 1), *q = buf;
+    int rc;
+    if (NULL == buf) {
+        return WU_ERR_NOMEM;
+    }
+    *q = '\0';
+    for (uint32_t i = 0; i < n; i++) {
+        q += sprintf(q, "%s%u", i > 0 ? " " : "", v[i]);
+    }
+    rc = wu_setenv(name, buf, true, env);
+    free(buf);
+    return rc;
+}
+
 static int ompi_setup_env(const wu_pmdl_proc_t *p, char ***env)
 {
     const struct {
@@ -65,7 +82,6 @@ static int ompi_setup_env(const wu_pmdl_proc_t *p, char ***env)
         {"OMPI_COMM_WORLD_LOCAL_SIZE", p->local_size},
         {"OMPI_COMM_WORLD_NODE_RANK", p->node_rank},
         {"OMPI_UNIVERSE_SIZE", p->univ_size},
-        {"OMPI_APP_CTX_NUM_PROCS", p->app_size},
         {"OMPI_NUM_APP_CTX", p->num_apps},
     };
     char *args = NULL;
@@ -80,16 +96,20 @@ static int ompi_setup_env(const wu_pmdl_proc_t *p, char ***env)
     for (size_t i = 0; i < WU_NELEMS(nums) && WU_SUCCESS == rc; i++) {
         rc = set_u32(nums[i].name, nums[i].value, env);
     }
-    if (WU_SUCCESS == rc) {
-        rc = set_u32("OMPI_FIRST_RANKS", p->app_first, env);
+    /* MPI_INFO_ENV's lists: every context's size and first rank */
+    if (WU_SUCCESS == rc && NULL != p->app_sizes && NULL != p->app_firsts) {
+        rc = set_list("OMPI_APP_CTX_NUM_PROCS", p->app_sizes, p->num_apps, env);
+        if (WU_SUCCESS == rc) {
+            rc = set_list("OMPI_FIRST_RANKS", p->app_firsts, p->num_apps, env);
+        }
     }
-    /* as mpirun: oversubscribed processes yield the processor while they wait for messages
-     * instead of spinning (unless the user chose otherwise) */
     /* bound by the launcher: Open MPI then reads its binding (PMIX_CPUSET) instead of binding
      * the process itself */
     if (WU_SUCCESS == rc && p->bound) {
         rc = wu_setenv("OMPI_MCA_orte_externally_bound", "1", true, env);
     }
+    /* as mpirun: oversubscribed processes yield the processor while they wait for messages
+     * instead of spinning (unless the user chose otherwise) */
     if (WU_SUCCESS == rc && p->oversubscribed &&
         NULL == wu_getenv("OMPI_MCA_mpi_yield_when_idle", *env)) {
         rc = wu_setenv("OMPI_MCA_mpi_yield_when_idle", "1", true, env);

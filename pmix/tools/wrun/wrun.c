@@ -28,7 +28,8 @@
 #define GO_ON       -1 /* parse result: launch */
 
 typedef struct {
-    wu_rte_app_t app;
+    wu_rte_spec_t app;
+    wu_rte_ctx_t *cur;           /* the application context being parsed (MPMD: one per ':') */
     char **mca_keys, **mca_vals; /* --mca, in order (repeats are joined with ',') */
 } opts_t;
 
@@ -71,7 +72,7 @@ static int o_np(opts_t *o, const char *opt, char *const *a)
     if (WU_SUCCESS != parse_uint(a[0], 1, WRUN_MAX_NP, &v)) {
         return usage_error("bad-np", a[0], opt);
     }
-    o->app.np = (uint32_t)v;
+    o->cur->np = (uint32_t)v;
     return GO_ON;
 }
 
@@ -132,7 +133,7 @@ static int o_x(opts_t *o, const char *opt, char *const *a)
         rc = NULL != (kv = strdup(v)) ? WU_SUCCESS : WU_ERR_NOMEM;
     }
     if (WU_SUCCESS == rc) {
-        rc = wu_argv_append(&o->app.env_set, kv);
+        rc = wu_argv_append(&o->cur->env_set, kv);
     }
     free(kv);
     return WU_SUCCESS == rc ? GO_ON : EXIT_USAGE;
@@ -141,7 +142,7 @@ static int o_x(opts_t *o, const char *opt, char *const *a)
 static int o_wdir(opts_t *o, const char *opt, char *const *a)
 {
     (void)opt;
-    o->app.cwd = a[0];
+    o->cur->cwd = a[0];
     return GO_ON;
 }
 
@@ -313,15 +314,13 @@ static const wrun_opt_t *find_opt(const char *a, const char **inline_val)
     return NULL;
 }
 
-/* Returns GO_ON to launch, else the exit code. */
-static int parse(int argc, char **argv, opts_t *o)
+/* Parse one application context: options, then its program and arguments up to the next ':'
+ * (which is replaced by NULL to end its argv). *i is where it starts; on GO_ON it is left after
+ * the ':' or at argc. */
+static int parse_ctx(int argc, char **argv, int *i, opts_t *o)
 {
-    int i;
-
-    o->app.np = 1;
-    o->app.stdin_target = 0; /* as mpirun: rank 0 reads wrun's stdin */
-    for (i = 1; i < argc; i++) {
-        const char *a = argv[i], *val;
+    for (; *i < argc; (*i)++) {
+        const char *a = argv[*i], *val;
         const wrun_opt_t *opt;
         char *vals[2];
         int rc;
@@ -329,7 +328,7 @@ static int parse(int argc, char **argv, opts_t *o)
             break; /* the program */
         }
         if (0 == strcmp(a, "--")) {
-            i++;
+            (*i)++;
             break;
         }
         if (NULL == (opt = find_opt(a, &val))) {
@@ -338,23 +337,54 @@ static int parse(int argc, char **argv, opts_t *o)
         if (NULL != val) {
             vals[0] = (char *)val;
         } else {
-            if (i + opt->nargs >= argc) {
+            if (*i + opt->nargs >= argc) {
                 return usage_error("missing-argument", "wrun", a);
             }
             for (int k = 0; k < opt->nargs; k++) {
-                vals[k] = argv[i + 1 + k];
+                vals[k] = argv[*i + 1 + k];
             }
-            i += opt->nargs;
+            *i += opt->nargs;
         }
         if (GO_ON != (rc = opt->fn(o, a, vals))) {
             return rc;
         }
     }
-    if (i >= argc) {
+    if (*i >= argc || 0 == strcmp(argv[*i], ":")) {
         return usage_error("no-program", "wrun", NULL);
     }
-    o->app.argv = argv + i;
+    o->cur->argv = argv + *i;
+    while (*i < argc && 0 != strcmp(argv[*i], ":")) {
+        (*i)++;
+    }
+    if (*i < argc) {
+        argv[(*i)++] = NULL; /* the end of this context's arguments */
+        if (*i >= argc) {
+            return usage_error("no-program", "wrun", NULL); /* a ':' with nothing after it */
+        }
+    }
     return GO_ON;
+}
+
+/* Returns GO_ON to launch, else the exit code. */
+static int parse(int argc, char **argv, opts_t *o)
+{
+    int i = 1, rc = GO_ON;
+    o->app.stdin_target = 0; /* as mpirun: rank 0 reads wrun's stdin */
+    while (GO_ON == rc && i < argc) {
+        wu_rte_ctx_t *more = realloc(o->app.ctx, (o->app.nctx + 1) * sizeof *more);
+        if (NULL == more) {
+            return EXIT_USAGE;
+        }
+        o->app.ctx = more;
+        o->cur = &o->app.ctx[o->app.nctx++];
+        memset(o->cur, 0, sizeof *o->cur);
+        o->cur->np = 1;
+        rc = parse_ctx(argc, argv, &i, o);
+    }
+    if (GO_ON == rc && 0 == o->app.nctx) {
+        rc = usage_error("no-program", "wrun", NULL);
+    }
+    return rc;
 }
 
 /* --mca k v, before the frameworks open: for wrun itself (pls and the server read it). */
@@ -431,5 +461,9 @@ out:
     wu_argv_free(o.mca_keys);
     wu_argv_free(o.mca_vals);
     wu_argv_free(o.app.env_set);
+    for (uint32_t c = 0; c < o.app.nctx; c++) {
+        wu_argv_free(o.app.ctx[c].env_set);
+    }
+    free(o.app.ctx);
     return rc;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 static char *prog_argv[] = {"./ring", "-v", "10", NULL};
+static const uint32_t sizes[] = {2, 2}, firsts[] = {0, 2};
 static const wu_pmdl_proc_t proc3 = {.nspace = "wrun.host.1.1",
                                      .argv = prog_argv,
                                      .rank = 3,
@@ -20,8 +21,8 @@ static const wu_pmdl_proc_t proc3 = {.nspace = "wrun.host.1.1",
                                      .node_rank = 5,
                                      .app_num = 1,
                                      .num_apps = 2,
-                                     .app_size = 2,
-                                     .app_first = 2};
+                                     .app_sizes = sizes,
+                                     .app_firsts = firsts};
 
 static void open_fw(const char *selection)
 {
@@ -57,9 +58,9 @@ static const struct {
     {"OMPI_COMM_WORLD_LOCAL_SIZE", "2"},
     {"OMPI_COMM_WORLD_NODE_RANK", "5"},
     {"OMPI_UNIVERSE_SIZE", "8"},
-    {"OMPI_APP_CTX_NUM_PROCS", "2"},
+    {"OMPI_APP_CTX_NUM_PROCS", "2 2"},
     {"OMPI_NUM_APP_CTX", "2"},
-    {"OMPI_FIRST_RANKS", "2"},
+    {"OMPI_FIRST_RANKS", "0 2"},
     {"OMPI_COMMAND", "./ring"},
     {"OMPI_ARGV", "-v 10"},
     {"KEEP_ME", "yes"},
