@@ -1,13 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # deps.sh -- install the Debian packages Wireup needs to build and test, only those missing.
-# Usage: contrib/deps.sh [--test]   (--test adds what the test suite needs)
+# Usage: contrib/deps.sh [--test|--mpi]   (--test adds what the test suite needs, --mpi Open MPI
+# for the README's MPI example)
 set -e
 pkgs="gcc make perl autoconf automake libtool pkg-config libhwloc-dev libevent-dev libltdl-dev"
 # --test: Check, the formatter, nm/readelf, and OpenPMIx 4.2 (headers, library, python binding) for
 # the ABI comparison tests; Open MPI 4.1 (openmpi-bin, libopenmpi-dev) and procps for the MPI
 # end-to-end tests
-[ "$1" = "--test" ] && pkgs="$pkgs check clang-format binutils procps libpmix-dev python3-pmix openmpi-bin libopenmpi-dev"
+[ "${1:-}" = "--mpi" ] && pkgs="$pkgs openmpi-bin libopenmpi-dev"
+[ "${1:-}" = "--test" ] && pkgs="$pkgs check clang-format binutils procps libpmix-dev python3-pmix openmpi-bin libopenmpi-dev"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -24,10 +24,6 @@ if [ -n "$wu_abi_preload" ]; then
     ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
     export LD_PRELOAD ASAN_OPTIONS
 fi
-# Open MPI refuses to run as root unless told it may (as mpirun's --allow-run-as-root).
-OMPI_ALLOW_RUN_AS_ROOT=1
-OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
 unset OMPI_MCA_btl
 
 prog="$e2e_tmp/mpi_shapes"
