@@ -96,10 +96,11 @@ else
 fi
 
 # 20: no rank of any run survives (every run above was waited for; look for strays)
-if pgrep -f "$prog" >/dev/null 2>&1; then
+# (procps tools run without the sanitizer preload: under it pgrep hangs)
+if env -u LD_PRELOAD pgrep -f "$prog" >/dev/null 2>&1; then
     e2e_not_ok "processes of mpi_shapes still running after the jobs:"
-    pgrep -af "$prog" | sed 's/^/# /'
-    pkill -9 -f "$prog"
+    env -u LD_PRELOAD pgrep -af "$prog" | sed 's/^/# /'
+    env -u LD_PRELOAD pkill -9 -f "$prog"
 else
     e2e_ok "no mpi_shapes process left running"
 fi
