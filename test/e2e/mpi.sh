@@ -13,7 +13,7 @@ if ! command -v mpicc >/dev/null 2>&1; then
     exit 0
 fi
 nps="1 2 4 8 16"
-e2e_plan 22
+e2e_plan 23
 e2e_mktemp
 lib="$b/.libs/libpmix.so.2"
 cc=${CC:-cc}
@@ -79,7 +79,7 @@ else
     e2e_diag "$e2e_tmp/out"
 fi
 
-# 18-19: MPI_Abort(MPI_COMM_WORLD, 7) from rank 1 of 4: wrun exits 7, promptly
+# 19-20: MPI_Abort(MPI_COMM_WORLD, 7) from rank 1 of 4: wrun exits 7, promptly
 start=$(date +%s)
 e2e_wrun "$e2e_tmp/out" 4 "$prog" abort 1 7
 took=$(($(date +%s) - start))
@@ -95,7 +95,16 @@ else
     e2e_ok "no rank got past the barrier after MPI_Abort"
 fi
 
-# 20: no rank of any run survives (every run above was waited for; look for strays)
+# 21: a rank that crashes (SIGSEGV) ends the job with 139
+e2e_wrun "$e2e_tmp/out" 4 "$prog" crash 2
+if [ "$e2e_rc" -eq 139 ] && ! grep -q 'completed after a crash' "$e2e_tmp/out"; then
+    e2e_ok "a rank dies of SIGSEGV -> wrun exits 139, the others are ended"
+else
+    e2e_not_ok "crash of rank 2: wrun exit $e2e_rc, expected 139"
+    e2e_diag "$e2e_tmp/out"
+fi
+
+# 22: no rank of any run survives (every run above was waited for; look for strays)
 # (procps tools run without the sanitizer preload: under it pgrep hangs)
 if env -u LD_PRELOAD pgrep -f "$prog" >/dev/null 2>&1; then
     e2e_not_ok "processes of mpi_shapes still running after the jobs:"
@@ -105,7 +114,8 @@ else
     e2e_ok "no mpi_shapes process left running"
 fi
 
-# 21: no shared-memory segment left in /dev/shm (Open MPI registers them for cleanup)
+# 23: no shared-memory segment left in /dev/shm (Open MPI registers them for cleanup), after the
+# abort and the crash too
 shm_after=$(shm_list)
 if [ "$shm_before" = "$shm_after" ]; then
     e2e_ok "no shared-memory segment left in /dev/shm"

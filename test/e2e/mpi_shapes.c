@@ -8,10 +8,12 @@
  *   mpi_shapes shm        also report, from rank 0, how many shared-memory segment files of this
  *                         job exist in /dev/shm after MPI_Init ("shm segments: K")
  *   mpi_shapes abort R S  rank R calls MPI_Abort(MPI_COMM_WORLD, S) after MPI_Init; the others
- *                         wait in a barrier (and must be killed by the launcher) */
+ *                         wait in a barrier (and must be killed by the launcher)
+ *   mpi_shapes crash R    rank R dies of SIGSEGV after MPI_Init; the others wait in a barrier */
 #include <mpi.h>
 
 #include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +103,16 @@ int main(int argc, char **argv)
         }
         MPI_Barrier(MPI_COMM_WORLD); /* never completes */
         printf("rank %d: the barrier completed after an abort\n", me);
+        MPI_Finalize();
+        return 1;
+    }
+    if (argc > 2 && 0 == strcmp(argv[1], "crash")) {
+        MPI_Barrier(MPI_COMM_WORLD); /* every rank has its shared-memory segment */
+        if (me == atoi(argv[2])) {
+            raise(SIGSEGV);
+        }
+        MPI_Barrier(MPI_COMM_WORLD); /* never completes */
+        printf("rank %d: the barrier completed after a crash\n", me);
         MPI_Finalize();
         return 1;
     }
