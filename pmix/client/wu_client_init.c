@@ -16,6 +16,7 @@
 #include "pmix/client/wu_client.h"
 #include "pmix/common/wu_pack.h"
 #include "pmix/common/wu_proto.h"
+#include "pmix/common/wu_value.h"
 #include "pmix/event/wu_event.h"
 
 #include "mca/base/wu_mca_param.h"
@@ -27,21 +28,6 @@
 #include <unistd.h>
 
 /* ---- singleton ------------------------------------------------------------------------- */
-
-static void load_u32(pmix_info_t *i, const char *key, uint32_t v)
-{
-    PMIx_Info_load(i, key, &v, PMIX_UINT32);
-}
-
-static void load_u16(pmix_info_t *i, const char *key, uint16_t v)
-{
-    PMIx_Info_load(i, key, &v, PMIX_UINT16);
-}
-
-static void load_rank(pmix_info_t *i, const char *key, pmix_rank_t v)
-{
-    PMIx_Info_load(i, key, &v, PMIX_PROC_RANK);
-}
 
 /* Point info at an info array as a PMIX_DATA_ARRAY (no copy; never destructed itself). */
 static void load_array(pmix_info_t *i, const char *key, pmix_data_array_t *d, pmix_info_t *a,
@@ -69,34 +55,34 @@ static int register_singleton(void)
     memset(proc, 0, sizeof proc);
     memset(node, 0, sizeof node);
     memset(app, 0, sizeof app);
-    load_u32(&job[nj++], PMIX_JOB_SIZE, 1);
-    load_u32(&job[nj++], PMIX_UNIV_SIZE, 1);
-    load_u32(&job[nj++], PMIX_MAX_PROCS, 1);
-    load_u32(&job[nj++], PMIX_LOCAL_SIZE, 1);
-    load_u32(&job[nj++], PMIX_NUM_NODES, 1);
-    load_u32(&job[nj++], PMIX_JOB_NUM_APPS, 1);
+    wu_info_u32(&job[nj++], PMIX_JOB_SIZE, 1);
+    wu_info_u32(&job[nj++], PMIX_UNIV_SIZE, 1);
+    wu_info_u32(&job[nj++], PMIX_MAX_PROCS, 1);
+    wu_info_u32(&job[nj++], PMIX_LOCAL_SIZE, 1);
+    wu_info_u32(&job[nj++], PMIX_NUM_NODES, 1);
+    wu_info_u32(&job[nj++], PMIX_JOB_NUM_APPS, 1);
     PMIx_Info_load(&job[nj++], PMIX_LOCAL_PEERS, "0", PMIX_STRING);
     PMIx_Info_load(&job[nj++], PMIX_NSPACE, ns, PMIX_STRING);
     PMIx_Info_load(&job[nj++], PMIX_JOBID, ns, PMIX_STRING);
 
-    load_rank(&proc[np++], PMIX_RANK, 0); /* names the rank (gds does not store it) */
-    load_rank(&proc[np++], PMIX_RANK, 0); /* the rank's own data */
-    load_u16(&proc[np++], PMIX_LOCAL_RANK, 0);
-    load_u16(&proc[np++], PMIX_NODE_RANK, 0);
-    load_u32(&proc[np++], PMIX_APPNUM, 0);
-    load_rank(&proc[np++], PMIX_GLOBAL_RANK, 0);
-    load_rank(&proc[np++], PMIX_APP_RANK, 0);
-    load_u32(&proc[np++], PMIX_NODEID, 0);
+    wu_info_rank(&proc[np++], PMIX_RANK, 0); /* names the rank (gds does not store it) */
+    wu_info_rank(&proc[np++], PMIX_RANK, 0); /* the rank's own data */
+    wu_info_u16(&proc[np++], PMIX_LOCAL_RANK, 0);
+    wu_info_u16(&proc[np++], PMIX_NODE_RANK, 0);
+    wu_info_u32(&proc[np++], PMIX_APPNUM, 0);
+    wu_info_rank(&proc[np++], PMIX_GLOBAL_RANK, 0);
+    wu_info_rank(&proc[np++], PMIX_APP_RANK, 0);
+    wu_info_u32(&proc[np++], PMIX_NODEID, 0);
     PMIx_Info_load(&proc[np++], PMIX_HOSTNAME, host, PMIX_STRING);
 
     PMIx_Info_load(&node[nn++], PMIX_HOSTNAME, host, PMIX_STRING);
-    load_u32(&node[nn++], PMIX_NODEID, 0);
+    wu_info_u32(&node[nn++], PMIX_NODEID, 0);
     PMIx_Info_load(&node[nn++], PMIX_LOCAL_PEERS, "0", PMIX_STRING);
-    load_u32(&node[nn++], PMIX_LOCAL_SIZE, 1);
-    load_u32(&node[nn++], PMIX_NODE_SIZE, 1);
+    wu_info_u32(&node[nn++], PMIX_LOCAL_SIZE, 1);
+    wu_info_u32(&node[nn++], PMIX_NODE_SIZE, 1);
 
-    load_u32(&app[na++], PMIX_APPNUM, 0);
-    load_u32(&app[na++], PMIX_APP_SIZE, 1);
+    wu_info_u32(&app[na++], PMIX_APPNUM, 0);
+    wu_info_u32(&app[na++], PMIX_APP_SIZE, 1);
 
     /* the three arrays point at stack memory: they are not destructed below */
     load_array(&job[nj++], PMIX_PROC_DATA, &dproc, proc, np);

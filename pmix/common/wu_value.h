@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "pmix_common.h"
+#include "pmix.h"
 
 /* Size of one element of type `t` in a pmix_data_array_t, or 0 if `t` cannot be an array
  * element (PMIX_UNDEF, removed or unknown types). */
@@ -33,5 +33,22 @@ pmix_status_t wu_darray_dup(pmix_data_array_t **dst, const pmix_data_array_t *sr
 
 /* Release the elements of `d` and its array, leaving `d` empty (type kept undefined). */
 void wu_darray_destruct(pmix_data_array_t *d);
+
+/* Load an info with a value of a fixed-width type (the job-data tables of the client's singleton
+ * and of the launcher's registration are long lists of these). */
+static inline void wu_info_u32(pmix_info_t *i, const char *key, uint32_t v)
+{
+    PMIx_Info_load(i, key, &v, PMIX_UINT32);
+}
+
+static inline void wu_info_u16(pmix_info_t *i, const char *key, uint16_t v)
+{
+    PMIx_Info_load(i, key, &v, PMIX_UINT16);
+}
+
+static inline void wu_info_rank(pmix_info_t *i, const char *key, pmix_rank_t v)
+{
+    PMIx_Info_load(i, key, &v, PMIX_PROC_RANK);
+}
 
 #endif

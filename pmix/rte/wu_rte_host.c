@@ -15,6 +15,7 @@
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_path.h"
 #include "opal/util/wu_show_help.h"
+#include "pmix/common/wu_value.h"
 #include "pmix.h"
 #include "pmix_server.h"
 
@@ -273,21 +274,6 @@ void wu_rte_server_finalize(void)
 
 /* --- job registration ------------------------------------------------------------------------ */
 
-static void load_u32(pmix_info_t *i, const char *key, uint32_t v)
-{
-    PMIx_Info_load(i, key, &v, PMIX_UINT32);
-}
-
-static void load_u16(pmix_info_t *i, const char *key, uint16_t v)
-{
-    PMIx_Info_load(i, key, &v, PMIX_UINT16);
-}
-
-static void load_rank(pmix_info_t *i, const char *key, pmix_rank_t v)
-{
-    PMIx_Info_load(i, key, &v, PMIX_PROC_RANK);
-}
-
 /* Per-process data: PMIX_RANK first (the Standard's rule for PMIX_PROC_DATA). */
 static pmix_data_array_t *proc_data(const rte_job_t *job, uint32_t r)
 {
@@ -302,15 +288,15 @@ static pmix_data_array_t *proc_data(const rte_job_t *job, uint32_t r)
         return NULL;
     }
     a = d->array;
-    load_rank(&a[0], PMIX_RANK, r);
-    load_rank(&a[1], PMIX_GLOBAL_RANK, r);
-    load_rank(&a[2], PMIX_APP_RANK, job->procs[r].ctx_rank);
+    wu_info_rank(&a[0], PMIX_RANK, r);
+    wu_info_rank(&a[1], PMIX_GLOBAL_RANK, r);
+    wu_info_rank(&a[2], PMIX_APP_RANK, job->procs[r].ctx_rank);
     /* one node: local and node ranks equal the rank; the contract wants them as UINT16 */
-    load_u16(&a[3], PMIX_LOCAL_RANK, (uint16_t)r);
-    load_u16(&a[4], PMIX_NODE_RANK, (uint16_t)r);
-    load_u32(&a[5], PMIX_NODEID, 0);
+    wu_info_u16(&a[3], PMIX_LOCAL_RANK, (uint16_t)r);
+    wu_info_u16(&a[4], PMIX_NODE_RANK, (uint16_t)r);
+    wu_info_u32(&a[5], PMIX_NODEID, 0);
     PMIx_Info_load(&a[6], PMIX_HOSTNAME, wu_rte_hostname, PMIX_STRING);
-    load_u32(&a[7], PMIX_APPNUM, job->procs[r].ctx);
+    wu_info_u32(&a[7], PMIX_APPNUM, job->procs[r].ctx);
     if (NULL != job->nsdir) {
         char *pdir = NULL;
         if (WU_SUCCESS != wu_asprintf(&pdir, "%s/%u", job->nsdir, r)) {
@@ -342,9 +328,9 @@ static pmix_data_array_t *app_data(const rte_job_t *job, uint32_t c)
         return NULL;
     }
     a = d->array;
-    load_u32(&a[0], PMIX_APPNUM, c);
-    load_u32(&a[1], PMIX_APP_SIZE, job->ctx_size[c]);
-    load_rank(&a[2], PMIX_APPLDR, job->ctx_first[c]);
+    wu_info_u32(&a[0], PMIX_APPNUM, c);
+    wu_info_u32(&a[1], PMIX_APP_SIZE, job->ctx_size[c]);
+    wu_info_rank(&a[2], PMIX_APPLDR, job->ctx_first[c]);
     if (NULL != ctx->cwd) {
         PMIx_Info_load(&a[3], PMIX_WDIR, ctx->cwd, PMIX_STRING);
     }
@@ -391,17 +377,17 @@ static int job_info(rte_job_t *job, pmix_info_t **out, size_t *nout)
         goto out;
     }
     PMIx_Info_load(&info[k++], PMIX_JOBID, job->nspace, PMIX_STRING);
-    load_u32(&info[k++], PMIX_JOB_SIZE, job->np);
-    load_u32(&info[k++], PMIX_UNIV_SIZE, job->np);
-    load_u32(&info[k++], PMIX_MAX_PROCS, job->np);
-    load_u32(&info[k++], PMIX_LOCAL_SIZE, job->np);
-    load_u32(&info[k++], PMIX_NODE_SIZE, job->np);
-    load_u32(&info[k++], PMIX_NUM_NODES, 1);
-    load_u32(&info[k++], PMIX_JOB_NUM_APPS, napps);
+    wu_info_u32(&info[k++], PMIX_JOB_SIZE, job->np);
+    wu_info_u32(&info[k++], PMIX_UNIV_SIZE, job->np);
+    wu_info_u32(&info[k++], PMIX_MAX_PROCS, job->np);
+    wu_info_u32(&info[k++], PMIX_LOCAL_SIZE, job->np);
+    wu_info_u32(&info[k++], PMIX_NODE_SIZE, job->np);
+    wu_info_u32(&info[k++], PMIX_NUM_NODES, 1);
+    wu_info_u32(&info[k++], PMIX_JOB_NUM_APPS, napps);
     if (1 == napps) {
-        load_u32(&info[k++], PMIX_APPNUM, 0);
-        load_u32(&info[k++], PMIX_APP_SIZE, job->np);
-        load_rank(&info[k++], PMIX_APPLDR, 0);
+        wu_info_u32(&info[k++], PMIX_APPNUM, 0);
+        wu_info_u32(&info[k++], PMIX_APP_SIZE, job->np);
+        wu_info_rank(&info[k++], PMIX_APPLDR, 0);
     } else {
         for (uint32_t c = 0; c < napps; c++) {
             pmix_data_array_t *d = app_data(job, c);
@@ -414,8 +400,8 @@ static int job_info(rte_job_t *job, pmix_info_t **out, size_t *nout)
             info[k++].value.data.darray = d;
         }
     }
-    load_rank(&info[k++], PMIX_LOCALLDR, 0);
-    load_u32(&info[k++], PMIX_NODEID, 0);
+    wu_info_rank(&info[k++], PMIX_LOCALLDR, 0);
+    wu_info_u32(&info[k++], PMIX_NODEID, 0);
     PMIx_Info_load(&info[k++], PMIX_HOSTNAME, wu_rte_hostname, PMIX_STRING);
     PMIx_Info_load(&info[k++], PMIX_LOCAL_PEERS, peers, PMIX_STRING);
     PMIx_Info_load(&info[k++], PMIX_NODE_MAP, regex, PMIX_STRING);
