@@ -161,6 +161,13 @@ static pmix_status_t shift_upcall(up_kind_t kind, const pmix_proc_t *proc, int s
     return PMIX_SUCCESS;
 }
 
+/* client_connected and client_finalized only mark the process (its server_object) */
+static pmix_status_t mark(atomic_bool *flag)
+{
+    atomic_store(flag, true);
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
 static pmix_status_t h_connected(const pmix_proc_t *proc, void *server_object,
                                  pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
@@ -168,10 +175,7 @@ static pmix_status_t h_connected(const pmix_proc_t *proc, void *server_object,
     (void)proc;
     (void)cbfunc;
     (void)cbdata;
-    if (NULL != p) {
-        atomic_store(&p->connected, true);
-    }
-    return PMIX_OPERATION_SUCCEEDED;
+    return NULL != p ? mark(&p->connected) : PMIX_OPERATION_SUCCEEDED;
 }
 
 static pmix_status_t h_connected2(const pmix_proc_t *proc, void *server_object, pmix_info_t info[],
@@ -189,10 +193,7 @@ static pmix_status_t h_finalized(const pmix_proc_t *proc, void *server_object,
     (void)proc;
     (void)cbfunc;
     (void)cbdata;
-    if (NULL != p) {
-        atomic_store(&p->finalized, true);
-    }
-    return PMIX_OPERATION_SUCCEEDED;
+    return NULL != p ? mark(&p->finalized) : PMIX_OPERATION_SUCCEEDED;
 }
 
 /* The server saw p's connection end without PMIx_Finalize (server thread): remember in which
