@@ -30,6 +30,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/uio.h>
 
 #define WU_ptl_VERSION 1u
 
@@ -111,6 +112,16 @@ WU_EXPORT int wu_ptl_connect(wu_progress_t *pt, const char *uri, wu_ptl_recv_fn_
  * WU_ERR_NOMEM, WU_ERR_INIT (progress thread stopping). */
 WU_EXPORT int wu_ptl_send(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *payload,
                           size_t len);
+/* A payload several frames share (the same fence result to every client): its bytes are copied
+ * once, when it is made, and each frame that sends it holds a reference until written. */
+typedef struct wu_ptl_shared wu_ptl_shared_t;
+/* The concatenation of the n pieces, with one reference for the caller; NULL: no memory. */
+WU_EXPORT wu_ptl_shared_t *wu_ptl_shared_new(const struct iovec *iov, int n);
+/* Drop a reference (NULL is a no-op). Any thread. */
+WU_EXPORT void wu_ptl_shared_release(wu_ptl_shared_t *s);
+/* wu_ptl_send with a shared payload (not copied). Same statuses. */
+WU_EXPORT int wu_ptl_send_shared(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags,
+                                 wu_ptl_shared_t *s);
 /* Close c asynchronously: its closed callback runs (WU_SUCCESS) unless it already has. Any
  * thread. Does not drop a reference. */
 WU_EXPORT void wu_ptl_close(wu_ptl_conn_t *c);

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 /* frames read from one peer per wakeup, so one busy peer cannot starve the others */
@@ -38,9 +39,19 @@ wu_mca_framework_t wu_mca_ptl_framework = {
     .params = ptl_base_params,
 };
 
+struct wu_ptl_shared {
+    _Atomic int refs;
+    size_t len;
+    unsigned char bytes[];
+};
+
+/* A frame to write: its header and, in data, a copy of its payload -- or, for a shared payload,
+ * only the header in data and the payload in shared. */
 typedef struct wu_ptl_frame {
     struct wu_ptl_frame *next;
-    size_t len, off; /* bytes in data (header + payload), bytes written so far */
+    wu_ptl_conn_t *conn;     /* until it is queued (send_fn) */
+    wu_ptl_shared_t *shared; /* one reference, or NULL */
+    size_t len, off;         /* bytes of the frame (header + payload), bytes written so far */
     unsigned char data[];
 } wu_ptl_frame_t;
 
@@ -111,12 +122,25 @@ void wu_ptl_conn_retain(wu_ptl_conn_t *c)
     }
 }
 
+void wu_ptl_shared_release(wu_ptl_shared_t *s)
+{
+    if (NULL != s && 1 == atomic_fetch_sub(&s->refs, 1)) {
+        free(s);
+    }
+}
+
+static void frame_free(wu_ptl_frame_t *f)
+{
+    wu_ptl_shared_release(f->shared);
+    free(f);
+}
+
 static void free_queue(wu_ptl_conn_t *c)
 {
     while (NULL != c->qhead) {
         wu_ptl_frame_t *f = c->qhead;
         c->qhead = f->next;
-        free(f);
+        frame_free(f);
     }
     c->qtail = NULL;
 }
@@ -194,12 +218,37 @@ static void teardown(wu_ptl_conn_t *c, int status)
     wu_ptl_conn_release(c);
 }
 
+/* Write what is left of f: one send, or for a shared payload one sendmsg of header and
+ * payload. */
+static ssize_t write_frame(int fd, const wu_ptl_frame_t *f)
+{
+    struct iovec iov[2];
+    struct msghdr m;
+    int n = 0;
+    if (NULL == f->shared) {
+        return send(fd, f->data + f->off, f->len - f->off, MSG_NOSIGNAL);
+    }
+    if (f->off < WU_PTL_HDR_SIZE) {
+        iov[n].iov_base = (void *)(f->data + f->off);
+        iov[n++].iov_len = WU_PTL_HDR_SIZE - f->off;
+    }
+    if (f->shared->len > 0) {
+        size_t done = f->off > WU_PTL_HDR_SIZE ? f->off - WU_PTL_HDR_SIZE : 0;
+        iov[n].iov_base = f->shared->bytes + done;
+        iov[n++].iov_len = f->shared->len - done;
+    }
+    memset(&m, 0, sizeof m);
+    m.msg_iov = iov;
+    m.msg_iovlen = (size_t)n;
+    return sendmsg(fd, &m, MSG_NOSIGNAL);
+}
+
 /* Write queued frames until done or the socket is full. */
 static void flush(wu_ptl_conn_t *c)
 {
     while (NULL != c->qhead) {
         wu_ptl_frame_t *f = c->qhead;
-        ssize_t n = send(c->fd, f->data + f->off, f->len - f->off, MSG_NOSIGNAL);
+        ssize_t n = write_frame(c->fd, f);
         if (n < 0) {
             if (EINTR == errno) {
                 continue;
@@ -219,7 +268,7 @@ static void flush(wu_ptl_conn_t *c)
             if (NULL == c->qhead) {
                 c->qtail = NULL;
             }
-            free(f);
+            frame_free(f);
         }
     }
     if (c->wev_on) {
@@ -403,10 +452,9 @@ int wu_ptl_connect(wu_progress_t *pt, const char *uri, wu_ptl_recv_fn_t recv,
 static void send_fn(void *arg)
 {
     wu_ptl_frame_t *f = arg;
-    wu_ptl_conn_t *c;
-    memcpy(&c, f->data + f->len, sizeof c);
+    wu_ptl_conn_t *c = f->conn;
     if (c->closed) {
-        free(f);
+        frame_free(f);
     } else {
         f->next = NULL;
         if (NULL == c->qtail) {
@@ -420,23 +468,18 @@ static void send_fn(void *arg)
     wu_ptl_conn_release(c);
 }
 
-int wu_ptl_send(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *payload, size_t len)
+/* A frame for c with its header filled in and room for copy bytes of payload after it. */
+static wu_ptl_frame_t *frame_new(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, size_t len,
+                                 size_t copy)
 {
-    wu_ptl_frame_t *f;
     uint16_t nflags = htons(flags);
-    uint32_t ntag = htonl(tag), nlen;
-    int rc;
-    if (NULL == c || (len > 0 && NULL == payload)) {
-        return WU_ERR_BAD_PARAM;
+    uint32_t ntag = htonl(tag), nlen = htonl((uint32_t)len);
+    wu_ptl_frame_t *f = malloc(sizeof *f + WU_PTL_HDR_SIZE + copy);
+    if (NULL == f) {
+        return NULL;
     }
-    if (len > wu_ptl_base_max_msg_size || len > UINT32_MAX) {
-        return WU_ERR_VALUE_OUT_OF_BOUNDS;
-    }
-    /* the connection pointer travels after the frame bytes */
-    if (NULL == (f = malloc(sizeof *f + WU_PTL_HDR_SIZE + len + sizeof c))) {
-        return WU_ERR_NOMEM;
-    }
-    nlen = htonl((uint32_t)len);
+    f->conn = c;
+    f->shared = NULL;
     f->len = WU_PTL_HDR_SIZE + len;
     f->off = 0;
     f->data[0] = WU_PTL_WIRE_MAGIC;
@@ -444,16 +487,78 @@ int wu_ptl_send(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *payl
     memcpy(f->data + 2, &nflags, 2);
     memcpy(f->data + 4, &ntag, 4);
     memcpy(f->data + 8, &nlen, 4);
-    if (len > 0) {
-        memcpy(f->data + WU_PTL_HDR_SIZE, payload, len);
-    }
-    memcpy(f->data + f->len, &c, sizeof c);
+    return f;
+}
+
+/* Hand f to c's progress thread, which queues and writes it. */
+static int frame_queue(wu_ptl_conn_t *c, wu_ptl_frame_t *f)
+{
+    int rc;
     wu_ptl_conn_retain(c);
     if (WU_SUCCESS != (rc = wu_progress_shift(c->pt, send_fn, f))) {
         wu_ptl_conn_release(c);
-        free(f);
+        frame_free(f);
     }
     return rc;
+}
+
+int wu_ptl_send(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *payload, size_t len)
+{
+    wu_ptl_frame_t *f;
+    if (NULL == c || (len > 0 && NULL == payload)) {
+        return WU_ERR_BAD_PARAM;
+    }
+    if (len > wu_ptl_base_max_msg_size || len > UINT32_MAX) {
+        return WU_ERR_VALUE_OUT_OF_BOUNDS;
+    }
+    if (NULL == (f = frame_new(c, tag, flags, len, len))) {
+        return WU_ERR_NOMEM;
+    }
+    if (len > 0) {
+        memcpy(f->data + WU_PTL_HDR_SIZE, payload, len);
+    }
+    return frame_queue(c, f);
+}
+
+wu_ptl_shared_t *wu_ptl_shared_new(const struct iovec *iov, int n)
+{
+    wu_ptl_shared_t *s;
+    size_t len = 0, off = 0;
+    for (int i = 0; i < n; i++) {
+        if (iov[i].iov_len > SIZE_MAX - sizeof *s - len) {
+            return NULL;
+        }
+        len += iov[i].iov_len;
+    }
+    if (NULL == (s = malloc(sizeof *s + len))) {
+        return NULL;
+    }
+    atomic_init(&s->refs, 1);
+    s->len = len;
+    for (int i = 0; i < n; i++) {
+        if (iov[i].iov_len > 0) {
+            memcpy(s->bytes + off, iov[i].iov_base, iov[i].iov_len);
+            off += iov[i].iov_len;
+        }
+    }
+    return s;
+}
+
+int wu_ptl_send_shared(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, wu_ptl_shared_t *s)
+{
+    wu_ptl_frame_t *f;
+    if (NULL == c || NULL == s) {
+        return WU_ERR_BAD_PARAM;
+    }
+    if (s->len > wu_ptl_base_max_msg_size || s->len > UINT32_MAX) {
+        return WU_ERR_VALUE_OUT_OF_BOUNDS;
+    }
+    if (NULL == (f = frame_new(c, tag, flags, s->len, 0))) {
+        return WU_ERR_NOMEM;
+    }
+    atomic_fetch_add(&s->refs, 1);
+    f->shared = s;
+    return frame_queue(c, f);
 }
 
 static void close_fn(void *arg)

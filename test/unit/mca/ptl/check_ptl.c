@@ -148,9 +148,11 @@ static void client_fini(client_t *cl)
     pthread_mutex_destroy(&cl->lock);
 }
 
-/* send n frames of len bytes (tags/flags from 0), wait for the echoes */
-static void round_trip(client_t *cl, int n, size_t len)
+/* send n frames of len bytes (tags/flags from 0), wait for the echoes; shared: all n frames
+ * send one wu_ptl_shared_t payload instead of a copy each */
+static void round_trip_as(client_t *cl, int n, size_t len, bool shared)
 {
+    wu_ptl_shared_t *sh = NULL;
     unsigned char *buf = malloc(len > 0 ? len : 1);
     for (size_t i = 0; i < len; i++) {
         buf[i] = (unsigned char)(i * 7 + 3);
@@ -162,9 +164,16 @@ static void round_trip(client_t *cl, int n, size_t len)
     cl->next_tag = 0;
     cl->ref = buf;
     pthread_mutex_unlock(&cl->lock);
-    for (int i = 0; i < n; i++) {
-        ck_assert_int_eq(WU_SUCCESS, wu_ptl_send(cl->conn, (uint32_t)i, (uint16_t)i, buf, len));
+    if (shared) { /* in two pieces, to check the concatenation */
+        struct iovec iov[2] = {{buf, len / 3}, {buf + len / 3, len - len / 3}};
+        ck_assert_ptr_nonnull(sh = wu_ptl_shared_new(iov, 2));
     }
+    for (int i = 0; i < n; i++) {
+        ck_assert_int_eq(WU_SUCCESS,
+                         shared ? wu_ptl_send_shared(cl->conn, (uint32_t)i, (uint16_t)i, sh)
+                                : wu_ptl_send(cl->conn, (uint32_t)i, (uint16_t)i, buf, len));
+    }
+    wu_ptl_shared_release(sh); /* the queued frames keep it alive */
     ck_assert_int_eq(WU_SUCCESS, wu_wait_for(&cl->done, TMO));
     pthread_mutex_lock(&cl->lock);
     ck_assert(cl->in_order);
@@ -172,6 +181,11 @@ static void round_trip(client_t *cl, int n, size_t len)
     cl->ref = NULL;
     pthread_mutex_unlock(&cl->lock);
     free(buf);
+}
+
+static void round_trip(client_t *cl, int n, size_t len)
+{
+    round_trip_as(cl, n, len, false);
 }
 
 static wu_ptl_listener_t *lst;
@@ -261,6 +275,31 @@ START_TEST(test_echo_sizes)
         ck_assert_uint_eq(sizes[k], cl.bytes - before);
     }
     client_fini(&cl);
+}
+END_TEST
+
+/* One shared payload sent many times, by several clients at once, large enough for partial
+ * writes of header and payload: every echo arrives whole, in order. */
+START_TEST(test_shared_payload)
+{
+    enum { NCLI = 3 };
+    static const size_t sizes[] = {0, 5, 64 * 1024, 1024 * 1024};
+    client_t cl[NCLI];
+    start_server(_i);
+    for (int k = 0; k < NCLI; k++) {
+        client_init(&cl[k], uri);
+    }
+    for (size_t s = 0; s < WU_NELEMS(sizes); s++) {
+        for (int k = 0; k < NCLI; k++) {
+            size_t before = cl[k].bytes;
+            round_trip_as(&cl[k], 4, sizes[s], true);
+            ck_assert_uint_eq(4 * sizes[s], cl[k].bytes - before);
+        }
+    }
+    for (int k = 0; k < NCLI; k++) {
+        client_fini(&cl[k]);
+    }
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_ptl_send_shared(NULL, 0, 0, NULL));
 }
 END_TEST
 
@@ -441,6 +480,7 @@ static Suite *ptl_suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_loop_test(tc, test_echo_sizes, 0, 2);
     tcase_add_loop_test(tc, test_pipeline_many_clients, 0, 2);
+    tcase_add_loop_test(tc, test_shared_payload, 0, 2);
     tcase_add_loop_test(tc, test_bad_peers_dropped, 0, 2);
     tcase_add_loop_test(tc, test_server_close, 0, 2);
     tcase_add_test(tc, test_bad_args);
