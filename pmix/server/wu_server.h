@@ -166,6 +166,12 @@ const pmix_info_t *wu_srv_info_find(const pmix_info_t *arr, size_t n, const char
 bool wu_srv_info_int(const pmix_info_t *info, long long *out);
 /* Reply: STATUS then body (may be NULL), frame flagged WU_PROTO_FLAG_REPLY. */
 void wu_srv_reply(wu_ptl_conn_t *conn, uint32_t tag, pmix_status_t status, const wu_buffer_t *body);
+/* The same reply made once for many receivers (a fence's result): the payload (NULL: no memory;
+ * release it with wu_ptl_shared_release), then one reply per receiver (conn not NULL); status
+ * is the one inside, for the error path when the payload cannot go. */
+wu_ptl_shared_t *wu_srv_reply_payload(pmix_status_t status, const wu_buffer_t *body);
+void wu_srv_reply_shared(wu_ptl_conn_t *conn, uint32_t tag, pmix_status_t status,
+                         wu_ptl_shared_t *payload);
 /* Reply and close the connection (refused CONNECT). */
 void wu_srv_reply_close(wu_ptl_conn_t *conn, uint32_t tag, pmix_status_t status);
 /* "nspace:rank" for messages, in buf. */

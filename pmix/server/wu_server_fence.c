@@ -113,6 +113,7 @@ static void fence_unlink(wu_srv_fence_t *f)
 /* Answer every contributor; free the tracker unless the host still holds it. */
 static void fence_complete(wu_srv_fence_t *f, pmix_status_t status, const wu_buffer_t *remote)
 {
+    wu_ptl_shared_t *payload;
     wu_buffer_t blob, body;
     pmix_status_t rc = status;
 
@@ -133,10 +134,15 @@ static void fence_complete(wu_srv_fence_t *f, pmix_status_t status, const wu_buf
             rc = wu_pack(&body, &bo, 1, PMIX_BYTE_OBJECT);
         }
     }
+    /* one payload for every contributor: the result is copied once, not once per client */
+    payload = wu_srv_reply_payload(rc, PMIX_SUCCESS == rc && body.used > 0 ? &body : NULL);
     for (size_t i = 0; i < f->ncontrib; i++) {
-        wu_srv_reply(f->contrib[i].conn, f->contrib[i].tag, rc, PMIX_SUCCESS == rc ? &body : NULL);
+        if (NULL != f->contrib[i].conn) {
+            wu_srv_reply_shared(f->contrib[i].conn, f->contrib[i].tag, rc, payload);
+        }
         wu_ptl_conn_release(f->contrib[i].conn);
     }
+    wu_ptl_shared_release(payload);
     f->ncontrib = 0;
     wu_buffer_destruct(&blob);
     wu_buffer_destruct(&body);

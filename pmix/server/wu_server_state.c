@@ -203,32 +203,49 @@ const char *wu_srv_proc_str(const pmix_proc_t *p, char *buf, size_t len)
     return buf;
 }
 
+wu_ptl_shared_t *wu_srv_reply_payload(pmix_status_t status, const wu_buffer_t *body)
+{
+    wu_buffer_t st;
+    wu_ptl_shared_t *sh = NULL;
+    wu_buffer_construct(&st);
+    if (PMIX_SUCCESS == wu_pack(&st, &status, 1, PMIX_STATUS)) {
+        struct iovec iov[2] = {{st.base, st.used}, {NULL, 0}};
+        if (NULL != body) {
+            iov[1].iov_base = body->base;
+            iov[1].iov_len = body->used;
+        }
+        sh = wu_ptl_shared_new(iov, 2);
+    }
+    wu_buffer_destruct(&st);
+    return sh;
+}
+
+void wu_srv_reply_shared(wu_ptl_conn_t *conn, uint32_t tag, pmix_status_t status,
+                         wu_ptl_shared_t *payload)
+{
+    int rc = NULL != payload ? wu_ptl_send_shared(conn, tag, WU_PROTO_FLAG_REPLY, payload)
+                             : WU_ERR_NOMEM;
+    if (WU_SUCCESS != rc && PMIX_SUCCESS == status) {
+        /* the body could not go (too large, no memory): tell the client at least that */
+        wu_ptl_shared_t *err = wu_srv_reply_payload(PMIX_ERR_NOMEM, NULL);
+        wu_output_verbose(WU_VERB_WARN, wu_srv.out, "server: reply (tag %u) failed: %s", tag,
+                          wu_strerror(rc));
+        if (NULL != err) {
+            (void)wu_ptl_send_shared(conn, tag, WU_PROTO_FLAG_REPLY, err);
+        }
+        wu_ptl_shared_release(err);
+    }
+}
+
 void wu_srv_reply(wu_ptl_conn_t *conn, uint32_t tag, pmix_status_t status, const wu_buffer_t *body)
 {
-    wu_buffer_t b;
-    int rc;
+    wu_ptl_shared_t *payload;
     if (NULL == conn) {
         return;
     }
-    wu_buffer_construct(&b);
-    rc = wu_pack(&b, &status, 1, PMIX_STATUS);
-    if (PMIX_SUCCESS == rc && NULL != body && body->used > 0) {
-        rc = wu_buffer_put(&b, body->base, body->used);
-    }
-    if (PMIX_SUCCESS == rc) {
-        rc = wu_ptl_send(conn, tag, WU_PROTO_FLAG_REPLY, b.base, b.used);
-    }
-    if (PMIX_SUCCESS != rc && PMIX_SUCCESS == status) {
-        /* the body could not go (too large, no memory): tell the client at least that */
-        wu_output_verbose(WU_VERB_WARN, wu_srv.out, "server: reply (tag %u) failed: %s", tag,
-                          wu_strerror(rc));
-        wu_buffer_destruct(&b);
-        status = PMIX_ERR_NOMEM;
-        if (PMIX_SUCCESS == wu_pack(&b, &status, 1, PMIX_STATUS)) {
-            (void)wu_ptl_send(conn, tag, WU_PROTO_FLAG_REPLY, b.base, b.used);
-        }
-    }
-    wu_buffer_destruct(&b);
+    payload = wu_srv_reply_payload(status, NULL != body && body->used > 0 ? body : NULL);
+    wu_srv_reply_shared(conn, tag, status, payload);
+    wu_ptl_shared_release(payload);
 }
 
 void wu_srv_reply_close(wu_ptl_conn_t *conn, uint32_t tag, pmix_status_t status)
