@@ -32,7 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WU_gds_VERSION 1u
+#define WU_gds_VERSION 2u
 
 /* A data store; its layout belongs to the module that created it. */
 typedef struct wu_gds_store wu_gds_store_t;
@@ -64,6 +64,10 @@ typedef struct wu_gds_module {
     /* The same with the key and value taken from info. */
     pmix_status_t (*put_info)(wu_gds_store_t *store, const char *nspace, pmix_rank_t rank,
                               const pmix_info_t *info);
+    /* put_info without a copy: info's value moves into the store (on PMIX_SUCCESS it is left
+     * empty, PMIX_UNDEF; on failure it is untouched). For data received in bulk (fence blobs). */
+    pmix_status_t (*take_info)(wu_gds_store_t *store, const char *nspace, pmix_rank_t rank,
+                               pmix_info_t *info);
 
     /* One lookup in the table of (nspace, rank): PMIX_SUCCESS with *val a malloc'd copy, or
      * PMIX_ERR_NOT_FOUND if the namespace, the rank or the key is unknown. rank

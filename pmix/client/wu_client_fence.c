@@ -48,12 +48,11 @@ static void fence_reply(int status, wu_buffer_t *reply, void *cbdata)
     fence_req_t *f = cbdata;
     if (PMIX_SUCCESS == status && f->collect) {
         pmix_byte_object_t bo = {NULL, 0};
-        int32_t one = 1;
-        status = wu_unpack(reply, &bo, &one, PMIX_BYTE_OBJECT);
+        /* read in place: the blob can be large, and the reply outlives this call */
+        status = wu_unpack_bo_view(reply, &bo);
         if (PMIX_SUCCESS == status) {
             status = wu_client_store_blob(&bo);
         }
-        free(bo.bytes);
     }
     fence_finish(f, status);
 }

@@ -324,8 +324,9 @@ int wu_client_store_blob(const pmix_byte_object_t *bo)
     b.used = b.cap = bo->size;
     while (PMIX_SUCCESS == (rc = wu_proto_blob_next(&b, &proc, &info, &n))) {
         for (size_t i = 0; i < n; i++) {
-            /* the data was checked by its owner's put; a refused key is skipped */
-            (void)wu_client.gds->put_info(wu_client.store, proc.nspace, proc.rank, &info[i]);
+            /* the data was checked by its owner's put; a refused key is skipped. The values
+             * move into the store (no second copy of what can be large blobs). */
+            (void)wu_client.gds->take_info(wu_client.store, proc.nspace, proc.rank, &info[i]);
         }
         PMIX_INFO_FREE(info, n);
     }

@@ -54,5 +54,8 @@ int wu_unpack(wu_buffer_t *b, void *dst, int32_t *n, pmix_data_type_t t);
  * leaves *elem zeroed and the cursor where it was. */
 int wu_pack_one(wu_buffer_t *b, const void *elem, pmix_data_type_t t);
 int wu_unpack_one(wu_buffer_t *b, void *elem, pmix_data_type_t t);
+/* One PMIX_BYTE_OBJECT (packed with count 1) as a view into b, without copying: bo->bytes
+ * points into b's storage and stays valid as long as b does. On error the cursor is unchanged. */
+int wu_unpack_bo_view(wu_buffer_t *b, pmix_byte_object_t *bo);
 
 #endif /* WU_PACK_H */

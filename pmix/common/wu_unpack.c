@@ -716,3 +716,33 @@ int wu_unpack(wu_buffer_t *b, void *dst, int32_t *n, pmix_data_type_t t)
     *n = (int32_t)cnt;
     return PMIX_SUCCESS;
 }
+
+int wu_unpack_bo_view(wu_buffer_t *b, pmix_byte_object_t *bo)
+{
+    size_t mark;
+    uint16_t tag = 0;
+    uint32_t cnt = 0, size = 0;
+    int rc;
+
+    if (NULL == b || NULL == bo) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    mark = b->rpos;
+    rc = wu_buffer_get_u16(b, &tag);
+    WU_STEP(wu_buffer_get_u32(b, &cnt));
+    if (PMIX_SUCCESS == rc && (PMIX_BYTE_OBJECT != tag || 1 != cnt)) {
+        rc = PMIX_BYTE_OBJECT != tag ? PMIX_ERR_TYPE_MISMATCH : PMIX_ERR_UNPACK_FAILURE;
+    }
+    WU_STEP(wu_buffer_get_u32(b, &size));
+    if (PMIX_SUCCESS == rc && size > wu_buffer_remaining(b)) {
+        rc = PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER;
+    }
+    if (PMIX_SUCCESS != rc) {
+        b->rpos = mark;
+        return rc;
+    }
+    bo->bytes = 0 == size ? NULL : b->base + b->rpos;
+    bo->size = size;
+    b->rpos += size;
+    return PMIX_SUCCESS;
+}

@@ -62,24 +62,33 @@ static void table_of_kv_free(wu_hash_table_t *t)
     WU_RELEASE(t);
 }
 
-static pmix_status_t kv_set(wu_hash_table_t *kv, const char *key, const pmix_value_t *val)
+/* Put val under key. With take, val's contents move into the table (val is left empty,
+ * PMIX_UNDEF, on success; untouched on failure) instead of being copied. */
+static pmix_status_t kv_put(wu_hash_table_t *kv, const char *key, pmix_value_t *val, bool take)
 {
     pmix_value_t *copy = calloc(1, sizeof *copy), *old = NULL;
-    pmix_status_t rc;
+    pmix_status_t rc = PMIX_SUCCESS;
     if (NULL == copy) {
         return PMIX_ERR_NOMEM;
     }
-    rc = PMIx_Value_xfer(copy, val);
-    if (PMIX_SUCCESS != rc) {
+    if (take) {
+        *copy = *val;
+    } else if (PMIX_SUCCESS != (rc = PMIx_Value_xfer(copy, val))) {
         PMIx_Value_destruct(copy);
         free(copy);
         return rc;
     }
     (void)wu_hash_table_get_str(kv, key, (void **)&old);
     if (WU_SUCCESS != wu_hash_table_set_str(kv, key, copy)) {
-        PMIx_Value_destruct(copy);
+        if (!take) {
+            PMIx_Value_destruct(copy);
+        }
         free(copy);
         return PMIX_ERR_NOMEM;
+    }
+    if (take) {
+        memset(val, 0, sizeof *val);
+        val->type = PMIX_UNDEF;
     }
     if (NULL != old) {
         PMIx_Value_destruct(old);
@@ -242,9 +251,14 @@ static void hash_store_release(wu_gds_store_t *s)
     free(s);
 }
 
-/* Store without the reserved-key rule (host data, imports). */
+static pmix_status_t kv_set(wu_hash_table_t *kv, const char *key, const pmix_value_t *val)
+{
+    return kv_put(kv, key, (pmix_value_t *)val, false); /* not taken: only read */
+}
+
+/* Store without the reserved-key rule (host data, imports); take as in kv_put. */
 static pmix_status_t store_kv(wu_gds_store_t *s, const char *nspace, pmix_rank_t rank,
-                              const char *key, const pmix_value_t *val)
+                              const char *key, pmix_value_t *val, bool take)
 {
     gds_job_t *job;
     wu_hash_table_t *kv;
@@ -254,11 +268,12 @@ static pmix_status_t store_kv(wu_gds_store_t *s, const char *nspace, pmix_rank_t
     if (NULL == (job = job_find(s, nspace, true)) || NULL == (kv = kv_of(job->ranks, rank, true))) {
         return PMIX_ERR_NOMEM;
     }
-    return kv_set(kv, key, val);
+    return kv_put(kv, key, val, take);
 }
 
-static pmix_status_t hash_put(wu_gds_store_t *s, const char *nspace, pmix_rank_t rank,
-                              const char *key, const pmix_value_t *val)
+/* put and take_info: the reserved-key rule, then the store. */
+static pmix_status_t put_checked(wu_gds_store_t *s, const char *nspace, pmix_rank_t rank,
+                                 const char *key, pmix_value_t *val, bool take)
 {
     if (args_ok(s, nspace, key) && NULL != key && wu_gds_base_key_reserved(key)) {
         char rankstr[16];
@@ -270,7 +285,13 @@ static pmix_status_t hash_put(wu_gds_store_t *s, const char *nspace, pmix_rank_t
         wu_show_help("help-gds-hash.txt", "reserved-key", true, key, nspace, rankstr);
         return PMIX_ERR_BAD_PARAM;
     }
-    return store_kv(s, nspace, rank, key, val);
+    return store_kv(s, nspace, rank, key, val, take);
+}
+
+static pmix_status_t hash_put(wu_gds_store_t *s, const char *nspace, pmix_rank_t rank,
+                              const char *key, const pmix_value_t *val)
+{
+    return put_checked(s, nspace, rank, key, (pmix_value_t *)val, false); /* only read */
 }
 
 static pmix_status_t hash_put_info(wu_gds_store_t *s, const char *nspace, pmix_rank_t rank,
@@ -283,6 +304,15 @@ static pmix_status_t hash_put_info(wu_gds_store_t *s, const char *nspace, pmix_r
         return PMIX_ERR_BAD_PARAM; /* not terminated */
     }
     return hash_put(s, nspace, rank, info->key, &info->value);
+}
+
+static pmix_status_t hash_take_info(wu_gds_store_t *s, const char *nspace, pmix_rank_t rank,
+                                    pmix_info_t *info)
+{
+    if (NULL == info || strnlen(info->key, sizeof info->key) == sizeof info->key) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    return put_checked(s, nspace, rank, info->key, &info->value, true);
 }
 
 static pmix_status_t hash_fetch(wu_gds_store_t *s, const char *nspace, pmix_rank_t rank,
@@ -387,7 +417,7 @@ static pmix_status_t load_proc_data(wu_gds_store_t *s, const char *nspace, const
         return PMIX_ERR_BAD_PARAM;
     }
     for (size_t i = 1; i < n; i++) {
-        pmix_status_t rc = store_kv(s, nspace, rank, a[i].key, &a[i].value);
+        pmix_status_t rc = store_kv(s, nspace, rank, a[i].key, (pmix_value_t *)&a[i].value, false);
         if (PMIX_SUCCESS != rc) {
             return rc;
         }
@@ -492,7 +522,8 @@ static pmix_status_t hash_register_nspace(wu_gds_store_t *s, const char *nspace,
         } else if (!str_ok(info[i].key, PMIX_MAX_KEYLEN)) {
             rc = PMIX_ERR_BAD_PARAM;
         } else {
-            rc = store_kv(s, nspace, PMIX_RANK_WILDCARD, info[i].key, &info[i].value);
+            rc = store_kv(s, nspace, PMIX_RANK_WILDCARD, info[i].key,
+                          (pmix_value_t *)&info[i].value, false);
         }
         if (PMIX_SUCCESS != rc) {
             return rc;
@@ -569,7 +600,8 @@ static pmix_status_t hash_import_job(wu_gds_store_t *s, const char *nspace,
         if (!str_ok(info[i].key, PMIX_MAX_KEYLEN)) {
             return PMIX_ERR_BAD_PARAM;
         }
-        rc = store_kv(s, nspace, PMIX_RANK_WILDCARD, info[i].key, &info[i].value);
+        rc = store_kv(s, nspace, PMIX_RANK_WILDCARD, info[i].key, (pmix_value_t *)&info[i].value,
+                      false);
         if (PMIX_SUCCESS != rc) {
             return rc;
         }
@@ -749,6 +781,7 @@ static const wu_gds_module_t hash_module = {
     .store_release = hash_store_release,
     .put = hash_put,
     .put_info = hash_put_info,
+    .take_info = hash_take_info,
     .fetch = hash_fetch,
     .fetch_node = hash_fetch_node,
     .fetch_app = hash_fetch_app,

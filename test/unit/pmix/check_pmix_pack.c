@@ -212,6 +212,49 @@ START_TEST(unpack_errors)
 }
 END_TEST
 
+START_TEST(bo_view)
+{
+    char bytes[300];
+    pmix_byte_object_t in = {bytes, sizeof bytes}, out = {NULL, 0}, empty = {NULL, 0};
+    uint32_t u = 7;
+    int32_t one = 1;
+    wu_buffer_t b;
+    size_t mark;
+    for (size_t i = 0; i < sizeof bytes; i++) {
+        bytes[i] = (char)i;
+    }
+    wu_buffer_construct(&b);
+    ck_assert_int_eq(PMIX_SUCCESS, wu_pack(&b, &in, 1, PMIX_BYTE_OBJECT));
+    ck_assert_int_eq(PMIX_SUCCESS, wu_pack(&b, &empty, 1, PMIX_BYTE_OBJECT));
+    ck_assert_int_eq(PMIX_SUCCESS, wu_pack(&b, &u, 1, PMIX_UINT32));
+    /* a view into the buffer, no copy */
+    ck_assert_int_eq(PMIX_SUCCESS, wu_unpack_bo_view(&b, &out));
+    ck_assert_uint_eq(sizeof bytes, out.size);
+    ck_assert(out.bytes >= b.base && out.bytes + out.size <= b.base + b.used);
+    ck_assert_int_eq(0, memcmp(bytes, out.bytes, sizeof bytes));
+    ck_assert_int_eq(PMIX_SUCCESS, wu_unpack_bo_view(&b, &out));
+    ck_assert_uint_eq(0, out.size);
+    ck_assert_ptr_null(out.bytes);
+    /* a wrong type leaves the cursor where it was */
+    mark = b.rpos;
+    ck_assert_int_eq(PMIX_ERR_TYPE_MISMATCH, wu_unpack_bo_view(&b, &out));
+    ck_assert_uint_eq(mark, b.rpos);
+    u = 0;
+    ck_assert_int_eq(PMIX_SUCCESS, wu_unpack(&b, &u, &one, PMIX_UINT32));
+    ck_assert_uint_eq(7, u);
+    /* truncated: refused, cursor unchanged */
+    wu_buffer_destruct(&b);
+    wu_buffer_construct(&b);
+    ck_assert_int_eq(PMIX_SUCCESS, wu_pack(&b, &in, 1, PMIX_BYTE_OBJECT));
+    b.used -= 1;
+    ck_assert_int_eq(PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER, wu_unpack_bo_view(&b, &out));
+    ck_assert_uint_eq(0, b.rpos);
+    ck_assert_int_eq(PMIX_ERR_BAD_PARAM, wu_unpack_bo_view(NULL, &out));
+    ck_assert_int_eq(PMIX_ERR_BAD_PARAM, wu_unpack_bo_view(&b, NULL));
+    wu_buffer_destruct(&b);
+}
+END_TEST
+
 START_TEST(pack_errors)
 {
     void *p = &p;
@@ -532,6 +575,7 @@ static Suite *pmix_pack_suite(void)
     tcase_set_timeout(tc, 10);
     tcase_add_test(tc, unpack_errors);
     tcase_add_test(tc, pack_errors);
+    tcase_add_test(tc, bo_view);
     tcase_add_test(tc, sequence_on_caller_buffer);
     tcase_add_test(tc, load_unload);
     tcase_add_loop_test(tc, data_copy, 0, sizeof(copy_types) / sizeof(copy_types[0]));

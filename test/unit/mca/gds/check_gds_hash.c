@@ -125,6 +125,47 @@ START_TEST(test_put_rules)
 }
 END_TEST
 
+/* take_info moves the value into the store: the caller's info is left empty, the store has
+ * the value (a replaced value is freed: ASan sees a leak otherwise), refusals leave it as it was. */
+START_TEST(test_take_info)
+{
+    pmix_info_t info;
+    pmix_value_t *val = NULL;
+    char *big = malloc(70000);
+    pmix_byte_object_t bo;
+    ck_assert_ptr_nonnull(big);
+    memset(big, 'x', 70000);
+    bo.bytes = big;
+    bo.size = 70000;
+    PMIX_INFO_LOAD(&info, "blob.key", &bo, PMIX_BYTE_OBJECT); /* copies big */
+    ck_assert_int_eq(PMIX_SUCCESS, gds->take_info(st, "ns", 1, &info));
+    ck_assert_int_eq(PMIX_UNDEF, info.value.type);
+    ck_assert_ptr_null(info.value.data.bo.bytes);
+    PMIX_INFO_DESTRUCT(&info); /* nothing left to free */
+    ck_assert_int_eq(PMIX_SUCCESS, gds->fetch(st, "ns", 1, "blob.key", &val));
+    ck_assert_int_eq(PMIX_BYTE_OBJECT, val->type);
+    ck_assert_uint_eq(70000, val->data.bo.size);
+    ck_assert_int_eq(0, memcmp(big, val->data.bo.bytes, 70000));
+    PMIX_VALUE_RELEASE(val);
+    /* replacing a taken value */
+    PMIX_INFO_LOAD(&info, "blob.key", "second", PMIX_STRING);
+    ck_assert_int_eq(PMIX_SUCCESS, gds->take_info(st, "ns", 1, &info));
+    PMIX_INFO_DESTRUCT(&info);
+    ck_assert_int_eq(PMIX_SUCCESS, gds->fetch(st, "ns", 1, "blob.key", &val));
+    want_str(val, "second");
+    /* refused (reserved key, special rank): the info keeps its value */
+    PMIX_INFO_LOAD(&info, "pmix.not.defined", "v", PMIX_STRING);
+    ck_assert_int_eq(PMIX_ERR_BAD_PARAM, gds->take_info(st, "ns", 1, &info));
+    ck_assert_int_eq(PMIX_STRING, info.value.type);
+    ck_assert_str_eq("v", info.value.data.string);
+    ck_assert_int_eq(PMIX_ERR_BAD_PARAM, gds->take_info(st, "ns", PMIX_RANK_UNDEF, &info));
+    ck_assert_str_eq("v", info.value.data.string);
+    PMIX_INFO_DESTRUCT(&info);
+    ck_assert_int_eq(PMIX_ERR_BAD_PARAM, gds->take_info(st, "ns", 1, NULL));
+    free(big);
+}
+END_TEST
+
 /* Lookups: one table, no fallback between rank and wildcard. */
 static const struct {
     pmix_rank_t rank;
@@ -625,6 +666,7 @@ static Suite *gds_hash_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_selected_hash);
     tcase_add_test(tc, test_put_rules);
+    tcase_add_test(tc, test_take_info);
     tcase_add_test(tc, test_fetch_single_table);
     tcase_add_test(tc, test_reserved_key_message);
     tcase_add_test(tc, test_bad_arguments);
