@@ -275,17 +275,35 @@ void wu_rte_server_finalize(void)
 
 /* --- job registration ------------------------------------------------------------------------ */
 
+/* An empty array of n infos for a PMIX_DATA_ARRAY value; NULL: no memory. */
+static pmix_data_array_t *info_array(size_t n)
+{
+    pmix_data_array_t *d;
+    PMIX_DATA_ARRAY_CREATE(d, n, PMIX_INFO);
+    if (NULL != d && NULL == d->array) {
+        free(d);
+        d = NULL;
+    }
+    return d;
+}
+
+/* info = key: d (an array of infos), which info then owns. */
+static void load_array(pmix_info_t *info, const char *key, pmix_data_array_t *d)
+{
+    PMIX_LOAD_KEY(info->key, key);
+    info->value.type = PMIX_DATA_ARRAY;
+    info->value.data.darray = d;
+}
+
 /* Per-process data: PMIX_RANK first (the Standard's rule for PMIX_PROC_DATA). */
 static pmix_data_array_t *proc_data(const rte_job_t *job, uint32_t r)
 {
     const wu_rte_proc_place_t *pl = NULL != job->place ? &job->place->procs[r] : NULL;
     const size_t n = (NULL != job->nsdir ? 9 : 8) + (NULL != pl ? 2 : 0);
     size_t k = 8;
-    pmix_data_array_t *d;
+    pmix_data_array_t *d = info_array(n);
     pmix_info_t *a;
-    PMIX_DATA_ARRAY_CREATE(d, n, PMIX_INFO);
-    if (NULL == d || NULL == d->array) {
-        free(d);
+    if (NULL == d) {
         return NULL;
     }
     a = d->array;
@@ -321,11 +339,9 @@ static pmix_data_array_t *app_data(const rte_job_t *job, uint32_t c)
 {
     const wu_rte_ctx_t *ctx = &job->app->ctx[c];
     const size_t n = NULL != ctx->cwd ? 4 : 3;
-    pmix_data_array_t *d;
+    pmix_data_array_t *d = info_array(n);
     pmix_info_t *a;
-    PMIX_DATA_ARRAY_CREATE(d, n, PMIX_INFO);
-    if (NULL == d || NULL == d->array) {
-        free(d);
+    if (NULL == d) {
         return NULL;
     }
     a = d->array;
@@ -396,9 +412,7 @@ static int job_info(rte_job_t *job, pmix_info_t **out, size_t *nout)
                 PMIX_INFO_FREE(info, n);
                 goto out;
             }
-            PMIX_LOAD_KEY(info[k].key, PMIX_APP_INFO_ARRAY);
-            info[k].value.type = PMIX_DATA_ARRAY;
-            info[k++].value.data.darray = d;
+            load_array(&info[k++], PMIX_APP_INFO_ARRAY, d);
         }
     }
     wu_info_rank(&info[k++], PMIX_LOCALLDR, 0);
@@ -424,9 +438,7 @@ static int job_info(rte_job_t *job, pmix_info_t **out, size_t *nout)
             PMIX_INFO_FREE(info, n);
             goto out;
         }
-        PMIX_LOAD_KEY(info[k].key, PMIX_PROC_DATA);
-        info[k].value.type = PMIX_DATA_ARRAY;
-        info[k].value.data.darray = d;
+        load_array(&info[k], PMIX_PROC_DATA, d);
     }
     *out = info;
     *nout = n;
