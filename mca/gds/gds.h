@@ -32,7 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WU_gds_VERSION 2u
+#define WU_gds_VERSION 3u
 
 /* A data store; its layout belongs to the module that created it. */
 typedef struct wu_gds_store wu_gds_store_t;
@@ -101,15 +101,31 @@ typedef struct wu_gds_module {
     /* Remove a namespace and every value it holds. PMIX_ERR_NOT_FOUND if unknown. */
     pmix_status_t (*purge_nspace)(wu_gds_store_t *store, const char *nspace);
 
-    /* RFC0009 "another namespace": all job-level (PMIX_RANK_WILDCARD) data of nspace as a
-     * malloc'd info array (*info NULL when *ninfo is 0) the caller frees with PMIX_INFO_FREE.
-     * PMIX_ERR_NOT_FOUND if the namespace is unknown. */
-    pmix_status_t (*export_job)(wu_gds_store_t *store, const char *nspace, pmix_info_t **info,
-                                size_t *ninfo);
+    /* Everything stored for (nspace, rank) as a malloc'd info array (*info NULL when *ninfo is
+     * 0) the caller frees with PMIX_INFO_FREE: rank PMIX_RANK_WILDCARD gives the job-level data
+     * (RFC0009 "another namespace"), a real rank that process's data (what a server sends of
+     * a client to other nodes). PMIX_ERR_NOT_FOUND if the namespace or the rank is unknown. */
+    pmix_status_t (*export_proc)(wu_gds_store_t *store, const char *nspace, pmix_rank_t rank,
+                                 pmix_info_t **info, size_t *ninfo);
     /* Cache a received job-level set for a (foreign) namespace: each info is stored as
      * job-level data, replacing values of the same keys. The namespace is created if needed. */
     pmix_status_t (*import_job)(wu_gds_store_t *store, const char *nspace, const pmix_info_t info[],
                                 size_t ninfo);
+    /* Move a process's data set into the store: take_info for each of the n infos (so the
+     * reserved-key rule applies), and the (nspace, rank) table exists afterwards even when n is
+     * 0, so has_proc tells "this process committed (nothing, perhaps)" from "nothing known".
+     * rank PMIX_RANK_WILDCARD does the same for job-level data. Infos taken are left PMIX_UNDEF;
+     * on an error the infos before the bad one are stored. */
+    pmix_status_t (*take_proc)(wu_gds_store_t *store, const char *nspace, pmix_rank_t rank,
+                               pmix_info_t info[], size_t n);
+    /* Is there a table for (nspace, rank), i.e. was anything (or take_proc with nothing) stored
+     * for it? With PMIX_RANK_WILDCARD: does the store hold the namespace's job-level data (an
+     * import_job of an empty set counts)? */
+    bool (*has_proc)(wu_gds_store_t *store, const char *nspace, pmix_rank_t rank);
+    /* The namespaces whose job-level data the store holds, in the order they were first stored,
+     * as a malloc'd NULL-terminated argv (*names NULL if there is none; free with
+     * wu_argv_free). PMIX_ERR_NOMEM or PMIX_SUCCESS. */
+    pmix_status_t (*job_nspaces)(wu_gds_store_t *store, char ***names);
 
     /* PMIx_Resolve_peers semantics (seed resolve-peers-and-nodes.rst), for one namespace:
      * unknown namespace -> PMIX_ERR_INVALID_NAMESPACE; node not among the namespace's nodes ->

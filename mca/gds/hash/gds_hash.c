@@ -7,6 +7,7 @@
  * key table maps key -> malloc'd pmix_value_t owned by the table. */
 #include "mca/gds/gds.h"
 #include "opal/class/wu_hash_table.h"
+#include "opal/util/wu_argv.h"
 #include "opal/util/wu_show_help.h"
 
 #include "pmix.h"
@@ -27,10 +28,13 @@ typedef struct gds_job {
     wu_hash_table_t *apps;  /* u64 appnum -> key table */
     gds_node_t **nodes;
     size_t nnodes, nodes_cap;
+    uint64_t seq; /* creation order in the store, for job_nspaces */
+    char name[PMIX_MAX_NSLEN + 1];
 } gds_job_t;
 
 struct wu_gds_store {
     wu_hash_table_t *jobs; /* nspace -> gds_job_t */
+    uint64_t next_seq;
 };
 
 /* ---- key tables -------------------------------------------------------------------------- */
@@ -159,6 +163,8 @@ static gds_job_t *job_find(wu_gds_store_t *s, const char *nspace, bool create)
     }
     job->ranks = WU_NEW(wu_hash_table_t);
     job->apps = WU_NEW(wu_hash_table_t);
+    job->seq = s->next_seq++;
+    snprintf(job->name, sizeof job->name, "%s", nspace);
     if (NULL == job->ranks || NULL == job->apps ||
         WU_SUCCESS != wu_hash_table_set_str(s->jobs, nspace, job)) {
         job_free(job);
@@ -546,8 +552,8 @@ static pmix_status_t hash_purge_nspace(wu_gds_store_t *s, const char *nspace)
     return PMIX_SUCCESS;
 }
 
-static pmix_status_t hash_export_job(wu_gds_store_t *s, const char *nspace, pmix_info_t **info,
-                                     size_t *ninfo)
+static pmix_status_t hash_export_proc(wu_gds_store_t *s, const char *nspace, pmix_rank_t rank,
+                                      pmix_info_t **info, size_t *ninfo)
 {
     gds_job_t *job;
     wu_hash_table_t *kv;
@@ -555,7 +561,7 @@ static pmix_status_t hash_export_job(wu_gds_store_t *s, const char *nspace, pmix
     size_t n = 0;
     void *it = NULL, *v;
     const char *key;
-    if (!args_ok(s, nspace, NULL) || NULL == info || NULL == ninfo) {
+    if (!args_ok(s, nspace, NULL) || NULL == info || NULL == ninfo || !rank_ok(rank)) {
         return PMIX_ERR_BAD_PARAM;
     }
     *info = NULL;
@@ -563,7 +569,10 @@ static pmix_status_t hash_export_job(wu_gds_store_t *s, const char *nspace, pmix
     if (NULL == (job = job_find(s, nspace, false))) {
         return PMIX_ERR_NOT_FOUND;
     }
-    kv = kv_of(job->ranks, PMIX_RANK_WILDCARD, false);
+    if (NULL == (kv = kv_of(job->ranks, rank, false))) {
+        /* a namespace known without job-level data still answers with an empty set */
+        return PMIX_RANK_WILDCARD == rank ? PMIX_SUCCESS : PMIX_ERR_NOT_FOUND;
+    }
     if (0 == wu_hash_table_count(kv)) {
         return PMIX_SUCCESS;
     }
@@ -589,11 +598,13 @@ static pmix_status_t hash_export_job(wu_gds_store_t *s, const char *nspace, pmix
 static pmix_status_t hash_import_job(wu_gds_store_t *s, const char *nspace,
                                      const pmix_info_t info[], size_t ninfo)
 {
+    gds_job_t *job;
     if (!args_ok(s, nspace, NULL) || (NULL == info && 0 != ninfo)) {
         return PMIX_ERR_BAD_PARAM;
     }
-    if (NULL == job_find(s, nspace, true)) {
-        return PMIX_ERR_NOMEM;
+    if (NULL == (job = job_find(s, nspace, true)) ||
+        NULL == kv_of(job->ranks, PMIX_RANK_WILDCARD, true)) {
+        return PMIX_ERR_NOMEM; /* the table is made even for an empty set: has_proc sees it */
     }
     for (size_t i = 0; i < ninfo; i++) {
         pmix_status_t rc;
@@ -607,6 +618,76 @@ static pmix_status_t hash_import_job(wu_gds_store_t *s, const char *nspace,
         }
     }
     return PMIX_SUCCESS;
+}
+
+static pmix_status_t hash_take_proc(wu_gds_store_t *s, const char *nspace, pmix_rank_t rank,
+                                    pmix_info_t info[], size_t n)
+{
+    gds_job_t *job;
+    if (!args_ok(s, nspace, NULL) || !rank_ok(rank) || (NULL == info && 0 != n)) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (NULL == (job = job_find(s, nspace, true)) || NULL == kv_of(job->ranks, rank, true)) {
+        return PMIX_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+        pmix_status_t rc = hash_take_info(s, nspace, rank, &info[i]);
+        if (PMIX_SUCCESS != rc) {
+            return rc;
+        }
+    }
+    return PMIX_SUCCESS;
+}
+
+static bool hash_has_proc(wu_gds_store_t *s, const char *nspace, pmix_rank_t rank)
+{
+    gds_job_t *job;
+    if (!args_ok(s, nspace, NULL) || !rank_ok(rank) || NULL == (job = job_find(s, nspace, false))) {
+        return false;
+    }
+    return NULL != kv_of(job->ranks, rank, false);
+}
+
+static int cmp_job_seq(const void *a, const void *b)
+{
+    const gds_job_t *x = *(gds_job_t *const *)a, *y = *(gds_job_t *const *)b;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static pmix_status_t hash_job_nspaces(wu_gds_store_t *s, char ***names)
+{
+    size_t n = 0, cap;
+    gds_job_t **jobs;
+    void *it = NULL, *v;
+    pmix_status_t rc = PMIX_SUCCESS;
+
+    if (NULL == s || NULL == names) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    *names = NULL;
+    cap = wu_hash_table_count(s->jobs);
+    if (0 == cap) {
+        return PMIX_SUCCESS;
+    }
+    if (NULL == (jobs = calloc(cap, sizeof *jobs))) {
+        return PMIX_ERR_NOMEM;
+    }
+    while (n < cap && WU_SUCCESS == wu_hash_table_next_str(s->jobs, &it, NULL, &v)) {
+        gds_job_t *job = v;
+        if (NULL != kv_of(job->ranks, PMIX_RANK_WILDCARD, false)) {
+            jobs[n++] = job;
+        }
+    }
+    qsort(jobs, n, sizeof *jobs, cmp_job_seq);
+    for (size_t i = 0; i < n && PMIX_SUCCESS == rc; i++) {
+        if (WU_SUCCESS != wu_argv_append(names, jobs[i]->name)) {
+            wu_argv_free(*names);
+            *names = NULL;
+            rc = PMIX_ERR_NOMEM;
+        }
+    }
+    free(jobs);
+    return rc;
 }
 
 static int cmp_rank(const void *a, const void *b)
@@ -788,8 +869,11 @@ static const wu_gds_module_t hash_module = {
     .has_nspace = hash_has_nspace,
     .register_nspace = hash_register_nspace,
     .purge_nspace = hash_purge_nspace,
-    .export_job = hash_export_job,
+    .export_proc = hash_export_proc,
     .import_job = hash_import_job,
+    .take_proc = hash_take_proc,
+    .has_proc = hash_has_proc,
+    .job_nspaces = hash_job_nspaces,
     .resolve_peers = hash_resolve_peers,
     .resolve_nodes = hash_resolve_nodes,
 };

@@ -2,6 +2,7 @@
 /* check_gds_hash.c -- the gds framework with its hash component: RFC0009 put/fetch rules, bulk
  * registration, the foreign-namespace job data, resolve_peers/resolve_nodes, scale and purge. */
 #include "mca/gds/gds.h"
+#include "opal/util/wu_argv.h"
 #include "opal/util/wu_show_help.h"
 #include "test/support/wu_test.h"
 
@@ -454,7 +455,7 @@ START_TEST(test_foreign_job_data)
     pmix_value_t *val = NULL;
     register_job(st, "jobA", true, false, false);
     ck_assert_int_eq(PMIX_SUCCESS, put_u32("jobA", 2, "peer.key", 42));
-    ck_assert_int_eq(PMIX_SUCCESS, gds->export_job(st, "jobA", &info, &n));
+    ck_assert_int_eq(PMIX_SUCCESS, gds->export_proc(st, "jobA", PMIX_RANK_WILDCARD, &info, &n));
     ck_assert_uint_eq(5, n); /* job size, univ size, num nodes, node map, host key */
     for (size_t i = 0; i < n; i++) {
         ck_assert_str_ne(info[i].key, "peer.key");
@@ -483,17 +484,89 @@ START_TEST(test_foreign_job_data)
     want_u32(client, "jobA", 2, "peer.key", PMIX_SUCCESS, 42);
     want_u32(st, "jobA", 2, "peer.key", PMIX_SUCCESS, 0); /* stores are independent */
     /* errors and empty sets */
-    ck_assert_int_eq(PMIX_ERR_NOT_FOUND, gds->export_job(st, "nojob", &info, &n));
+    ck_assert_int_eq(PMIX_ERR_NOT_FOUND,
+                     gds->export_proc(st, "nojob", PMIX_RANK_WILDCARD, &info, &n));
     ck_assert_ptr_null(info);
     ck_assert_uint_eq(0, n);
     ck_assert_int_eq(PMIX_SUCCESS, put_u32("procsonly", 0, "k", 1));
-    ck_assert_int_eq(PMIX_SUCCESS, gds->export_job(st, "procsonly", &info, &n));
+    ck_assert_int_eq(PMIX_SUCCESS,
+                     gds->export_proc(st, "procsonly", PMIX_RANK_WILDCARD, &info, &n));
     ck_assert_ptr_null(info);
     ck_assert_uint_eq(0, n);
     ck_assert_int_eq(PMIX_SUCCESS, gds->import_job(client, "nothing", NULL, 0));
     ck_assert(gds->has_nspace(client, "nothing"));
     ck_assert_int_eq(PMIX_ERR_BAD_PARAM, gds->import_job(client, "x", NULL, 1));
     gds->store_release(client);
+}
+END_TEST
+
+/* ---- a process's committed set (the server's per-scope stores) --------------------------- */
+
+START_TEST(test_take_proc)
+{
+    pmix_info_t *set, *out = NULL;
+    size_t n = 0;
+    uint32_t x = 7;
+    char **names = NULL;
+
+    /* nothing stored: no table */
+    ck_assert(!gds->has_proc(st, "jobT", 0));
+    ck_assert_int_eq(PMIX_ERR_NOT_FOUND, gds->export_proc(st, "jobT", 0, &out, &n));
+    /* an empty commit still marks the proc */
+    ck_assert_int_eq(PMIX_SUCCESS, gds->take_proc(st, "jobT", 0, NULL, 0));
+    ck_assert(gds->has_proc(st, "jobT", 0));
+    ck_assert(!gds->has_proc(st, "jobT", 1));
+    ck_assert(!gds->has_proc(st, "jobT", PMIX_RANK_WILDCARD));
+    ck_assert_int_eq(PMIX_SUCCESS, gds->export_proc(st, "jobT", 0, &out, &n));
+    ck_assert_ptr_null(out);
+    ck_assert_uint_eq(0, n);
+    /* a set moves in: values are taken, a reserved key stops it with what came before kept */
+    PMIX_INFO_CREATE(set, 3);
+    PMIX_INFO_LOAD(&set[0], "a.key", &x, PMIX_UINT32);
+    PMIX_INFO_LOAD(&set[1], "b.key", "text", PMIX_STRING);
+    PMIX_INFO_LOAD(&set[2], "pmix.not.defined", &x, PMIX_UINT32);
+    wu_test_help_capture();
+    ck_assert_int_eq(PMIX_ERR_BAD_PARAM, gds->take_proc(st, "jobT", 1, set, 3));
+    ck_assert_int_eq(PMIX_UNDEF, set[0].value.type);
+    ck_assert_int_eq(PMIX_UNDEF, set[1].value.type);
+    ck_assert_int_eq(PMIX_UINT32, set[2].value.type);
+    PMIX_INFO_FREE(set, 3);
+    want_u32(st, "jobT", 1, "a.key", PMIX_SUCCESS, 7);
+    ck_assert_int_eq(PMIX_SUCCESS, gds->export_proc(st, "jobT", 1, &out, &n));
+    ck_assert_uint_eq(2, n);
+    ck_assert(0 == strcmp(out[0].key, "a.key") || 0 == strcmp(out[1].key, "a.key"));
+    PMIX_INFO_FREE(out, n);
+    /* a second commit replaces values of the same key and keeps the others */
+    x = 8;
+    PMIX_INFO_CREATE(set, 1);
+    PMIX_INFO_LOAD(&set[0], "a.key", &x, PMIX_UINT32);
+    ck_assert_int_eq(PMIX_SUCCESS, gds->take_proc(st, "jobT", 1, set, 1));
+    PMIX_INFO_FREE(set, 1);
+    want_u32(st, "jobT", 1, "a.key", PMIX_SUCCESS, 8);
+    ck_assert_int_eq(PMIX_SUCCESS, gds->export_proc(st, "jobT", 1, &out, &n));
+    ck_assert_uint_eq(2, n);
+    PMIX_INFO_FREE(out, n);
+    /* namespaces with job-level data, in the order they were first stored */
+    ck_assert_int_eq(PMIX_SUCCESS, gds->job_nspaces(st, &names));
+    ck_assert_ptr_null(names); /* jobT has only process data */
+    ck_assert_int_eq(PMIX_SUCCESS, gds->import_job(st, "zeta", NULL, 0));
+    ck_assert_int_eq(PMIX_SUCCESS, gds->take_proc(st, "alpha", PMIX_RANK_WILDCARD, NULL, 0));
+    ck_assert_int_eq(PMIX_SUCCESS, gds->import_job(st, "jobT", NULL, 0));
+    ck_assert(gds->has_proc(st, "zeta", PMIX_RANK_WILDCARD));
+    ck_assert_int_eq(PMIX_SUCCESS, gds->job_nspaces(st, &names));
+    ck_assert_ptr_nonnull(names);
+    ck_assert_str_eq("jobT", names[0]); /* created first, by the empty commit above */
+    ck_assert_str_eq("zeta", names[1]);
+    ck_assert_str_eq("alpha", names[2]);
+    ck_assert_ptr_null(names[3]);
+    wu_argv_free(names);
+    /* bad arguments */
+    ck_assert_int_eq(PMIX_ERR_BAD_PARAM, gds->take_proc(st, "jobT", 0, NULL, 1));
+    ck_assert_int_eq(PMIX_ERR_BAD_PARAM, gds->take_proc(st, "", 0, NULL, 0));
+    ck_assert_int_eq(PMIX_ERR_BAD_PARAM, gds->take_proc(st, "jobT", PMIX_RANK_LOCAL_NODE, NULL, 0));
+    ck_assert(!gds->has_proc(st, NULL, 0));
+    ck_assert_int_eq(PMIX_ERR_BAD_PARAM, gds->job_nspaces(st, NULL));
+    ck_assert_int_eq(PMIX_ERR_BAD_PARAM, gds->export_proc(st, "jobT", PMIX_RANK_UNDEF, &out, &n));
 }
 END_TEST
 
@@ -673,6 +746,7 @@ static Suite *gds_hash_suite(void)
     tcase_add_test(tc, test_register_nspace);
     tcase_add_test(tc, test_register_malformed);
     tcase_add_test(tc, test_foreign_job_data);
+    tcase_add_test(tc, test_take_proc);
     tcase_add_test(tc, test_resolve);
     tcase_add_test(tc, test_many_keys);
     tcase_add_test(tc, test_many_namespaces);
