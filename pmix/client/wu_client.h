@@ -69,7 +69,6 @@ typedef struct wu_client {
     uint32_t next_tag;
     wu_client_req_t *pending;     /* requests sent, awaiting their reply */
     wu_client_staged_t staged[2]; /* [0] local scope, [1] remote scope */
-    char **known_nspaces;         /* namespaces with job-level data in the store */
     char **cleanup;               /* singleton: paths registered for removal */
     bool *cleanup_recursive;      /* parallel to cleanup */
     size_t ncleanup;
@@ -112,9 +111,6 @@ const pmix_info_t *wu_client_find_info(const pmix_info_t *info, size_t n, const 
 bool wu_client_flag(const pmix_info_t *info, size_t n, const char *key);
 /* PMIX_TIMEOUT in seconds (0: none). */
 double wu_client_timeout(const pmix_info_t *info, size_t n);
-/* Remember that the store holds the job-level data of nspace (progress thread). */
-void wu_client_known_nspace(const char *nspace);
-bool wu_client_is_known_nspace(const char *nspace);
 /* Store the records of a blob (wu_proto.h format) as process data (progress thread). */
 int wu_client_store_blob(const pmix_byte_object_t *bo);
 /* Copy a key into a pmix_info_t key field, refusing NULL, empty or too long keys. */

@@ -198,7 +198,7 @@ static int get_all_job(const char *nspace, pmix_value_t **out)
     pmix_info_t *info;
     size_t n;
     pmix_value_t *v;
-    int rc = wu_client.gds->export_job(wu_client.store, nspace, &info, &n);
+    int rc = wu_client.gds->export_proc(wu_client.store, nspace, PMIX_RANK_WILDCARD, &info, &n);
     if (PMIX_SUCCESS != rc) {
         return rc;
     }
@@ -280,7 +280,7 @@ static int get_local(get_req_t *g, pmix_value_t **val, bool *ask)
     }
     /* only a peer's data can come from the server */
     if (PMIX_RANK_WILDCARD == g->proc.rank) {
-        *ask = !mine && !wu_client_is_known_nspace(ns);
+        *ask = !mine && !wu_client.gds->has_proc(wu_client.store, ns, PMIX_RANK_WILDCARD);
     } else {
         *ask = !(mine && g->proc.rank == wu_client.myproc.rank);
     }
@@ -319,9 +319,10 @@ static void get_reply(int status, wu_buffer_t *reply, void *cbdata)
         const char *ns = g->proc.nspace;
         if (0 != strcmp(ns, wu_client.myproc.nspace)) {
             /* RFC0009: the foreign namespace's job-level data came along: cache it */
-            if (PMIX_SUCCESS == wu_client.gds->import_job(wu_client.store, ns, job, njob) &&
-                (0 < njob || PMIX_RANK_WILDCARD == g->proc.rank)) {
-                wu_client_known_nspace(ns);
+            /* RFC0009: the foreign namespace's job-level data came along: cache it (none
+             * came with a proc's value: the namespace stays unknown, ask again next time) */
+            if (0 < njob || PMIX_RANK_WILDCARD == g->proc.rank) {
+                (void)wu_client.gds->import_job(wu_client.store, ns, job, njob);
             }
         }
         if (PMIX_RANK_WILDCARD == g->proc.rank) {

@@ -130,7 +130,10 @@ static void connect_reply(int status, wu_buffer_t *reply, void *cbdata)
             PMIX_INFO_FREE(info, ninfo);
         }
     }
-    wu_client_known_nspace(wu_client.myproc.nspace);
+    if (PMIX_SUCCESS == status) {
+        /* the own namespace's job-level data is here now, even if the server sent none */
+        status = wu_client.gds->import_job(wu_client.store, wu_client.myproc.nspace, NULL, 0);
+    }
     wu_wait_call_done(call, status);
 }
 
@@ -265,8 +268,6 @@ static void teardown(void)
         wu_client.gds = NULL;
         wu_gds_base_close();
     }
-    wu_argv_free(wu_client.known_nspaces);
-    wu_client.known_nspaces = NULL;
     if (wu_client.psec_open) {
         wu_psec_base_close();
     }
@@ -327,7 +328,6 @@ static int setup(void)
                  wu_client.hostname, (long)getpid());
         wu_client.myproc.rank = 0;
         rc = register_singleton();
-        wu_client_known_nspace(wu_client.myproc.nspace);
     } else {
         rc = connect_to_server(ns, rank, uri);
     }
@@ -351,7 +351,6 @@ pmix_status_t PMIx_Init(pmix_proc_t *proc, pmix_info_t info[], size_t ninfo)
         wu_client.store = NULL;
         wu_client.gds = NULL;
         wu_client.pending = NULL;
-        wu_client.known_nspaces = NULL;
         wu_client.plog_open = wu_client.ptl_open = wu_client.psec_open = false;
     }
     if (0 == wu_client.refs) {

@@ -292,23 +292,6 @@ double wu_client_timeout(const pmix_info_t *info, size_t n)
     return t > 0 && t < 1e8 ? t : 0;
 }
 
-void wu_client_known_nspace(const char *nspace)
-{
-    if (!wu_client_is_known_nspace(nspace)) {
-        (void)wu_argv_append(&wu_client.known_nspaces, nspace);
-    }
-}
-
-bool wu_client_is_known_nspace(const char *nspace)
-{
-    for (char **p = wu_client.known_nspaces; NULL != p && NULL != *p; p++) {
-        if (0 == strcmp(*p, nspace)) {
-            return true;
-        }
-    }
-    return false;
-}
-
 int wu_client_store_blob(const pmix_byte_object_t *bo)
 {
     wu_buffer_t b;

@@ -174,13 +174,14 @@ static bool answer_local(query_req_t *q, const pmix_query_t *qry, const char *ke
         return answer_attrs(q, qry);
     }
     if (0 == strcmp(key, PMIX_QUERY_NAMESPACES)) {
-        char *all;
-        bool ok;
-        if (!single || NULL == (all = wu_argv_join(wu_client.known_nspaces, ','))) {
-            return false;
+        char **names = NULL, *all = NULL;
+        bool ok = false;
+        if (single && PMIX_SUCCESS == wu_client.gds->job_nspaces(wu_client.store, &names) &&
+            NULL != (all = wu_argv_join(names, ','))) {
+            ok = answer_string(q, key, all);
         }
-        ok = answer_string(q, key, all);
         free(all);
+        wu_argv_free(names);
         return ok;
     }
     if (0 == strcmp(key, PMIX_QUERY_PROC_TABLE) || 0 == strcmp(key, PMIX_QUERY_LOCAL_PROC_TABLE)) {

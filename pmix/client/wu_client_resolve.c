@@ -167,7 +167,7 @@ static int merge_nodes(char ***all, const char *list)
 /* Answer from the store (progress thread). */
 static int res_local(res_t *r)
 {
-    char **all = NULL;
+    char **all = NULL, **known = NULL;
     int rc = PMIX_SUCCESS;
     bool any_missing = false, any = false;
 
@@ -175,8 +175,10 @@ static int res_local(res_t *r)
         return r->peers ? peers_one(r->nspace, r->node, &r->procs, &r->nprocs)
                         : nodes_one(r->nspace, &r->nodes);
     }
-    for (char **ns = wu_client.known_nspaces; NULL != ns && NULL != *ns && PMIX_SUCCESS == rc;
-         ns++) {
+    if (PMIX_SUCCESS != wu_client.gds->job_nspaces(wu_client.store, &known)) {
+        return PMIX_ERR_NOMEM;
+    }
+    for (char **ns = known; NULL != ns && NULL != *ns && PMIX_SUCCESS == rc; ns++) {
         pmix_proc_t *p = NULL;
         size_t n = 0;
         char *list = NULL;
@@ -201,6 +203,7 @@ static int res_local(res_t *r)
         rc = NULL == r->nodes ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
     }
     wu_argv_free(all);
+    wu_argv_free(known);
     if (PMIX_SUCCESS == rc && !any && any_missing) {
         rc = PMIX_ERR_DATA_VALUE_NOT_FOUND;
     }
@@ -218,9 +221,9 @@ static void fetched(int status, wu_buffer_t *reply, void *cbdata)
         int32_t one = 1;
         memset(&v, 0, sizeof v);
         if (PMIX_SUCCESS == wu_unpack(reply, &v, &one, PMIX_VALUE) &&
-            PMIX_SUCCESS == wu_proto_unpack_list(reply, (void **)&job, &njob, PMIX_INFO) &&
-            PMIX_SUCCESS == wu_client.gds->import_job(wu_client.store, r->nspace, job, njob)) {
-            wu_client_known_nspace(r->nspace);
+            PMIX_SUCCESS == wu_proto_unpack_list(reply, (void **)&job, &njob, PMIX_INFO)) {
+            /* on failure the namespace stays unknown and res_local says so */
+            (void)wu_client.gds->import_job(wu_client.store, r->nspace, job, njob);
         }
         PMIx_Value_destruct(&v);
         if (NULL != job) {
@@ -235,7 +238,7 @@ static void res_fn(wu_wait_call_t *call)
 {
     res_t *r = call->cbdata;
     if (NULL != r->nspace && WU_CLIENT_CONNECTED == wu_client.mode &&
-        !wu_client_is_known_nspace(r->nspace)) {
+        !wu_client.gds->has_proc(wu_client.store, r->nspace, PMIX_RANK_WILDCARD)) {
         wu_buffer_t b;
         pmix_proc_t p;
         const char *key = PMIX_JOB_SIZE;
