@@ -18,6 +18,7 @@
 
 #include "mca/gds/gds.h"
 #include "mca/ptl/ptl.h"
+#include "opal/class/wu_hash_table.h"
 #include "opal/event/wu_progress.h"
 #include "pmix/common/wu_buffer.h"
 #include "pmix_server.h"
@@ -73,11 +74,6 @@ typedef struct wu_srv_client {
     wu_srv_cl_state_t state;
     pid_t pid;
     wu_ptl_conn_t *conn; /* one reference while CONNECTING/CONNECTED */
-    bool committed;
-    pmix_info_t *lcl; /* committed local-scope data (LOCAL and GLOBAL puts) */
-    size_t nlcl;
-    pmix_info_t *rmt; /* committed remote-scope data (REMOTE and GLOBAL puts) */
-    size_t nrmt;
 } wu_srv_client_t;
 
 /* The cbdata of an accepted connection. Freed by the closed callback, which first sets the
@@ -114,7 +110,7 @@ struct wu_srv_op {
     uint64_t id;
 };
 
-/* Per-request state of a GET waiting for data (wu_server_get.c). */
+/* Per-request state of a GET waiting for data (wu_server_data.c). */
 typedef struct wu_srv_get wu_srv_get_t;
 /* A fence tracker (wu_server_fence.c). */
 typedef struct wu_srv_fence wu_srv_fence_t;
@@ -134,13 +130,16 @@ typedef struct wu_srv {
     wu_ptl_listener_t *usock, *tcp;
     const char *uri;   /* what setup_fork hands out (usock if listening, else tcp) */
     const char *token; /* psec token for tcp clients, NULL if none */
+    /* the data, all in the selected gds module (wu_server_data.c) */
     const wu_gds_module_t *gds;
-    wu_gds_store_t *store;  /* registered job data */
+    wu_gds_store_t *store;  /* what the host registered (job, proc, node, app data) */
+    wu_gds_store_t *local;  /* local clients' commits, local scope (PMIX_LOCAL, PMIX_GLOBAL) */
+    wu_gds_store_t *export; /* local clients' commits, remote scope (PMIX_REMOTE, PMIX_GLOBAL) */
     wu_gds_store_t *remote; /* data of procs on other nodes (fence results, direct modex) */
+    wu_hash_table_t *gets;  /* "rank@nspace" of a target -> the GETs waiting for it */
     wu_srv_nspace_t *nspaces;
     wu_srv_client_t *clients;
     wu_srv_op_t *ops;
-    wu_srv_get_t *gets;
     wu_srv_fence_t *fences;
     wu_srv_pconn_t *pconns;
     wu_srv_dmx_t *dmx;
@@ -159,8 +158,6 @@ wu_srv_client_t *wu_srv_client_find(const pmix_proc_t *proc);
 void wu_srv_client_free(wu_srv_client_t *cl);
 /* Number of registered clients of nspace. */
 size_t wu_srv_nspace_nclients(const char *nspace);
-/* Merge infos into *arr key by key (later values replace). */
-pmix_status_t wu_srv_info_merge(pmix_info_t **arr, size_t *n, const pmix_info_t *add, size_t nadd);
 const pmix_info_t *wu_srv_info_find(const pmix_info_t *arr, size_t n, const char *key);
 /* Integer value of an info of any integer type; false if not an integer. */
 bool wu_srv_info_int(const pmix_info_t *info, long long *out);
@@ -201,7 +198,14 @@ void wu_srv_pconn_retry(void);
 void wu_srv_pconn_fail_all(pmix_status_t status);
 
 /* ---- data (wu_server_data.c) ------------------------------------------------------------- */
-/* A blob record per local client of the participants with its remote-scope data. */
+/* Create the four stores and the table of waiting GETs (wu_srv.gds set); PMIX_ERR_NOMEM. */
+pmix_status_t wu_srv_stores_create(void);
+/* Release them (what was created; safe to call twice). */
+void wu_srv_stores_release(void);
+/* Remove a namespace's data from every store (deregister_nspace). */
+void wu_srv_stores_purge(const char *nspace);
+/* Append proc's blob record: its committed remote-scope (or local-scope) data; an empty
+ * record for a client that has not committed; PMIX_ERR_NOT_FOUND for a proc unknown here. */
 pmix_status_t wu_srv_blob_of(const pmix_proc_t *proc, bool remote_scope, wu_buffer_t *blob);
 /* Store every record of a blob as data of procs on other nodes (records of local clients are
  * skipped); if keep is not NULL, append the stored records to it. */

@@ -174,11 +174,7 @@ static void teardown_state(void)
         wu_srv.nspaces = ns->next;
         wu_srv_nspace_free(ns);
     }
-    if (NULL != wu_srv.gds) {
-        wu_srv.gds->store_release(wu_srv.store);
-        wu_srv.gds->store_release(wu_srv.remote);
-    }
-    wu_srv.store = wu_srv.remote = NULL;
+    wu_srv_stores_release();
     if (NULL != wu_srv.session_dir) {
         (void)wu_session_dir_remove(wu_srv.session_dir);
         free(wu_srv.session_dir);
@@ -255,9 +251,7 @@ pmix_status_t PMIx_server_init(pmix_server_module_t *module, pmix_info_t info[],
     wu_output_set_verbosity(wu_srv.out, verbose);
     if (WU_SUCCESS != wu_plog_base_open() || WU_SUCCESS != wu_gds_base_open() ||
         WU_SUCCESS != wu_ptl_base_open() || WU_SUCCESS != wu_psec_base_open() ||
-        NULL == (wu_srv.gds = wu_gds_base_module()) ||
-        PMIX_SUCCESS != wu_srv.gds->store_create(&wu_srv.store) ||
-        PMIX_SUCCESS != wu_srv.gds->store_create(&wu_srv.remote)) {
+        NULL == (wu_srv.gds = wu_gds_base_module()) || PMIX_SUCCESS != wu_srv_stores_create()) {
         teardown_state();
         return PMIX_ERR_INIT;
     }
@@ -437,8 +431,7 @@ static pmix_status_t deregister_nspace_run(call_t *c)
         wu_srv_data_gone(&cl->proc, WU_PROTO_ERR_TERMINATED);
         wu_srv_client_free(cl);
     }
-    (void)wu_srv.gds->purge_nspace(wu_srv.store, c->nspace);
-    (void)wu_srv.gds->purge_nspace(wu_srv.remote, c->nspace);
+    wu_srv_stores_purge(c->nspace);
     for (wu_srv_nspace_t **pp = &wu_srv.nspaces; NULL != *pp; pp = &(*pp)->next) {
         if (*pp == ns) {
             *pp = ns->next;

@@ -3,15 +3,22 @@
  * committed data, and PMIx_server_dmodex_request (a remote server asking, through its host,
  * for the data of one of our clients).
  *
- * Where a GET looks, by target:
+ * All data lives in the selected gds module, in four stores (wu_server.h): what the host
+ * registered, the local-scope and the remote-scope halves of what local clients committed, and
+ * what arrived about procs on other nodes. A commit is moved into the two halves with
+ * take_proc, so gds knows "this proc committed" even when it committed nothing in a scope.
+ *
+ * Where a GET for a local requester looks, by target:
  *  - rank PMIX_RANK_WILDCARD: the job-level data registered for the namespace;
- *  - a real rank: first its registered per-process data (PMIX_PROC_DATA); then, for a client
- *    of this server, what it committed with local scope (waited for until committed, the
- *    request's PMIX_TIMEOUT, or the client's end), else the data received for procs on other
- *    nodes, else the host's direct_modex upcall, whose blob is stored for later requests.
+ *  - a real rank: the registered per-process data (PMIX_PROC_DATA); then, for a proc of this
+ *    node, its local-scope commits: a key missing there is PMIX_ERR_NOT_FOUND once the proc has
+ *    committed (or finalized), and is waited for only while it has not committed yet (until
+ *    it commits, the request's PMIX_TIMEOUT, or its end); for a proc of another node, the data
+ *    received for it (a collecting fence or an earlier direct modex; a key missing from what
+ *    arrived is NOT_FOUND), else the host's direct_modex upcall, whose blob is stored.
  * PMIX_OPTIONAL and PMIX_IMMEDIATE turn every wait (and the upcall) into PMIX_ERR_NOT_FOUND. A
  * target in another namespace than the requester's brings that namespace's job-level data
- * along (RFC0009). */
+ * along (RFC0009). Waiting GETs are kept per target proc, so a commit looks only at its own. */
 #include "opal/util/wu_output.h"
 #include "pmix/common/wu_pack.h"
 #include "pmix/common/wu_proto.h"
@@ -20,6 +27,7 @@
 #include "opal/util/wu_argv.h"
 #include "pmix.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +40,11 @@ struct wu_srv_get {
     wu_timer_t *timer;
 };
 
+/* The GETs waiting for one target proc: the value of wu_srv.gets under the target's key. */
+typedef struct {
+    wu_srv_get_t *head;
+} get_list_t;
+
 struct wu_srv_dmx {
     wu_srv_dmx_t *next;
     pmix_proc_t proc;
@@ -43,18 +56,72 @@ struct wu_srv_dmx {
 #define GET_WAIT   PMIX_ERR_WOULD_BLOCK
 #define GET_DMODEX PMIX_ERR_PARTIAL_SUCCESS
 
+/* ---- stores ---------------------------------------------------------------------------------- */
+
+pmix_status_t wu_srv_stores_create(void)
+{
+    wu_gds_store_t **all[] = {&wu_srv.store, &wu_srv.local, &wu_srv.export, &wu_srv.remote};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        if (PMIX_SUCCESS != wu_srv.gds->store_create(all[i])) {
+            return PMIX_ERR_NOMEM;
+        }
+    }
+    if (NULL == (wu_srv.gets = WU_NEW(wu_hash_table_t))) {
+        return PMIX_ERR_NOMEM;
+    }
+    return PMIX_SUCCESS;
+}
+
+void wu_srv_stores_release(void)
+{
+    wu_gds_store_t **all[] = {&wu_srv.store, &wu_srv.local, &wu_srv.export, &wu_srv.remote};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        if (NULL != wu_srv.gds && NULL != *all[i]) {
+            wu_srv.gds->store_release(*all[i]);
+        }
+        *all[i] = NULL;
+    }
+    if (NULL != wu_srv.gets) {
+        wu_srv_get_fail_all(PMIX_ERR_INIT); /* normally empty by now */
+        WU_RELEASE(wu_srv.gets);
+        wu_srv.gets = NULL;
+    }
+}
+
+void wu_srv_stores_purge(const char *nspace)
+{
+    wu_gds_store_t *all[] = {wu_srv.store, wu_srv.local, wu_srv.export, wu_srv.remote};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        (void)wu_srv.gds->purge_nspace(all[i], nspace);
+    }
+}
+
+/* Has proc committed here (at least once, perhaps nothing)? */
+static bool committed(const pmix_proc_t *proc)
+{
+    return wu_srv.gds->has_proc(wu_srv.local, proc->nspace, proc->rank);
+}
+
 /* ---- blobs ----------------------------------------------------------------------------------- */
 
 pmix_status_t wu_srv_blob_of(const pmix_proc_t *proc, bool remote_scope, wu_buffer_t *blob)
 {
-    wu_srv_client_t *cl = wu_srv_client_find(proc);
-    if (NULL == cl) {
-        return PMIX_ERR_NOT_FOUND;
+    pmix_info_t *info = NULL;
+    size_t n = 0;
+    pmix_status_t rc;
+
+    rc = wu_srv.gds->export_proc(remote_scope ? wu_srv.export : wu_srv.local, proc->nspace,
+                                 proc->rank, &info, &n);
+    if (PMIX_ERR_NOT_FOUND == rc && NULL != wu_srv_client_find(proc)) {
+        rc = PMIX_SUCCESS; /* a client that has not committed: an empty record */
     }
-    if (remote_scope) {
-        return wu_proto_blob_add(blob, &cl->proc, cl->rmt, cl->nrmt);
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_proto_blob_add(blob, proc, info, n);
     }
-    return wu_proto_blob_add(blob, &cl->proc, cl->lcl, cl->nlcl);
+    if (NULL != info) {
+        PMIX_INFO_FREE(info, n);
+    }
+    return rc;
 }
 
 pmix_status_t wu_srv_blob_store(const char *data, size_t ndata, wu_buffer_t *keep)
@@ -79,12 +146,13 @@ pmix_status_t wu_srv_blob_store(const char *data, size_t ndata, wu_buffer_t *kee
                               PMIx_Error_string(rc));
             return rc;
         }
+        /* records of our own clients are what we sent: skip them */
         if (NULL == wu_srv_client_find(&proc) && PMIX_RANK_VALID >= proc.rank) {
-            for (size_t i = 0; i < n && PMIX_SUCCESS == rc; i++) {
-                rc = wu_srv.gds->put_info(wu_srv.remote, proc.nspace, proc.rank, &info[i]);
-            }
-            if (PMIX_SUCCESS == rc && NULL != keep) {
+            if (NULL != keep) {
                 rc = wu_proto_blob_add(keep, &proc, info, n);
+            }
+            if (PMIX_SUCCESS == rc) {
+                rc = wu_srv.gds->take_proc(wu_srv.remote, proc.nspace, proc.rank, info, n);
             }
         }
         if (NULL != info) {
@@ -102,7 +170,6 @@ static pmix_status_t lookup(const pmix_proc_t *t, const char *key, pmix_value_t 
 {
     wu_srv_nspace_t *ns;
     wu_srv_client_t *cl;
-    const pmix_info_t *hit;
     pmix_status_t rc;
 
     *val = NULL;
@@ -117,19 +184,15 @@ static pmix_status_t lookup(const pmix_proc_t *t, const char *key, pmix_value_t 
     if (PMIX_RANK_VALID < t->rank) {
         return PMIX_ERR_BAD_PARAM;
     }
-    if (PMIX_SUCCESS == wu_srv.gds->fetch(wu_srv.store, t->nspace, t->rank, key, val)) {
-        return PMIX_SUCCESS;
+    rc = wu_srv.gds->fetch(wu_srv.store, t->nspace, t->rank, key, val);
+    if (PMIX_ERR_NOT_FOUND != rc) {
+        return rc;
     }
-    if (NULL != (cl = wu_srv_client_find(t))) {
-        if (NULL != (hit = wu_srv_info_find(cl->lcl, cl->nlcl, key))) {
-            if (NULL == (*val = calloc(1, sizeof **val))) {
-                return PMIX_ERR_NOMEM;
-            }
-            rc = PMIx_Value_xfer(*val, &hit->value);
-            if (PMIX_SUCCESS != rc) {
-                PMIX_VALUE_RELEASE(*val);
-                *val = NULL;
-            }
+    cl = wu_srv_client_find(t);
+    if (NULL != cl || committed(t)) {
+        /* a proc of this node: its local-scope commits */
+        rc = wu_srv.gds->fetch(wu_srv.local, t->nspace, t->rank, key, val);
+        if (PMIX_ERR_NOT_FOUND != rc || committed(t) || NULL == cl) {
             return rc;
         }
         switch (cl->state) {
@@ -141,8 +204,9 @@ static pmix_status_t lookup(const pmix_proc_t *t, const char *key, pmix_value_t 
             return GET_WAIT;
         }
     }
-    if (PMIX_SUCCESS == wu_srv.gds->fetch(wu_srv.remote, t->nspace, t->rank, key, val)) {
-        return PMIX_SUCCESS;
+    rc = wu_srv.gds->fetch(wu_srv.remote, t->nspace, t->rank, key, val);
+    if (PMIX_ERR_NOT_FOUND != rc || wu_srv.gds->has_proc(wu_srv.remote, t->nspace, t->rank)) {
+        return rc; /* found, or its data arrived without the key */
     }
     ns = wu_srv_nspace_find(t->nspace);
     if (NULL != ns && ns->registered && ns->has_size && t->rank >= ns->size) {
@@ -162,7 +226,7 @@ static void get_reply(wu_ptl_conn_t *conn, uint32_t tag, const pmix_proc_t *req,
 
     wu_buffer_construct(&body);
     if (!PMIX_CHECK_NSPACE(req->nspace, t->nspace)) {
-        (void)wu_srv.gds->export_job(wu_srv.store, t->nspace, &job, &njob);
+        (void)wu_srv.gds->export_proc(wu_srv.store, t->nspace, PMIX_RANK_WILDCARD, &job, &njob);
     }
     rc = wu_pack(&body, val, 1, PMIX_VALUE);
     if (PMIX_SUCCESS == rc) {
@@ -177,13 +241,38 @@ static void get_reply(wu_ptl_conn_t *conn, uint32_t tag, const pmix_proc_t *req,
 
 /* ---- waiting GETs ---------------------------------------------------------------------------- */
 
-static void get_unlink(wu_srv_get_t *g)
+/* The key of a target proc in wu_srv.gets. */
+static const char *proc_key(const pmix_proc_t *p, char *buf, size_t len)
 {
-    for (wu_srv_get_t **pp = &wu_srv.gets; NULL != *pp; pp = &(*pp)->next) {
-        if (*pp == g) {
-            *pp = g->next;
-            return;
-        }
+    snprintf(buf, len, "%u@%s", (unsigned)p->rank, p->nspace);
+    return buf;
+}
+
+static get_list_t *get_list(const pmix_proc_t *target, bool create)
+{
+    char k[PMIX_MAX_NSLEN + 16];
+    get_list_t *l = NULL;
+    if (WU_SUCCESS ==
+            wu_hash_table_get_str(wu_srv.gets, proc_key(target, k, sizeof k), (void **)&l) ||
+        !create) {
+        return l;
+    }
+    if (NULL != (l = calloc(1, sizeof *l)) &&
+        WU_SUCCESS != wu_hash_table_set_str(wu_srv.gets, k, l)) {
+        free(l);
+        l = NULL;
+    }
+    return l;
+}
+
+/* Forget the list of target if nothing waits on it any more. */
+static void get_list_tidy(const pmix_proc_t *target)
+{
+    char k[PMIX_MAX_NSLEN + 16];
+    get_list_t *l = get_list(target, false);
+    if (NULL != l && NULL == l->head) {
+        (void)wu_hash_table_remove_str(wu_srv.gets, proc_key(target, k, sizeof k));
+        free(l);
     }
 }
 
@@ -197,8 +286,16 @@ static void get_free(wu_srv_get_t *g)
 static void get_timeout(void *arg)
 {
     wu_srv_get_t *g = arg;
+    get_list_t *l = get_list(&g->target, false);
     char who[PMIX_MAX_NSLEN + 16];
-    get_unlink(g);
+    for (wu_srv_get_t **pp = NULL != l ? &l->head : NULL; NULL != pp && NULL != *pp;
+         pp = &(*pp)->next) {
+        if (*pp == g) {
+            *pp = g->next;
+            break;
+        }
+    }
+    get_list_tidy(&g->target);
     wu_output_verbose(WU_VERB_INFO, wu_srv.out, "server: get of %s from %s timed out", g->key,
                       wu_srv_proc_str(&g->target, who, sizeof who));
     wu_srv_reply(g->conn, g->tag, PMIX_ERR_TIMEOUT, NULL);
@@ -207,12 +304,12 @@ static void get_timeout(void *arg)
 
 void wu_srv_data_changed(const pmix_proc_t *proc)
 {
-    for (wu_srv_get_t **pp = &wu_srv.gets; NULL != *pp;) {
+    get_list_t *l = get_list(proc, false);
+    for (wu_srv_get_t **pp = NULL != l ? &l->head : NULL; NULL != pp && NULL != *pp;) {
         wu_srv_get_t *g = *pp;
         pmix_value_t *val = NULL;
-        pmix_status_t rc;
-        if (g->target.rank != proc->rank || !PMIX_CHECK_NSPACE(g->target.nspace, proc->nspace) ||
-            GET_WAIT == (rc = lookup(&g->target, g->key, &val))) {
+        pmix_status_t rc = lookup(&g->target, g->key, &val);
+        if (GET_WAIT == rc) {
             pp = &g->next;
             continue;
         }
@@ -225,13 +322,13 @@ void wu_srv_data_changed(const pmix_proc_t *proc)
         }
         get_free(g);
     }
+    get_list_tidy(proc);
     /* dmodex requests waiting for this proc's commit */
     for (wu_srv_dmx_t **pp = &wu_srv.dmx; NULL != *pp;) {
         wu_srv_dmx_t *d = *pp;
-        wu_srv_client_t *cl = wu_srv_client_find(&d->proc);
         wu_buffer_t blob;
         if (d->proc.rank != proc->rank || !PMIX_CHECK_NSPACE(d->proc.nspace, proc->nspace) ||
-            NULL == cl || !cl->committed) {
+            !committed(&d->proc)) {
             pp = &d->next;
             continue;
         }
@@ -260,27 +357,65 @@ void wu_srv_data_gone(const pmix_proc_t *proc, pmix_status_t status)
     }
 }
 
-void wu_srv_get_drop_conn(wu_ptl_conn_t *conn)
+/* Remove from every list the GETs for which drop(g, arg) says so, replying status to them
+ * unless it is PMIX_SUCCESS; forget the lists left empty. */
+static void get_sweep(bool (*drop)(const wu_srv_get_t *g, const void *arg), const void *arg,
+                      pmix_status_t status)
 {
-    for (wu_srv_get_t **pp = &wu_srv.gets; NULL != *pp;) {
-        wu_srv_get_t *g = *pp;
-        if (g->conn == conn) {
+    char **empty = NULL;
+    void *it = NULL, *v;
+    const char *k;
+    if (NULL == wu_srv.gets) {
+        return;
+    }
+    while (WU_SUCCESS == wu_hash_table_next_str(wu_srv.gets, &it, &k, &v)) {
+        get_list_t *l = v;
+        for (wu_srv_get_t **pp = &l->head; NULL != *pp;) {
+            wu_srv_get_t *g = *pp;
+            if (!drop(g, arg)) {
+                pp = &g->next;
+                continue;
+            }
             *pp = g->next;
+            if (PMIX_SUCCESS != status) {
+                wu_srv_reply(g->conn, g->tag, status, NULL);
+            }
             get_free(g);
-        } else {
-            pp = &g->next;
+        }
+        if (NULL == l->head) {
+            (void)wu_argv_append(&empty, k); /* not removed while iterating */
         }
     }
+    for (char **e = empty; NULL != e && NULL != *e; e++) {
+        get_list_t *l = NULL;
+        if (WU_SUCCESS == wu_hash_table_get_str(wu_srv.gets, *e, (void **)&l)) {
+            (void)wu_hash_table_remove_str(wu_srv.gets, *e);
+            free(l);
+        }
+    }
+    wu_argv_free(empty);
+}
+
+static bool same_conn(const wu_srv_get_t *g, const void *conn)
+{
+    return g->conn == conn;
+}
+
+static bool any_get(const wu_srv_get_t *g, const void *unused)
+{
+    (void)g;
+    (void)unused;
+    return true;
+}
+
+void wu_srv_get_drop_conn(wu_ptl_conn_t *conn)
+{
+    get_sweep(same_conn, conn, PMIX_SUCCESS);
 }
 
 void wu_srv_get_fail_all(pmix_status_t status)
 {
-    while (NULL != wu_srv.gets) {
-        wu_srv_get_t *g = wu_srv.gets;
-        wu_srv.gets = g->next;
-        wu_srv_reply(g->conn, g->tag, status, NULL);
-        get_free(g);
-    }
+    get_sweep(any_get, NULL, status);
 }
 
 void wu_srv_dmx_fail_all(pmix_status_t status)
@@ -363,14 +498,16 @@ int wu_srv_cmd_get(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
         g->requester = peer->proc;
         g->target = target;
         PMIX_LOAD_KEY(g->key, key);
-        if (tmo > 0 &&
-            NULL == (g->timer = wu_progress_timer(wu_srv.pt, (double)tmo, get_timeout, g))) {
+        get_list_t *l = get_list(&target, true);
+        if (NULL == l || (tmo > 0 && NULL == (g->timer = wu_progress_timer(wu_srv.pt, (double)tmo,
+                                                                           get_timeout, g)))) {
             get_free(g);
+            get_list_tidy(&target);
             rc = PMIX_ERR_NOMEM;
             goto out;
         }
-        g->next = wu_srv.gets;
-        wu_srv.gets = g;
+        g->next = l->head;
+        l->head = g;
         rc = PMIX_SUCCESS;
     } else if (GET_DMODEX == rc) {
         wu_srv_op_t *op;
@@ -411,9 +548,11 @@ int wu_srv_cmd_commit(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
         rc = PMIX_ERR_BAD_PARAM;
     } else if (NULL == cl) {
         rc = PMIX_ERR_NOT_FOUND;
-    } else if (PMIX_SUCCESS == (rc = wu_srv_info_merge(&cl->lcl, &cl->nlcl, lcl, nlcl)) &&
-               PMIX_SUCCESS == (rc = wu_srv_info_merge(&cl->rmt, &cl->nrmt, rmt, nrmt))) {
-        cl->committed = true;
+    } else if (PMIX_SUCCESS == (rc = wu_srv.gds->take_proc(wu_srv.export, cl->proc.nspace,
+                                                           cl->proc.rank, rmt, nrmt)) &&
+               PMIX_SUCCESS == (rc = wu_srv.gds->take_proc(wu_srv.local, cl->proc.nspace,
+                                                           cl->proc.rank, lcl, nlcl))) {
+        /* local last: its table is what marks the proc committed */
         wu_srv_reply(peer->conn, tag, PMIX_SUCCESS, NULL);
         wu_srv_data_changed(&cl->proc);
     }
@@ -442,9 +581,7 @@ static void dmodex_request_fn(void *arg)
 
     if (wu_srv.stopping) {
         r->cbfunc(PMIX_ERR_INIT, NULL, 0, r->cbdata);
-    } else if (NULL == cl) {
-        r->cbfunc(PMIX_ERR_NOT_FOUND, NULL, 0, r->cbdata);
-    } else if (cl->committed) {
+    } else if (committed(&r->proc)) {
         wu_buffer_t blob;
         pmix_status_t rc;
         wu_buffer_construct(&blob);
@@ -452,6 +589,8 @@ static void dmodex_request_fn(void *arg)
         r->cbfunc(rc, PMIX_SUCCESS == rc ? blob.base : NULL, PMIX_SUCCESS == rc ? blob.used : 0,
                   r->cbdata);
         wu_buffer_destruct(&blob);
+    } else if (NULL == cl) {
+        r->cbfunc(PMIX_ERR_NOT_FOUND, NULL, 0, r->cbdata);
     } else if (WU_SRV_CL_TERMINATED == cl->state) {
         r->cbfunc(WU_PROTO_ERR_TERMINATED, NULL, 0, r->cbdata);
     } else if (WU_SRV_CL_FINALIZED == cl->state) {
@@ -494,17 +633,22 @@ pmix_status_t PMIx_server_dmodex_request(const pmix_proc_t *proc, pmix_dmodex_re
 int wu_srv_get_report(const char *nspace, char ***lines)
 {
     int rc = WU_SUCCESS;
-    for (wu_srv_get_t *g = wu_srv.gets; NULL != g && WU_SUCCESS == rc; g = g->next) {
-        char who[PMIX_MAX_NSLEN + 16], *line = NULL;
-        if (!PMIX_CHECK_NSPACE(g->requester.nspace, nspace)) {
-            continue;
+    void *it = NULL, *v;
+    while (WU_SUCCESS == rc && WU_SUCCESS == wu_hash_table_next_str(wu_srv.gets, &it, NULL, &v)) {
+        for (wu_srv_get_t *g = ((get_list_t *)v)->head; NULL != g && WU_SUCCESS == rc;
+             g = g->next) {
+            char who[PMIX_MAX_NSLEN + 16], *line = NULL;
+            if (!PMIX_CHECK_NSPACE(g->requester.nspace, nspace)) {
+                continue;
+            }
+            rc = wu_asprintf(&line, "rank %u in PMIx_Get, waiting for key '%s' of %s",
+                             g->requester.rank, g->key,
+                             wu_srv_proc_str(&g->target, who, sizeof who));
+            if (WU_SUCCESS == rc) {
+                rc = wu_argv_append(lines, line);
+            }
+            free(line);
         }
-        rc = wu_asprintf(&line, "rank %u in PMIx_Get, waiting for key '%s' of %s",
-                         g->requester.rank, g->key, wu_srv_proc_str(&g->target, who, sizeof who));
-        if (WU_SUCCESS == rc) {
-            rc = wu_argv_append(lines, line);
-        }
-        free(line);
     }
     return rc;
 }

@@ -69,12 +69,6 @@ wu_srv_client_t *wu_srv_client_find(const pmix_proc_t *proc)
 
 void wu_srv_client_free(wu_srv_client_t *cl)
 {
-    if (NULL != cl->lcl) {
-        PMIX_INFO_FREE(cl->lcl, cl->nlcl);
-    }
-    if (NULL != cl->rmt) {
-        PMIX_INFO_FREE(cl->rmt, cl->nrmt);
-    }
     wu_ptl_conn_release(cl->conn);
     free(cl);
 }
@@ -98,57 +92,6 @@ const pmix_info_t *wu_srv_info_find(const pmix_info_t *arr, size_t n, const char
         }
     }
     return NULL;
-}
-
-pmix_status_t wu_srv_info_merge(pmix_info_t **arr, size_t *n, const pmix_info_t *add, size_t nadd)
-{
-    size_t fresh = 0, k;
-    pmix_info_t *na;
-    pmix_status_t rc;
-
-    for (size_t i = 0; i < nadd; i++) {
-        if (NULL == wu_srv_info_find(*arr, *n, add[i].key) &&
-            NULL == wu_srv_info_find(add + i + 1, nadd - i - 1, add[i].key)) {
-            fresh++;
-        }
-    }
-    if (0 == nadd) {
-        return PMIX_SUCCESS;
-    }
-    /* build the new array whole, so a failure leaves *arr as it was */
-    PMIX_INFO_CREATE(na, *n + fresh);
-    if (NULL == na) {
-        return PMIX_ERR_NOMEM;
-    }
-    for (k = 0; k < *n; k++) {
-        const pmix_info_t *src = &(*arr)[k];
-        const pmix_info_t *last = NULL;
-        for (size_t i = 0; i < nadd; i++) {
-            if (PMIX_CHECK_KEY(&add[i], src->key)) {
-                last = &add[i];
-            }
-        }
-        if (PMIX_SUCCESS != (rc = PMIx_Info_xfer(&na[k], NULL != last ? last : src))) {
-            goto fail;
-        }
-    }
-    for (size_t i = 0; i < nadd; i++) {
-        if (NULL == wu_srv_info_find(*arr, *n, add[i].key) &&
-            NULL == wu_srv_info_find(add + i + 1, nadd - i - 1, add[i].key)) {
-            if (PMIX_SUCCESS != (rc = PMIx_Info_xfer(&na[k++], &add[i]))) {
-                goto fail;
-            }
-        }
-    }
-    if (NULL != *arr) {
-        PMIX_INFO_FREE(*arr, *n);
-    }
-    *arr = na;
-    *n = k;
-    return PMIX_SUCCESS;
-fail:
-    PMIX_INFO_FREE(na, *n + fresh);
-    return rc;
 }
 
 bool wu_srv_info_int(const pmix_info_t *info, long long *out)

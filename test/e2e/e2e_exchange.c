@@ -4,7 +4,13 @@
  *   nocollect  fence without collecting, Gets fetch from the server
  *   direct     no fence before the Gets: the last rank commits after a delay, the others'
  *              Gets wait for it (direct modex)
- *   scopes     LOCAL and GLOBAL puts are visible to local peers, REMOTE ones are not
+ *   scopes     LOCAL and GLOBAL puts are visible to local peers, REMOTE ones are not (a Get
+ *              of a peer's REMOTE key is PMIX_ERR_NOT_FOUND at once, with or without
+ *              PMIX_OPTIONAL)
+ *   modex      only a target that has not committed yet is waited for: rank 0 asks rank 1
+ *              before its commit (PMIX_TIMEOUT=1: PMIX_ERR_TIMEOUT), then after a fence
+ *              (the value, waited for), then for keys rank 1 never put or put REMOTE only
+ *              (PMIX_ERR_NOT_FOUND at once although PMIX_TIMEOUT allows a minute)
  *   fencetimeout  a fence with PMIX_TIMEOUT that one rank never joins fails with
  *              PMIX_ERR_TIMEOUT, and the next fence of all ranks works
  * Values: a string, a uint32, an int64 and blobs of 1 B, 1 KiB, 64 KiB and 1 MiB checked byte
@@ -135,9 +141,74 @@ static int run_scopes(const char *ns, pmix_rank_t me, uint32_t n)
                   "Get(PMIX_OPTIONAL) of rank %u's PMIX_REMOTE key returned %s, expected "
                   "PMIX_ERR_NOT_FOUND",
                   r, PMIx_Error_string(st));
-        checked += 3;
+        /* the same without PMIX_OPTIONAL: the peer has committed, so the server knows the key
+         * is not there for us and says so (the test's watchdog fails a Get that waits) */
+        got = e2e_get(ns, r, "sc.remote", NULL, 0, &st);
+        E2E_CHECK(got == NULL && st == PMIX_ERR_NOT_FOUND,
+                  "Get of rank %u's PMIX_REMOTE key returned %s, expected PMIX_ERR_NOT_FOUND", r,
+                  PMIx_Error_string(st));
+        got = e2e_get(ns, r, "sc.never", NULL, 0, &st);
+        E2E_CHECK(got == NULL && st == PMIX_ERR_NOT_FOUND,
+                  "Get of a key rank %u never put returned %s, expected PMIX_ERR_NOT_FOUND", r,
+                  PMIx_Error_string(st));
+        checked += 5;
     }
     PMIX_INFO_DESTRUCT(&opt);
+    return checked;
+}
+
+/* Rank 1 commits only after a fence that rank 0 joins after asking for its data. */
+static int run_modex(const char *ns, pmix_rank_t me, uint32_t n)
+{
+    pmix_value_t v, *got;
+    pmix_info_t tmo_info;
+    pmix_status_t st;
+    int tmo = 1, checked = 0;
+
+    E2E_CHECK(n >= 2, "mode modex needs at least 2 ranks");
+    PMIX_VALUE_CONSTRUCT(&v);
+    if (me == 0) {
+        e2e_step("modex: get of rank 1 before it committed, PMIX_TIMEOUT=1");
+        PMIX_INFO_LOAD(&tmo_info, PMIX_TIMEOUT, &tmo, PMIX_INT);
+        got = e2e_get(ns, 1, "mx.key", &tmo_info, 1, &st);
+        PMIX_INFO_DESTRUCT(&tmo_info);
+        E2E_CHECK(got == NULL && st == PMIX_ERR_TIMEOUT,
+                  "Get of uncommitted rank 1's key with PMIX_TIMEOUT=1 returned %s, expected "
+                  "PMIX_ERR_TIMEOUT",
+                  PMIx_Error_string(st));
+        checked++;
+    }
+    e2e_step("modex: fence before rank 1 commits");
+    e2e_fence(NULL, 0, "PMIx_Fence");
+    if (me == 1) {
+        v.type = PMIX_UINT32;
+        v.data.uint32 = 4242;
+        E2E_RC(PMIx_Put(PMIX_GLOBAL, "mx.key", &v), "Put(mx.key)");
+        E2E_RC(PMIx_Put(PMIX_REMOTE, "mx.remote", &v), "Put(mx.remote)");
+        E2E_RC(PMIx_Commit(), "PMIx_Commit");
+    } else if (me == 0) {
+        e2e_step("modex: get of rank 1's key, waiting for its commit");
+        got = e2e_get_typed(ns, 1, "mx.key", PMIX_UINT32, NULL, 0);
+        E2E_CHECK(got->data.uint32 == 4242, "mx.key of rank 1 = %u", got->data.uint32);
+        e2e_free_value(got);
+        e2e_step("modex: keys rank 1 committed without");
+        tmo = 60;
+        PMIX_INFO_LOAD(&tmo_info, PMIX_TIMEOUT, &tmo, PMIX_INT);
+        got = e2e_get(ns, 1, "mx.never", &tmo_info, 1, &st);
+        E2E_CHECK(got == NULL && st == PMIX_ERR_NOT_FOUND,
+                  "Get of a key committed rank 1 never put returned %s, expected "
+                  "PMIX_ERR_NOT_FOUND",
+                  PMIx_Error_string(st));
+        got = e2e_get(ns, 1, "mx.remote", &tmo_info, 1, &st);
+        E2E_CHECK(got == NULL && st == PMIX_ERR_NOT_FOUND,
+                  "Get of rank 1's PMIX_REMOTE key on its node returned %s, expected "
+                  "PMIX_ERR_NOT_FOUND",
+                  PMIx_Error_string(st));
+        PMIX_INFO_DESTRUCT(&tmo_info);
+        checked += 3;
+    }
+    e2e_step("modex: final fence");
+    e2e_fence(NULL, 0, "PMIx_Fence");
     return checked;
 }
 
@@ -209,6 +280,8 @@ int main(int argc, char **argv)
 
     if (strcmp(mode, "scopes") == 0) {
         checked = run_scopes(ns, me, n);
+    } else if (strcmp(mode, "modex") == 0) {
+        checked = run_modex(ns, me, n);
     } else if (strcmp(mode, "collect") == 0 || strcmp(mode, "nocollect") == 0) {
         bool collect = strcmp(mode, "collect") == 0;
         e2e_step("put + commit");
@@ -252,7 +325,7 @@ int main(int argc, char **argv)
     } else if (strcmp(mode, "fencetimeout") == 0) {
         checked = run_fence_timeout(ns, me, n);
     } else {
-        fprintf(stderr, "usage: %s collect|nocollect|direct|scopes|fencetimeout\n", argv[0]);
+        fprintf(stderr, "usage: %s collect|nocollect|direct|scopes|modex|fencetimeout\n", argv[0]);
         return 2;
     }
     (void)yes;

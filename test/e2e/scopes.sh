@@ -2,17 +2,28 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # TAP test: Put scopes on one node. PMIX_LOCAL and PMIX_GLOBAL data are visible to the peers
 # on the node; PMIX_REMOTE data ("intended solely for processes on remote nodes", PMIx
-# Standard) is not: a Get with PMIX_OPTIONAL returns PMIX_ERR_NOT_FOUND.
+# Standard) is not: a Get of it, with or without PMIX_OPTIONAL, returns PMIX_ERR_NOT_FOUND at
+# once. Only a target that has not committed yet is waited for (mode modex).
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-e2e_plan 2
+e2e_plan 5
 e2e_mktemp
-for n in 2 4; do
+for n in 2 4 8; do
     e2e_wrun "$e2e_tmp/out" $n "$e2e/e2e_exchange" scopes
     good=$(e2e_count_lines "$e2e_tmp/out" "^exchange scopes: rank .* of $n: ok")
     if [ "$e2e_rc" -eq 0 ] && [ "$good" -eq $n ]; then
         e2e_ok "wrun -n $n: LOCAL and GLOBAL seen by local peers, REMOTE not"
     else
         e2e_not_ok "wrun -n $n: scopes (wrun exit $e2e_rc, $good of $n ranks ok)"
+        e2e_diag "$e2e_tmp/out"
+    fi
+done
+for n in 2 3; do
+    e2e_wrun "$e2e_tmp/out" $n "$e2e/e2e_exchange" modex
+    good=$(e2e_count_lines "$e2e_tmp/out" "^exchange modex: rank .* of $n: ok")
+    if [ "$e2e_rc" -eq 0 ] && [ "$good" -eq $n ]; then
+        e2e_ok "wrun -n $n: uncommitted target waited for (PMIX_TIMEOUT), committed one not"
+    else
+        e2e_not_ok "wrun -n $n: modex wait rules (wrun exit $e2e_rc, $good of $n ranks ok)"
         e2e_diag "$e2e_tmp/out"
     fi
 done
