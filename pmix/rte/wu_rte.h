@@ -80,7 +80,5 @@ void wu_rte_finalize(void);
 const char *wu_rte_libdir(void);
 /* The rte progress thread (NULL before init). */
 wu_progress_t *wu_rte_progress(void);
-/* Whether the PMIx server is running (false while the server library is not available). */
-bool wu_rte_have_server(void);
 
 #endif

@@ -7,6 +7,7 @@
 #include "mca/pls/pls.h"
 #include "opal/event/wu_wait.h"
 #include "pmix/rte/wu_rte.h"
+#include "pmix/rte/wu_rte_jobmap.h"
 #include "pmix/rte/wu_rte_map.h"
 #include "pmix_common.h"
 
@@ -51,8 +52,10 @@ typedef struct rte_job {
     uint32_t *ctx_size;        /* and its number of processes */
     pmix_rank_t *scratch;      /* np entries, for rank lists in messages */
     rte_stdin_t *stdin_fwd;    /* --stdin forwarding (wu_rte_stdin.c), or NULL */
+    wu_rte_jobmap_t *map;      /* which node runs which ranks: every placement fact */
+    uint32_t mynode;           /* this launcher's node in map */
     wu_rte_topo_t *topo;       /* this node's topology */
-    wu_rte_placement_t *place; /* where each rank runs and what it is bound to */
+    wu_rte_placement_t *place; /* this node's ranks (by local rank): cores and binding */
     bool bind_for_real;        /* the topology is this machine's (not synthetic): bind */
     bool status_set;           /* the job's end is decided; later failures do not count */
     int status;
@@ -79,6 +82,7 @@ void wu_rte_say(const char *topic, ...);
 /* wu_rte_host.c: the PMIx server and its host module (called on the launcher's main thread). */
 int wu_rte_server_init(void);
 void wu_rte_server_finalize(void);
+/* wu_rte_reg.c: the job's registration with the server, from its map (main thread). */
 int wu_rte_register_job(rte_job_t *job);
 void wu_rte_deregister_job(rte_job_t *job);
 /* Add the PMIx contact environment of rank to *env. */

@@ -402,15 +402,15 @@ static int proc_env(rte_job_t *job, const wu_rte_spec_t *app, uint32_t rank, cha
     char **e = wu_argv_copy(environ);
     int rc = WU_SUCCESS;
     const wu_rte_ctx_t *ctx = &app->ctx[job->procs[rank].ctx];
-    /* one node: local = node = job */
+    const wu_rte_jm_proc_t *where = &job->map->procs[rank];
     const wu_pmdl_proc_t mp = {.nspace = job->nspace,
                                .argv = ctx->argv,
                                .rank = rank,
                                .job_size = job->np,
                                .univ_size = job->np,
-                               .local_rank = rank,
-                               .local_size = job->np,
-                               .node_rank = rank,
+                               .local_rank = where->local_rank,
+                               .local_size = job->map->nodes[where->node].nlocal,
+                               .node_rank = where->node_rank,
                                .app_num = job->procs[rank].ctx,
                                .num_apps = app->nctx,
                                .app_sizes = job->ctx_size,

@@ -1,18 +1,64 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wu_rte_place.c -- placing a job on this node before it starts: the topology, the slot check
- * (-H slots or one per core, --oversubscribe), the map and binding of wu_rte_map.c applied to
- * the pls processes, and what --display-map and --report-bindings print.
+/* wu_rte_place.c -- placing a job before it starts: the topology, the slot check (-H slots or
+ * one per core, --oversubscribe), the job map over the nodes (wu_rte_jobmap.h: today this
+ * launcher's node only) with the policy strings it registers, the node-level map and binding
+ * of wu_rte_map.c applied to the pls processes, and what --display-map and --report-bindings
+ * print.
  *
  * Bindings are applied only when the topology is this machine's: with HWLOC_SYNTHETIC or
  * HWLOC_XMLFILE the map is computed, registered and reported (that is what such topologies are
  * for: reproducible tests and what-if runs), but the processes are not pinned to cpus that may
  * not exist here. */
+#include "opal/util/wu_argv.h"
 #include "opal/util/wu_show_help.h"
 #include "pmix/rte/wu_rte_internal.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* "core" -> "CORE" into buf. */
+static const char *upper(const char *s, char *buf, size_t len)
+{
+    size_t i = 0;
+    for (; '\0' != s[i] && i + 1 < len; i++) {
+        buf[i] = (char)toupper((unsigned char)s[i]);
+    }
+    buf[i] = '\0';
+    return buf;
+}
+
+/* The job map over this launcher's node, and the policy as the registration states it (ORTE's
+ * forms: "BYCORE:NOOVERSUBSCRIBE", "SLOT", "CORE:IF-SUPPORTED[:OVERLOAD-ALLOWED]"). slots is
+ * what the node offers (the -H count when given); the node-level check has passed, so
+ * over says whether more ranks than slots are allowed. */
+static int build_jobmap(rte_job_t *job, const wu_rte_policy_t *pol, bool over, uint32_t slots)
+{
+    const wu_rte_spec_t *app = job->app;
+    const wu_rte_jm_host_t me = {wu_rte_hostname, app->host_slots > 0 ? app->host_slots : slots};
+    const wu_rte_jm_opts_t opts = {.span = WU_RTE_JM_BYSLOT,
+                                   .oversubscribe = over || pol->oversubscribe};
+    char *why = NULL, m[32], b[32];
+    int rc = wu_rte_jobmap_build(&me, 1, job->np, &opts, &job->map, &why);
+
+    if (WU_SUCCESS != rc) {
+        fprintf(stderr, "%s: %s\n", wu_rte_tool, NULL != why ? why : wu_strerror(rc));
+        free(why);
+        return WU_ERR_SILENT;
+    }
+    job->mynode = 0;
+    if (WU_SUCCESS != wu_asprintf(&job->map->mapby, "BY%s:%s",
+                                  upper(wu_rte_mapby_name(pol->map), m, sizeof m),
+                                  opts.oversubscribe ? "OVERSUBSCRIBE" : "NOOVERSUBSCRIBE") ||
+        NULL == (job->map->rankby = strdup("SLOT")) ||
+        WU_SUCCESS != wu_asprintf(&job->map->bindto, "%s:IF-SUPPORTED%s",
+                                  upper(wu_rte_bindto_name(job->place->bind), b, sizeof b),
+                                  job->place->oversubscribed ? ":OVERLOAD-ALLOWED" : "")) {
+        return WU_ERR_NOMEM;
+    }
+    return WU_SUCCESS;
+}
 
 int wu_rte_place_job(rte_job_t *job)
 {
@@ -50,7 +96,7 @@ int wu_rte_place_job(rte_job_t *job)
                      wu_rte_tool, ht ? "hardware thread" : "core", slots, slots);
         return WU_ERR_SILENT;
     }
-    if (WU_SUCCESS != rc) {
+    if (WU_SUCCESS != rc || WU_SUCCESS != (rc = build_jobmap(job, &pol, over, slots))) {
         return rc;
     }
     for (uint32_t r = 0; r < job->np && job->bind_for_real; r++) {
@@ -95,4 +141,6 @@ void wu_rte_place_free(rte_job_t *job)
     job->place = NULL;
     wu_rte_topo_free(job->topo);
     job->topo = NULL;
+    wu_rte_jobmap_free(job->map);
+    job->map = NULL;
 }
