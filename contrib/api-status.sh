@@ -10,8 +10,9 @@
 # The function list is every PMIX_EXPORT declaration of pmix/include/{pmix,pmix_server,pmix_tool}.h
 # (the 141 PMIx_* functions OpenPMIx 4.2 exports; test/abi/exports.sh checks the two agree).
 # A function's status comes from its definition under pmix/: a definition preceded by the marker
-# comment "wu-api: stub issue=N" is a stub due in issue N ("later": not scheduled yet); any other
-# definition is implemented.
+# comment "wu-api: stub issue=N" is a stub due in issue N ("later": not scheduled yet); one
+# preceded by "wu-api: partial issue=N: WHAT IS MISSING" does part of its job (the table says
+# what is missing); any other definition is implemented.
 check=0
 if [ "$1" = "--check" ]; then
     check=1
@@ -29,20 +30,31 @@ names=$(cat "$src/pmix/include/pmix.h" "$src/pmix/include/pmix_server.h" \
     sed -n 's/.*PMIX_EXPORT[^(]*[ *]\(PMIx_[A-Za-z0-9_]*\) *(.*/\1/p' | awk '!seen[$0]++')
 [ -n "$names" ] || { echo "api-status: no PMIX_EXPORT declarations found" >&2; exit 2; }
 
-# Definitions: "name<TAB>file<TAB>issue" (issue empty when implemented), one per definition.
+# Definitions: "name<TAB>file<TAB>issue<TAB>kind<TAB>note" (kind stub, partial or empty when
+# implemented; note: what a partial one lacks), one per definition.
 defs=$(find "$src/pmix" -name '*.c' | LC_ALL=C sort | while read -r f; do
     awk -v file="${f#"$src"/}" '
-        function flush() { if (pending != "") { print pending "\t" file "\t" issue; pending = "" } }
+        function flush() {
+            if (pending != "") { print pending "\t" file "\t" issue "\t" kind "\t" note; pending = "" }
+        }
         # a candidate starts in column 0 with a type and PMIx_Name( ; it is a definition if a
         # "{" comes before a ";"
         pending == "" && cand == "" && /^([A-Za-z_][A-Za-z0-9_ *]*[ *])?PMIx_[A-Za-z0-9_]+\(/ {
             match($0, /PMIx_[A-Za-z0-9_]+\(/)
             cand = substr($0, RSTART, RLENGTH - 1)
-            issue = ""
-            if (prev ~ /wu-api: stub issue=/) {
+            issue = ""; kind = ""; note = ""
+            if (prev ~ /wu-api: (stub|partial) issue=/) {
+                kind = prev
+                sub(/.*wu-api: /, "", kind)
+                sub(/ .*/, "", kind)
                 issue = prev
-                sub(/.*wu-api: stub issue=/, "", issue)
+                sub(/.*wu-api: [a-z]+ issue=/, "", issue)
                 sub(/[^A-Za-z0-9].*/, "", issue)
+                if (kind == "partial") {
+                    note = prev
+                    sub(/.*wu-api: partial issue=[A-Za-z0-9]+: */, "", note)
+                    sub(/ *\*\/.*/, "", note)
+                }
             }
         }
         cand != "" {
@@ -85,12 +97,13 @@ table=$(
     echo "is stale). One row per PMIx_* function that OpenPMIx 4.2 exports and pmix/include declares."
     echo
     echo "- **implemented**: a real implementation is in the tree."
+    echo "- **partial**: implemented for part of what the Standard defines; the row says what is missing."
     echo "- **stub**: exported so programs link and load, but returns \`PMIX_ERR_NOT_SUPPORTED\` at once"
     echo "  (a non-blocking stub never calls its callback). Stubs without a status to return do the"
     echo "  harmless thing: \`PMIx_Initialized\` returns 0, pointer results are NULL, \`*_destruct\` do"
     echo "  nothing, the void server deregistrations report \`PMIX_ERR_NOT_SUPPORTED\` to their callback."
-    echo "- **Issue**: the issue due to replace the stub (3: the ABI, 4: client/server core, later: not"
-    echo "  scheduled yet)."
+    echo "- **Issue**: the issue due to replace the stub or complete the function (later: not scheduled"
+    echo "  yet)."
     echo
     echo "| Function | Group | Status | Issue | Defined in |"
     echo "|---|---|---|---|---|"
@@ -99,10 +112,14 @@ table=$(
         count=$(printf '%s' "$rows" | grep -c .)
         file=$(printf '%s\n' "$rows" | cut -f2 | paste -sd, - | sed 's/,/, /g')
         issue=$(printf '%s\n' "$rows" | cut -f3 | head -n 1)
+        kind=$(printf '%s\n' "$rows" | cut -f4 | head -n 1)
+        note=$(printf '%s\n' "$rows" | cut -f5 | head -n 1)
         if [ "$count" -eq 0 ]; then
             status="**MISSING**"; file="-"; issue="-"
         elif [ "$count" -gt 1 ]; then
             status="**DEFINED $count TIMES**"
+        elif [ "$kind" = partial ]; then
+            status="partial: $note"
         elif [ -n "$issue" ]; then
             status="stub"
         else
@@ -115,8 +132,10 @@ table=$(
 total=$(printf '%s\n' "$names" | grep -c .)
 nimpl=$(printf '%s\n' "$table" | grep -c '| implemented |')
 nstub=$(printf '%s\n' "$table" | grep -c '| stub |')
+npart=$(printf '%s\n' "$table" | grep -c '| partial: ')
 nbad=$(printf '%s\n' "$table" | grep -c '| \*\*')
-out=$(printf '%s\n\nTotal: %s functions; %s implemented, %s stubs.\n' "$table" "$total" "$nimpl" "$nstub")
+out=$(printf '%s\n\nTotal: %s functions; %s implemented, %s partial, %s stubs.\n' "$table" "$total" \
+    "$nimpl" "$npart" "$nstub")
 if [ "$nbad" -gt 0 ]; then
     problems=1
     printf '%s\n' "$table" | grep '| \*\*' | sed 's/^/api-status: /' >&2

@@ -259,6 +259,7 @@ static bool singleton_directive_ok(const pmix_info_t *d)
            PMIX_CHECK_KEY(d, PMIX_CLEANUP_RECURSIVE);
 }
 
+/* wu-api: partial issue=14: cleanup registration only; the rest needs a host job_control */
 pmix_status_t PMIx_Job_control_nb(const pmix_proc_t targets[], size_t ntargets,
                                   const pmix_info_t directives[], size_t ndirs,
                                   pmix_info_cbfunc_t cbfunc, void *cbdata)
@@ -320,6 +321,7 @@ static void jc_blk_done(pmix_status_t status, pmix_info_t *info, size_t ninfo, v
     wu_wait_release(cbdata, status);
 }
 
+/* wu-api: partial issue=14: cleanup registration only; the rest needs a host job_control */
 pmix_status_t PMIx_Job_control(const pmix_proc_t targets[], size_t ntargets,
                                const pmix_info_t directives[], size_t ndirs, pmix_info_t **results,
                                size_t *nresults)

@@ -379,6 +379,7 @@ static void query_nb_done(int status, pmix_info_t *info, size_t n, void *cbdata)
     nb->cbfunc(status, info, n, nb->cbdata, query_nb_release, nb);
 }
 
+/* wu-api: partial issue=14: namespaces, proc tables, job data; no groups, allocations, status */
 pmix_status_t PMIx_Query_info_nb(pmix_query_t queries[], size_t nqueries, pmix_info_cbfunc_t cbfunc,
                                  void *cbdata)
 {
@@ -412,6 +413,7 @@ static void query_blk_done(int status, pmix_info_t *info, size_t n, void *cbdata
     wu_wait_release(&b->wait, status);
 }
 
+/* wu-api: partial issue=14: namespaces, proc tables, job data; no groups, allocations, status */
 pmix_status_t PMIx_Query_info(pmix_query_t queries[], size_t nqueries, pmix_info_t **results,
                               size_t *nresults)
 {
