@@ -127,7 +127,7 @@ typedef struct wu_gds_module {
      * wu_argv_free). PMIX_ERR_NOMEM or PMIX_SUCCESS. */
     pmix_status_t (*job_nspaces)(wu_gds_store_t *store, char ***names);
 
-    /* PMIx_Resolve_peers semantics (seed resolve-peers-and-nodes.rst), for one namespace:
+    /* PMIx_Resolve_peers semantics (docs/architecture.md, "Resolving"), for one namespace:
      * unknown namespace -> PMIX_ERR_INVALID_NAMESPACE; node not among the namespace's nodes ->
      * PMIX_SUCCESS, NULL, 0; node with PMIX_LOCAL_PEERS -> PMIX_SUCCESS and the listed ranks
      * (NULL, 0 for a NULL or empty list); PMIX_LOCAL_PEERS absent -> rebuilt from the per-rank

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wu_client_resolve.c -- PMIx_Resolve_peers and PMIx_Resolve_nodes.
  *
- * The rules are those of ../shared/seeds/resolve-peers-and-nodes.rst, applied by gds to the
+ * The rules (docs/architecture.md, "Resolving") are applied by gds to the
  * data this client holds: unknown namespace -> PMIX_ERR_INVALID_NAMESPACE; a node the namespace
  * does not use -> PMIX_SUCCESS, NULL, 0; a namespace without nodes -> PMIX_SUCCESS, NULL; the
  * node's PMIX_LOCAL_PEERS when the host gave it. Beyond the seed: when PMIX_LOCAL_PEERS is

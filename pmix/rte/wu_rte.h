@@ -8,7 +8,7 @@
  * the job has ended), and wu_rte_finalize. Job state lives on the rte progress thread: the
  * server's upcalls and the pls callbacks are all handled there, so nothing is locked.
  *
- * How a job ends (mpirun's rules, see launcher-conventions.md 3.4): the first process that fails
+ * How a job ends (mpirun's rules): the first process that fails
  * -- exits non-zero, dies of a signal, cannot be started, or exits without PMIx_Finalize after
  * it connected -- or a PMIx_Abort, or a signal to the launcher, terminates the job; the job's
  * status is the first failure's (exit code, 128+signal, 127/126 when the program cannot be

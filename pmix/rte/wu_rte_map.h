@@ -8,7 +8,7 @@
  * string (pmix.locstr). The text functions print what mpirun's --report-bindings and
  * --display-map print.
  *
- * Rules (Open MPI 4 as users know it, launcher-conventions.md 3.1):
+ * Rules (Open MPI 4 as users know it):
  *  - one slot per core, or per hardware thread when mapping by hwthread; more processes than
  *    slots is an error unless oversubscription is allowed (--oversubscribe or :OVERSUBSCRIBE);
  *  - slot and core fill the cores in order, hwthread the hardware threads in order; package

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* e2e_jobinfo.c -- run under `wrun -n N e2e_jobinfo N`: identity, reference-counted
- * Init/Finalize, and every job key of the Open MPI contract (ompi-4.1-contract.md section 4.2)
+ * Init/Finalize, and every job key Open MPI 4.1 reads (docs/architecture.md)
  * with its exact type and value, for the own rank and for every peer. Single node. */
 #include "e2e_util.h"
 

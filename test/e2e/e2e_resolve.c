@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* e2e_resolve.c -- `wrun -n N e2e_resolve`: PMIx_Resolve_peers / PMIx_Resolve_nodes as
- * ../shared/seeds/resolve-peers-and-nodes.rst specifies, for what a single-node wrun job has:
+ * the PMIx Standard and docs/architecture.md specify, for what a single-node wrun job has:
  * own namespace with the own host, a NULL node (the local node), a node the namespace does not
  * use (success, NULL, 0), an unknown namespace (PMIX_ERR_INVALID_NAMESPACE), a NULL namespace
  * (every proc on the node). */

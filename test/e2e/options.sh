@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # TAP test of wrun's output, input and control options, byte for byte where the format is a
-# convention users parse (launcher-conventions.md 3.5): --tag-output, --timestamp-output,
+# convention users parse (mpirun's): --tag-output, --timestamp-output,
 # --output-filename, --merge-stderr-to-stdout, --stdin, --timeout (exit 110 and the report of
 # who is blocked where), the --name=value form, and bad values refused before anything runs.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"

@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ORTE variables that only an ORTE launcher may set (ompi-4.1-contract.md 3.3). */
+/* ORTE variables that only an ORTE launcher may set: a direct-launched Open MPI 4.1 process that
+ * inherits them from an enclosing mpirun takes the wrong start-up path. */
 static const char *const orte_only[] = {"OMPI_MCA_orte_launch",
                                         "OMPI_MCA_orte_hnp_uri",
                                         "OMPI_MCA_orte_local_daemon_uri",

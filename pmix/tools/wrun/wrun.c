@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wrun.c -- the wrun launcher: `wrun -n N [options] [--] prog [args]` runs N copies of prog on
  * this node under Wireup's PMIx server and exits with the job's status (rules in
- * pmix/rte/wu_rte.h). The command line follows mpirun's habits (launcher-conventions.md 3.1):
+ * pmix/rte/wu_rte.h). The command line follows mpirun's habits:
  * long options take one or two dashes, and "--name=value" works for options with one value.
  * Every option is one row of the table below; nothing is launched before the whole command line
  * has been checked. */
