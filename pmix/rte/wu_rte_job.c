@@ -484,32 +484,36 @@ static void free_job(rte_job_t *job)
     free(job);
 }
 
-int wu_rte_run(const wu_rte_spec_t *app, int *status)
+/* Check what to run before anything is made; *np is the job's size. Errors are reported. */
+static int check_spec(const wu_rte_spec_t *app, uint32_t *np)
 {
-    rte_job_t *job;
-    uint32_t np = 0;
-    int rc;
-
-    *status = 1;
+    *np = 0;
     if (NULL == progress || NULL == app || 0 == app->nctx || NULL == app->ctx) {
         return WU_ERR_BAD_PARAM;
     }
     for (uint32_t c = 0; c < app->nctx; c++) {
         const wu_rte_ctx_t *ctx = &app->ctx[c];
         if (0 == ctx->np || NULL == ctx->argv || NULL == ctx->argv[0] ||
-            ctx->np > UINT16_MAX - np) { /* local ranks are 16-bit */
+            ctx->np > UINT16_MAX - *np) { /* local ranks are 16-bit */
             return WU_ERR_BAD_PARAM;
         }
         if (NULL != ctx->cwd && !wu_path_is_dir(ctx->cwd)) {
             wu_rte_say("bad-wdir", wu_rte_tool, ctx->cwd);
             return WU_ERR_SILENT;
         }
-        np += ctx->np;
+        *np += ctx->np;
     }
-    if (app->stdin_target >= 0 && (uint32_t)app->stdin_target >= np) {
-        wu_rte_say("bad-stdin-rank", wu_rte_tool, app->stdin_target, np);
+    if (app->stdin_target >= 0 && (uint32_t)app->stdin_target >= *np) {
+        wu_rte_say("bad-stdin-rank", wu_rte_tool, app->stdin_target, *np);
         return WU_ERR_SILENT;
     }
+    return WU_SUCCESS;
+}
+
+/* The job record: its processes numbered through the contexts, and its namespace. */
+static rte_job_t *job_new(const wu_rte_spec_t *app, uint32_t np)
+{
+    rte_job_t *job;
     if (NULL == (job = calloc(1, sizeof *job)) ||
         NULL == (job->procs = calloc(np, sizeof *job->procs)) ||
         NULL == (job->scratch = calloc(np, sizeof *job->scratch)) ||
@@ -521,7 +525,7 @@ int wu_rte_run(const wu_rte_spec_t *app, int *status)
             free(job->ctx_first);
         }
         free(job);
-        return WU_ERR_NOMEM;
+        return NULL;
     }
     wu_wait_init(&job->done);
     job->np = np;
@@ -539,11 +543,17 @@ int wu_rte_run(const wu_rte_spec_t *app, int *status)
     }
     snprintf(job->nspace, sizeof job->nspace, "%s.%.64s.%d.%u", wu_rte_tool, wu_rte_hostname,
              (int)getpid(), job->jobnum);
+    return job;
+}
+
+/* The pls job: each process's program and directory, and our callbacks. */
+static int pls_prepare(rte_job_t *job)
+{
+    const wu_rte_spec_t *app = job->app;
     job->pls = wu_pls_job_new(job->nspace, job->np, app->ctx[0].argv, progress);
     if (NULL == job->pls ||
         (NULL != app->ctx[0].cwd && NULL == (job->pls->cwd = strdup(app->ctx[0].cwd)))) {
-        rc = WU_ERR_NOMEM;
-        goto fail;
+        return WU_ERR_NOMEM;
     }
     /* the other contexts' processes run their own program */
     for (uint32_t r = job->ctx_size[0]; r < job->np; r++) {
@@ -551,64 +561,96 @@ int wu_rte_run(const wu_rte_spec_t *app, int *status)
         wu_pls_proc_t *pp = &job->pls->procs[r];
         if (NULL == (pp->argv = wu_argv_copy(ctx->argv)) ||
             (NULL != ctx->cwd && NULL == (pp->cwd = strdup(ctx->cwd)))) {
-            rc = WU_ERR_NOMEM;
-            goto fail;
+            return WU_ERR_NOMEM;
         }
     }
     job->pls->user = job;
     job->pls->merge_stderr = app->merge_stderr;
     job->pls->cb = (wu_pls_callbacks_t){.output = on_output, .exited = on_exited, .done = on_done};
-    if (WU_SUCCESS != (rc = wu_rte_place_job(job))) {
-        goto fail;
-    }
-    if (NULL != app->output_dir && WU_SUCCESS != (rc = wu_rte_iof_open_files(job))) {
-        goto fail;
-    }
-    wu_rte_job = job; /* published to the rte thread by the launch shift below */
-    if (WU_SUCCESS != (rc = wu_rte_register_job(job))) {
-        goto fail;
-    }
-    for (uint32_t r = 0; r < job->np; r++) {
-        if (WU_SUCCESS != (rc = proc_env(job, app, r, &job->pls->procs[r].env))) {
-            goto fail;
-        }
-    }
-    if (0 != atomic_load(&pending_interrupt)) {
-        *status = 128 + atomic_load(&pending_interrupt);
-        rc = WU_ERR_SILENT;
-        goto out;
-    }
     for (uint32_t r = 0; r < job->np; r++) {
         job->pls->procs[r].want_stdin =
             WU_RTE_STDIN_ALL == app->stdin_target || (int64_t)r == (int64_t)app->stdin_target;
     }
-    rc = wu_pls_launch_job(job->pls);
+    return WU_SUCCESS;
+}
+
+/* Map, output files, registration with the server, each process's environment. */
+static int job_setup(rte_job_t *job)
+{
+    int rc;
+    if (WU_SUCCESS != (rc = wu_rte_place_job(job)) ||
+        (NULL != job->app->output_dir && WU_SUCCESS != (rc = wu_rte_iof_open_files(job)))) {
+        return rc;
+    }
+    wu_rte_job = job; /* published to the rte thread by the launch shift below */
+    if (WU_SUCCESS != (rc = wu_rte_register_job(job))) {
+        return rc;
+    }
+    for (uint32_t r = 0; r < job->np; r++) {
+        if (WU_SUCCESS != (rc = proc_env(job, job->app, r, &job->pls->procs[r].env))) {
+            return rc;
+        }
+    }
+    return WU_SUCCESS;
+}
+
+/* Start the processes; a program that cannot be run is reported with its exit status. */
+static int job_launch(rte_job_t *job, int *status)
+{
+    int rc = wu_pls_launch_job(job->pls);
     if (WU_SUCCESS == rc) {
         wu_rte_place_report(job);
         /* not fatal: the processes then read end of file */
         (void)wu_progress_shift_wait(progress, stdin_start, job, 0);
-    }
-    if (WU_ERR_NOT_FOUND == rc || WU_ERR_NO_PERMISSIONS == rc) {
+    } else if (WU_ERR_NOT_FOUND == rc || WU_ERR_NO_PERMISSIONS == rc) {
         wu_rte_say("exec-failed", wu_rte_tool, job->pls->launch_prog,
                    strerror(job->pls->launch_errno));
         *status = exec_status(job->pls->launch_errno);
         rc = WU_ERR_SILENT;
-        goto out;
     }
-    if (WU_SUCCESS != rc) {
-        goto fail;
-    }
+    return rc;
+}
+
+/* The job runs as long as its processes do, or until --timeout (a terminate ends them within
+ * the grace period; wrun's signals get here through wu_rte_interrupt). */
+static void job_wait(rte_job_t *job)
+{
     /* a signal that arrived during set-up */
     if (0 != atomic_load(&pending_interrupt)) {
         wu_rte_interrupt(atomic_load(&pending_interrupt));
     }
-    /* The job runs as long as its processes do, or until --timeout (a terminate ends them
-     * within the grace period; wrun's signals get here through wu_rte_interrupt). */
-    if (app->timeout > 0 && WU_ERR_TIMEOUT == wu_wait_for(&job->done, app->timeout)) {
+    if (job->app->timeout > 0 && WU_ERR_TIMEOUT == wu_wait_for(&job->done, job->app->timeout)) {
         report_timeout(job);
         (void)wu_progress_shift_wait(progress, timeout_in_rte, job, 0);
     }
     (void)wu_wait_for(&job->done, 0);
+}
+
+int wu_rte_run(const wu_rte_spec_t *app, int *status)
+{
+    rte_job_t *job;
+    uint32_t np;
+    int rc;
+
+    *status = 1;
+    if (WU_SUCCESS != (rc = check_spec(app, &np))) {
+        return rc;
+    }
+    if (NULL == (job = job_new(app, np))) {
+        return WU_ERR_NOMEM;
+    }
+    if (WU_SUCCESS != (rc = pls_prepare(job)) || WU_SUCCESS != (rc = job_setup(job))) {
+        goto fail;
+    }
+    if (0 != atomic_load(&pending_interrupt)) {
+        *status = 128 + atomic_load(&pending_interrupt); /* interrupted before the start */
+        free_job(job);
+        return WU_ERR_SILENT;
+    }
+    if (WU_SUCCESS != (rc = job_launch(job, status))) {
+        goto fail;
+    }
+    job_wait(job);
     *status = job->status_set ? job->status : 0;
     free_job(job);
     return WU_SUCCESS;
@@ -619,7 +661,6 @@ fail:
                      wu_strerror(rc));
         rc = WU_ERR_SILENT;
     }
-out:
     free_job(job);
     return rc;
 }
