@@ -90,7 +90,9 @@ void wu_rte_say(const char *topic, ...)
         return;
     }
     va_start(ap, topic);
-    if (WU_SUCCESS == wu_vasprintf(&line, fmt, ap)) {
+    if (WU_SUCCESS == wu_vasprintf(&line, fmt, ap) &&
+        /* on the rte thread, behind the job's queued output (and without blocking) */
+        !(wu_progress_in_thread(progress) && wu_rte_iof_message(line, strlen(line)))) {
         size_t len = strlen(line), off = 0;
         while (off < len) {
             ssize_t n = write(STDERR_FILENO, line + off, len - off);
@@ -248,7 +250,7 @@ static void on_done(wu_pls_job_t *pls)
  * forwarded again. */
 #define SECOND_SIGNAL_WINDOW 5.0
 
-static double now_mono(void)
+double wu_rte_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -259,10 +261,11 @@ static void interrupt_in_rte(void *arg)
 {
     int sig = (int)(intptr_t)arg;
     rte_job_t *job = wu_rte_job;
-    double now = now_mono();
+    double now = wu_rte_now();
     if (NULL == job || NULL == job->pls) {
         if (SIGINT == sig || SIGTERM == sig || SIGHUP == sig) {
             atomic_store(&pending_interrupt, sig);
+            wu_rte_iof_interrupt(); /* the job is over: stop waiting for a stuck reader */
         }
         return;
     }
