@@ -19,6 +19,7 @@
  *     /proc/self/fd. O_NONBLOCK is never set on the fd we were given: that description is
  *     shared with the shell and the other programs of the pipeline, which would then see
  *     EAGAIN themselves;
+ *   - one that is non-blocking already (whoever shares it chose so): as it is;
  *   - a socket: send(2) with MSG_DONTWAIT, which affects that call only;
  *   - a regular file or a device other than a terminal (/dev/null), which epoll cannot
  *     watch: plain writes, which do not wait for a reader;
@@ -31,6 +32,11 @@
  * takes some of it within DRAIN_STALL seconds (HURRY_STALL when the job was interrupted or timed
  * out; at once when the launcher is interrupted during the flush); the rest is dropped, said so,
  * and the fd is pointed at /dev/null, so that no later message of the launcher blocks on it.
+ *
+ * The launcher's own one-line messages written on the rte thread (wu_rte_say) go through the
+ * stderr sink too, behind the output queued there. Those of other threads (set-up errors, the
+ * --timeout report) are still written directly; they come while no output is queued, or from
+ * the main thread, which a stuck stderr may delay but which blocks no event.
  *
  * When the launcher's own stdout or stderr is gone (EPIPE), that stream's output is dropped and
  * the processes' pipes for it are closed, so that they get EPIPE/SIGPIPE as in a shell pipeline

@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # TAP test of wrun's output forwarding against readers that are stopped, gone or slow (issue
-# 10): with a reader that stopped reading (`wrun ... | sleep 30`), SIGINT, SIGTERM and --timeout
-# still end the job within seconds and leave no process behind, and wrun's memory stays bounded
-# (it stops reading the processes' pipes); a reader that goes away (`| head -n 5`) still ends
-# the job; a slow reader gets every line, whole and in order.
+# 10): with a reader that stopped reading (`wrun ... | sleep 30`, also with 2>&1), SIGINT,
+# SIGTERM and --timeout still end the job within seconds and leave no process behind, and
+# wrun's memory stays bounded (it stops reading the processes' pipes); a reader that goes away
+# (`| head -n 5`) still ends the job; a slow reader gets every line, whole and in order.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
 e2e_plan 9
 e2e_mktemp
@@ -161,13 +161,12 @@ else
     e2e_not_ok "2>&1 into a stopped reader: ranks were left running after SIGTERM"
 fi
 
-# 6: --timeout still fires
-stuck timeout sep --timeout 2 -n 2 "$chatty" "$e2e_tmp/timeout" 0
+# 6: --timeout still fires, and its report (on the stopped stderr, 2>&1) does not stop it
+stuck timeout merged --timeout 2 -n 2 "$chatty" "$e2e_tmp/timeout" 0
 if wait_files 150 "$dir.st" && [ "$(cat "$dir.st")" -eq 110 ] && nothing_left "$dir"; then
-    e2e_ok "a stopped reader: --timeout 2 ends the job (exit 110)"
+    e2e_ok "2>&1 into a stopped reader: --timeout 2 ends the job (exit 110)"
 else
-    e2e_not_ok "a stopped reader: --timeout 2 gave exit '$(cat "$dir.st" 2>/dev/null)' within 15 s"
-    e2e_diag "$dir.err"
+    e2e_not_ok "2>&1 into a stopped reader: --timeout 2 gave exit '$(cat "$dir.st" 2>/dev/null)' within 15 s"
     kill -9 "$(cat "$dir.pid")" 2>/dev/null
     nothing_left "$dir"
 fi
