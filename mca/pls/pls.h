@@ -127,6 +127,11 @@ typedef struct wu_pls_module {
     int (*cancel_operation)(void);
     /* Release the module's resources of one job (kills and reaps what still runs). */
     void (*release_job)(wu_pls_job_t *job);
+    /* Stop (hold true) or resume reading stream (WU_PLS_STDOUT/STDERR) of every process: while
+     * held, output stays in the pipes, and a process that fills its pipe waits in its write.
+     * Output of a process that has ended is still delivered before its exited callback.
+     * Optional (NULL: output is always read). */
+    void (*hold_output)(wu_pls_job_t *job, int stream, bool hold);
     /* Release the module's global resources. */
     void (*finalize)(void);
 } wu_pls_module_t;
@@ -160,6 +165,9 @@ int wu_pls_cancel_operation(void);
 
 /* Close the write end of rank's standard input (end of file for it). Job's progress thread. */
 void wu_pls_close_stdin(wu_pls_job_t *job, uint32_t rank);
+/* The module's hold_output for a launched job (a no-op otherwise). Job's progress thread: the
+ * caller's output callback may hold its own stream. */
+void wu_pls_hold_output(wu_pls_job_t *job, int stream, bool hold);
 
 /* For components: call the caller's callbacks and keep the job's counters. */
 void wu_pls_base_proc_started(wu_pls_job_t *job, wu_pls_proc_t *proc);

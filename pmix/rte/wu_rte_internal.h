@@ -16,7 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A partial line of one output stream, kept until its newline arrives. */
+/* A growing byte buffer: a partial line of one output stream, kept until its newline arrives
+ * (and, in wu_rte_iof.c, the queue of an output fd). */
 typedef struct rte_line {
     char *buf;
     size_t len, cap;
@@ -78,6 +79,8 @@ extern rte_job_t *wu_rte_job;     /* the running job, or NULL */
 void wu_rte_job_fail(rte_job_t *job, int status);
 /* A one-line message from help-wu-rte.txt on stderr (not framed). */
 void wu_rte_say(const char *topic, ...);
+/* Seconds on CLOCK_MONOTONIC. */
+double wu_rte_now(void);
 
 /* wu_rte_host.c: the PMIx server and its host module (called on the launcher's main thread). */
 int wu_rte_server_init(void);
@@ -88,11 +91,19 @@ void wu_rte_deregister_job(rte_job_t *job);
 /* Add the PMIx contact environment of rank to *env. */
 int wu_rte_setup_fork(rte_job_t *job, uint32_t rank, char ***env);
 
-/* wu_rte_iof.c: output of the job's processes to the launcher's stdout/stderr. */
+/* wu_rte_iof.c: output of the job's processes to the launcher's stdout/stderr, queued so that
+ * the rte thread never blocks on a reader (the file comment there has the rules). */
 /* Returns false once the launcher's own stream is gone (EPIPE): stop reading that stream. */
 bool wu_rte_iof_output(rte_job_t *job, uint32_t rank, int stream, const char *data, size_t len);
-/* Write out what is left of every partial line, and free the buffers and output files. */
+/* At the job's end (launcher's main thread, after the pls job is freed and the job forgotten):
+ * write out what is left of every partial line, free the buffers and output files, and wait
+ * until the queued output is written or given up (a bounded time, see the file comment). */
 void wu_rte_iof_flush(rte_job_t *job);
+/* rte thread: the launcher's own message text for stderr, queued behind the job's output while
+ * a job runs or is being flushed. false: no queue now, the caller writes it itself. */
+bool wu_rte_iof_message(const char *text, size_t len);
+/* rte thread: the launcher was interrupted; a flush in progress gives up on what is queued. */
+void wu_rte_iof_interrupt(void);
 /* wu_rte_log.c: the host's log upcall, and the count of repeated help messages (after the job;
  * also forgets them). */
 void wu_rte_log_upcall(const pmix_proc_t *client, const pmix_info_t data[], size_t ndata,
@@ -110,6 +121,9 @@ void wu_rte_place_free(rte_job_t *job);
  * after launch), and release the forwarding (rte thread). */
 int wu_rte_stdin_start(rte_job_t *job);
 void wu_rte_stdin_stop(rte_job_t *job);
+/* Can fd be watched in the event loop (a pipe, socket or terminal)? Regular files and other
+ * devices cannot (epoll refuses them); they never make a reader or writer wait anyway. */
+bool wu_rte_pollable(int fd);
 /* --output-filename: make DIR/<job>/rank.<N>/ and open the files (before launch). Reports a
  * failure to the user and returns WU_ERR_SILENT. */
 int wu_rte_iof_open_files(rte_job_t *job);

@@ -81,6 +81,26 @@ wu_progress_t *wu_rte_progress(void)
     return progress;
 }
 
+/* Text for stderr: on the rte thread behind the job's queued output (and without blocking),
+ * elsewhere written at once. */
+static void say_text(const char *text)
+{
+    size_t len = strlen(text), off = 0;
+    if (wu_progress_in_thread(progress) && wu_rte_iof_message(text, len)) {
+        return;
+    }
+    while (off < len) {
+        ssize_t n = write(STDERR_FILENO, text + off, len - off);
+        if (n < 0 && EINTR == errno) {
+            continue;
+        }
+        if (n <= 0) {
+            break;
+        }
+        off += (size_t)n;
+    }
+}
+
 void wu_rte_say(const char *topic, ...)
 {
     const char *fmt = wu_help_lookup("help-wu-rte.txt", topic);
@@ -91,17 +111,7 @@ void wu_rte_say(const char *topic, ...)
     }
     va_start(ap, topic);
     if (WU_SUCCESS == wu_vasprintf(&line, fmt, ap)) {
-        size_t len = strlen(line), off = 0;
-        while (off < len) {
-            ssize_t n = write(STDERR_FILENO, line + off, len - off);
-            if (n < 0 && EINTR == errno) {
-                continue;
-            }
-            if (n <= 0) {
-                break;
-            }
-            off += (size_t)n;
-        }
+        say_text(line);
     }
     va_end(ap);
     free(line);
@@ -248,7 +258,7 @@ static void on_done(wu_pls_job_t *pls)
  * forwarded again. */
 #define SECOND_SIGNAL_WINDOW 5.0
 
-static double now_mono(void)
+double wu_rte_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -259,10 +269,11 @@ static void interrupt_in_rte(void *arg)
 {
     int sig = (int)(intptr_t)arg;
     rte_job_t *job = wu_rte_job;
-    double now = now_mono();
+    double now = wu_rte_now();
     if (NULL == job || NULL == job->pls) {
         if (SIGINT == sig || SIGTERM == sig || SIGHUP == sig) {
             atomic_store(&pending_interrupt, sig);
+            wu_rte_iof_interrupt(); /* the job is over: stop waiting for a stuck reader */
         }
         return;
     }
@@ -317,10 +328,11 @@ static void running_ranks(wu_wait_call_t *call)
     wu_wait_call_done(call, (int)n);
 }
 
-/* --timeout ran out (launcher's main thread): tell the user which ranks still run and what the
- * server sees them blocked in. */
-static void report_timeout(rte_job_t *job)
+/* --timeout ran out (launcher's main thread): the message telling the user which ranks still
+ * run and what the server sees them blocked in (malloc'd; NULL when out of memory). */
+static char *report_timeout(rte_job_t *job)
 {
+    char *text;
     char **lines = NULL, *running = NULL, *blocked = NULL;
     int n = wu_progress_shift_wait(progress, running_ranks, job, 0);
     if (n < 0 || PMIX_SUCCESS != wu_regex_ranks_compress(job->scratch, (size_t)n, &running)) {
@@ -336,19 +348,30 @@ static void report_timeout(rte_job_t *job)
             }
         }
     }
-    wu_show_help("help-wu-rte.txt", "timeout", true, wu_rte_tool, job->app->timeout,
-                 NULL != running ? running : "?",
-                 NULL != blocked ? blocked
-                                 : "  (none is blocked in a PMIx call the server sees)\n");
+    text = wu_show_help_string(
+        "help-wu-rte.txt", "timeout", true, wu_rte_tool, job->app->timeout,
+        NULL != running ? running : "?",
+        NULL != blocked ? blocked : "  (none is blocked in a PMIx call the server sees)\n");
     wu_argv_free(lines);
     free(running);
     free(blocked);
+    return text;
 }
 
+typedef struct {
+    rte_job_t *job;
+    char *report; /* report_timeout's */
+} timeout_arg_t;
+
+/* The report goes out on the rte thread, behind queued output: a stderr nobody reads (2>&1
+ * into a stopped reader) must not keep the job from being terminated. */
 static void timeout_in_rte(wu_wait_call_t *call)
 {
-    rte_job_t *job = call->cbdata;
-    wu_rte_job_fail(job, WU_RTE_EXIT_TIMEOUT);
+    timeout_arg_t *t = call->cbdata;
+    if (NULL != t->report) {
+        say_text(t->report);
+    }
+    wu_rte_job_fail(t->job, WU_RTE_EXIT_TIMEOUT);
     wu_wait_call_done(call, WU_SUCCESS);
 }
 
@@ -620,8 +643,9 @@ static void job_wait(rte_job_t *job)
         wu_rte_interrupt(atomic_load(&pending_interrupt));
     }
     if (job->app->timeout > 0 && WU_ERR_TIMEOUT == wu_wait_for(&job->done, job->app->timeout)) {
-        report_timeout(job);
-        (void)wu_progress_shift_wait(progress, timeout_in_rte, job, 0);
+        timeout_arg_t t = {.job = job, .report = report_timeout(job)};
+        (void)wu_progress_shift_wait(progress, timeout_in_rte, &t, 0);
+        free(t.report);
     }
     (void)wu_wait_for(&job->done, 0);
 }

@@ -168,7 +168,7 @@ static void on_readable(evutil_socket_t fd, short what, void *arg)
 
 /* Can epoll watch fd? Pipes, sockets and terminals: yes; regular files and devices such as
  * /dev/null: no (they never block, so they are read in turns instead). */
-static bool pollable(int fd)
+bool wu_rte_pollable(int fd)
 {
     struct stat st;
     if (0 != fstat(fd, &st)) {
@@ -210,7 +210,7 @@ int wu_rte_stdin_start(rte_job_t *job)
     if (NULL == s->rev) {
         return WU_ERR_NOMEM;
     }
-    if (!pollable(STDIN_FILENO) || 0 != event_add(s->rev, NULL)) {
+    if (!wu_rte_pollable(STDIN_FILENO) || 0 != event_add(s->rev, NULL)) {
         s->is_file = true;
         event_active(s->rev, EV_READ, 0);
     }

@@ -209,6 +209,14 @@ void wu_pls_close_stdin(wu_pls_job_t *job, uint32_t rank)
     }
 }
 
+void wu_pls_hold_output(wu_pls_job_t *job, int stream, bool hold)
+{
+    const wu_pls_module_t *m = NULL != job ? job->module : NULL;
+    if (NULL != m && NULL != m->hold_output) {
+        m->hold_output(job, stream, hold);
+    }
+}
+
 void wu_pls_job_free(wu_pls_job_t *job)
 {
     if (NULL == job) {

@@ -40,12 +40,14 @@ static void close_stream(fork_stream_t *s)
     }
 }
 
-/* Read what is there; report end of file (len 0) and close the pipe at EOF or on an error. */
-static void drain(fork_stream_t *s)
+/* Read what is there; report end of file (len 0) and close the pipe at EOF or on an error. A
+ * held stream is read only when its process has ended (ended), so that its output comes before
+ * its end. */
+static void drain(fork_stream_t *s, bool ended)
 {
     char buf[READ_CHUNK];
     wu_pls_job_t *job = s->fp->job;
-    for (int i = 0; i < 64 && s->fd >= 0; i++) {
+    for (int i = 0; i < 64 && s->fd >= 0 && (ended || !s->held); i++) {
         ssize_t n = read(s->fd, buf, sizeof buf);
         if (n > 0) {
             if (NULL != job->cb.output &&
@@ -72,7 +74,7 @@ static void stream_cb(evutil_socket_t fd, short what, void *arg)
 {
     (void)fd;
     (void)what;
-    drain(arg);
+    drain(arg, false);
 }
 
 int wu_pls_fork_watch(fork_proc_t *fp, int out_fd, int err_fd)
@@ -88,7 +90,7 @@ int wu_pls_fork_watch(fork_proc_t *fp, int out_fd, int err_fd)
         s->fd = fds[i];
         if (0 != evutil_make_socket_nonblocking(s->fd) ||
             NULL == (s->ev = event_new(base, s->fd, EV_READ | EV_PERSIST, stream_cb, s)) ||
-            0 != event_add(s->ev, NULL)) {
+            (!s->held && 0 != event_add(s->ev, NULL))) {
             close_stream(s); /* its output is lost; the process itself is still tracked */
             rc = WU_ERR_OUT_OF_RESOURCE;
         }
@@ -124,8 +126,8 @@ static void reaped(wu_pls_job_t *job, fork_proc_t *fp, int status)
     }
     /* Its writes are all in the pipes now. A pipe still open after the drain is held by
      * something it started; that output keeps coming and is still delivered. */
-    drain(&fp->out);
-    drain(&fp->err);
+    drain(&fp->out, true);
+    drain(&fp->err, true);
     wu_pls_base_proc_ended(job, proc);
 }
 
@@ -410,6 +412,25 @@ static void fork_release_job(wu_pls_job_t *job)
     job->pls_data = NULL;
 }
 
+static void fork_hold_output(wu_pls_job_t *job, int stream, bool hold)
+{
+    fork_job_t *fj = job->pls_data;
+    for (uint32_t i = 0; NULL != fj && i < job->nprocs; i++) {
+        fork_stream_t *s = WU_PLS_STDOUT == stream ? &fj->procs[i].out : &fj->procs[i].err;
+        if (s->held == hold) {
+            continue;
+        }
+        s->held = hold;
+        if (NULL != s->ev) {
+            if (hold) {
+                event_del(s->ev);
+            } else {
+                (void)event_add(s->ev, NULL);
+            }
+        }
+    }
+}
+
 static void fork_finalize(void)
 {
 }
@@ -423,6 +444,7 @@ static const wu_pls_module_t fork_module = {
     .signal_proc = fork_signal_proc,
     .cancel_operation = fork_cancel_operation,
     .release_job = fork_release_job,
+    .hold_output = fork_hold_output,
     .finalize = fork_finalize,
 };
 

@@ -17,6 +17,7 @@ typedef struct fork_stream {
     fork_proc_t *fp;
     int stream; /* WU_PLS_STDOUT / WU_PLS_STDERR */
     int fd;     /* read end, non-blocking; -1 once closed */
+    bool held;  /* hold_output: ev is not in the loop */
     struct event *ev;
 } fork_stream_t;
 

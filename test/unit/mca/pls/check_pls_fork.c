@@ -69,6 +69,19 @@ static bool refuse_output(wu_pls_job_t *job, wu_pls_proc_t *proc, int stream, co
     return true;
 }
 
+/* Counts stdout bytes, and holds stdout after its first piece. */
+static bool hold_first(wu_pls_job_t *job, wu_pls_proc_t *proc, int stream, const char *d, size_t n)
+{
+    (void)d;
+    if (WU_PLS_STDOUT == stream && n > 0) {
+        if (0 == seen.nout[proc->rank]) {
+            wu_pls_hold_output(job, WU_PLS_STDOUT, true);
+        }
+        seen.nout[proc->rank] += n;
+    }
+    return true;
+}
+
 static void on_exited(wu_pls_job_t *job, wu_pls_proc_t *proc)
 {
     (void)job;
@@ -246,6 +259,53 @@ START_TEST(output_refused)
         ck_assert_int_eq(SIGPIPE, WTERMSIG(job->procs[r].wait_status));
         ck_assert_uint_gt(seen.nout[r], 0);
     }
+    wu_pls_job_free(job);
+}
+END_TEST
+
+/* In the progress thread: how many stdout bytes rank 0 gave, or -1 once it has ended. */
+static void peek_rank0(wu_wait_call_t *call)
+{
+    wu_wait_call_done(call, seen.ended[0] ? -1 : (int)seen.nout[0]);
+}
+
+static void resume_stdout(wu_wait_call_t *call)
+{
+    wu_pls_hold_output(call->cbdata, WU_PLS_STDOUT, false);
+    wu_wait_call_done(call, WU_SUCCESS);
+}
+
+/* A held stream is not read: its writer waits in its write, with one piece delivered; once
+ * resumed, all of it arrives. */
+START_TEST(output_held)
+{
+    wu_pls_job_t *job = sh_job(1, "exec head -c 300000 /dev/zero");
+    char path[64], wchan[64] = "";
+    int got;
+    job->cb.output = hold_first;
+    ck_assert_int_eq(WU_SUCCESS, wu_pls_launch_job(job));
+    snprintf(path, sizeof path, "/proc/%d/wchan", (int)job->procs[0].pid);
+    /* it fills its pipe and waits there (up to 10 s; a kernel without wchan: 1 s) */
+    for (int i = 0; i < 100 && NULL == strstr(wchan, "pipe_write"); i++) {
+        FILE *f = fopen(path, "r");
+        size_t n = NULL != f ? fread(wchan, 1, sizeof wchan - 1, f) : 0;
+        wchan[n] = '\0';
+        if (NULL != f) {
+            fclose(f);
+        }
+        if (i >= 10 && NULL == strpbrk(wchan, "abcdefghijklmnopqrstuvwxyz")) {
+            break;
+        }
+        usleep(100000);
+    }
+    got = wu_progress_shift_wait(pt, peek_rank0, NULL, 0);
+    ck_assert_int_gt(got, 0);
+    ck_assert_int_lt(got, 300000);
+    ck_assert_int_eq(WU_SUCCESS, wu_progress_shift_wait(pt, resume_stdout, job, 0));
+    wait_done();
+    ck_assert_uint_eq(300000, seen.nout[0]);
+    ck_assert(WIFEXITED(job->procs[0].wait_status));
+    ck_assert_int_eq(0, WEXITSTATUS(job->procs[0].wait_status));
     wu_pls_job_free(job);
 }
 END_TEST
@@ -483,6 +543,7 @@ static Suite *pls_fork_suite(void)
     tcase_add_test(tc, output_per_rank);
     tcase_add_test(tc, output_large);
     tcase_add_test(tc, output_refused);
+    tcase_add_test(tc, output_held);
     tcase_add_test(tc, child_environment);
     tcase_add_test(tc, program_not_found);
     tcase_add_test(tc, program_not_executable);
