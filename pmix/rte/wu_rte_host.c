@@ -355,8 +355,9 @@ static pmix_data_array_t *app_data(const rte_job_t *job, uint32_t c)
 }
 
 /* The job-level and per-process data of job: every key of ompi-4.1-contract.md 4.2 that has a
- * meaning for an unbound single-node job. */
-static int job_info(rte_job_t *job, pmix_info_t **out, size_t *nout)
+ * meaning for an unbound single-node job, and the nextra job-level infos of extra (pnet's). */
+static int job_info(rte_job_t *job, const pmix_info_t *extra, size_t nextra, pmix_info_t **out,
+                    size_t *nout)
 {
     char *xml = NULL;
     const bool have_xml = NULL != job->topo && WU_SUCCESS == wu_rte_topo_xml(job->topo, &xml);
@@ -364,7 +365,7 @@ static int job_info(rte_job_t *job, pmix_info_t **out, size_t *nout)
     /* one context: its data at job level too (what single-program clients ask for) */
     const size_t njob =
         (NULL != job->nsdir ? 21 : 18) + (have_xml ? 1 : 0) - 3 + (napps > 1 ? (size_t)napps : 3);
-    size_t n = njob + job->np, k = 0;
+    size_t n = njob + nextra + job->np, k = 0;
     bool rmclean = true;
     char *peers = NULL, *regex = NULL, *ppn = NULL;
     char **ranks = NULL;
@@ -432,6 +433,13 @@ static int job_info(rte_job_t *job, pmix_info_t **out, size_t *nout)
     if (have_xml) { /* clients need not discover the topology themselves */
         PMIx_Info_load(&info[k++], PMIX_HWLOC_XML_V2, xml, PMIX_STRING);
     }
+    for (size_t i = 0; i < nextra; i++, k++) {
+        if (PMIX_SUCCESS != PMIx_Info_xfer(&info[k], &extra[i])) {
+            PMIX_INFO_FREE(info, n);
+            goto out;
+        }
+        info[k].flags &= ~PMIX_INFO_ARRAY_END; /* not the end here */
+    }
     for (uint32_t r = 0; r < job->np; r++, k++) {
         pmix_data_array_t *d = proc_data(job, r);
         if (NULL == d) {
@@ -452,10 +460,91 @@ out:
     return ret;
 }
 
+/* --- network preparation (pnet) --------------------------------------------------------- */
+
+/* The result of PMIx_server_setup_application; left to leak if its callback is late. */
+typedef struct {
+    opwait_t *o;
+    pmix_info_t *info;
+    size_t ninfo;
+} netprep_t;
+
+static void netprep_cb(pmix_status_t status, pmix_info_t info[], size_t ninfo,
+                       void *provided_cbdata, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    netprep_t *np = provided_cbdata;
+    if (PMIX_SUCCESS == status && ninfo > 0) {
+        PMIX_INFO_CREATE(np->info, ninfo);
+        np->ninfo = NULL != np->info ? ninfo : 0;
+        status = NULL != np->info ? PMIX_SUCCESS : PMIX_ERR_NOMEM;
+        for (size_t i = 0; i < np->ninfo && PMIX_SUCCESS == status; i++) {
+            status = PMIx_Info_xfer(&np->info[i], &info[i]);
+        }
+    }
+    if (NULL != cbfunc) {
+        cbfunc(PMIX_SUCCESS, cbdata); /* the server may free its copy */
+    }
+    op_cb(status, np->o);
+}
+
+/* What the network components want the job to know (job-level infos, *net), made at the head;
+ * the job's size is all they are told about it. */
+static int netprep_app(rte_job_t *job, pmix_info_t **net, size_t *nnet)
+{
+    netprep_t *np = calloc(1, sizeof *np);
+    pmix_info_t in;
+    int rc;
+
+    *net = NULL;
+    *nnet = 0;
+    if (NULL == np || NULL == (np->o = opw_new())) {
+        free(np);
+        return WU_ERR_NOMEM;
+    }
+    PMIX_INFO_CONSTRUCT(&in);
+    wu_info_u32(&in, PMIX_JOB_SIZE, job->np);
+    rc = PMIx_server_setup_application(job->nspace, &in, 1, netprep_cb, np);
+    rc = opw_finish(np->o, rc, SERVER_OP_TIMEOUT);
+    PMIX_INFO_DESTRUCT(&in);
+    if (PMIX_ERR_TIMEOUT == rc || WU_ERR_TIMEOUT == rc) {
+        np = NULL; /* the callback may still write it */
+    } else if (PMIX_SUCCESS == rc) {
+        *net = np->info;
+        *nnet = np->ninfo;
+    } else if (NULL != np->info) {
+        PMIX_INFO_FREE(np->info, np->ninfo);
+    }
+    free(np);
+    if (PMIX_SUCCESS != rc) {
+        wu_show_help("help-wu-rte.txt", "pnet-failed", true, wu_rte_tool, job->nspace,
+                     "PMIx_server_setup_application", PMIx_Error_string(rc));
+        return WU_ERR_SILENT;
+    }
+    return WU_SUCCESS;
+}
+
+/* Let this node's network components prepare for the job's processes (before they fork). */
+static int netprep_local(rte_job_t *job, pmix_info_t *net, size_t nnet)
+{
+    opwait_t *o = opw_new();
+    int rc;
+    if (NULL == o) {
+        return WU_ERR_NOMEM;
+    }
+    rc = PMIx_server_setup_local_support(job->nspace, net, nnet, op_cb, o);
+    rc = opw_finish(o, rc, SERVER_OP_TIMEOUT);
+    if (PMIX_SUCCESS != rc) {
+        wu_show_help("help-wu-rte.txt", "pnet-failed", true, wu_rte_tool, job->nspace,
+                     "PMIx_server_setup_local_support", PMIx_Error_string(rc));
+        return WU_ERR_SILENT;
+    }
+    return WU_SUCCESS;
+}
+
 int wu_rte_register_job(rte_job_t *job)
 {
-    pmix_info_t *info = NULL;
-    size_t ninfo = 0;
+    pmix_info_t *info = NULL, *net = NULL;
+    size_t ninfo = 0, nnet = 0;
     opwait_t *o;
     int rc;
 
@@ -468,12 +557,19 @@ int wu_rte_register_job(rte_job_t *job)
         free(job->nsdir); /* not fatal: the processes then choose their own directories */
         job->nsdir = NULL;
     }
-    if (WU_SUCCESS != (rc = job_info(job, &info, &ninfo))) {
+    if (WU_SUCCESS != (rc = netprep_app(job, &net, &nnet))) {
         return rc;
     }
-    if (NULL == (o = opw_new())) {
+    rc = job_info(job, net, nnet, &info, &ninfo);
+    if (WU_SUCCESS == rc && NULL == (o = opw_new())) {
         PMIX_INFO_FREE(info, ninfo);
-        return WU_ERR_NOMEM;
+        rc = WU_ERR_NOMEM;
+    }
+    if (WU_SUCCESS != rc) {
+        if (NULL != net) {
+            PMIX_INFO_FREE(net, nnet);
+        }
+        return rc;
     }
     rc = PMIx_server_register_nspace(job->nspace, (int)job->np, info, ninfo, op_cb, o);
     rc = opw_finish(o, rc, SERVER_OP_TIMEOUT);
@@ -481,9 +577,19 @@ int wu_rte_register_job(rte_job_t *job)
         PMIX_INFO_FREE(info, ninfo); /* else the server may still read it: leave it */
     }
     if (PMIX_SUCCESS != rc) {
+        if (NULL != net) {
+            PMIX_INFO_FREE(net, nnet);
+        }
         wu_show_help("help-wu-rte.txt", "register-failed", true, wu_rte_tool, job->nspace,
                      "PMIx_server_register_nspace", PMIx_Error_string(rc));
         return WU_ERR_SILENT;
+    }
+    rc = netprep_local(job, net, nnet);
+    if (NULL != net) {
+        PMIX_INFO_FREE(net, nnet);
+    }
+    if (WU_SUCCESS != rc) {
+        return rc;
     }
     for (uint32_t r = 0; r < job->np; r++) {
         pmix_proc_t proc;
