@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wu_rte_reg.c -- what the embedded PMIx server is told about a job, all of it derived from the
- * job map (wu_rte_jobmap.h) and the node-level placement: one PMIx_server_register_nspace with
- * the job-level data, the data of every node (PMIX_NODE_INFO_ARRAY) and of every process
- * (PMIX_PROC_DATA), then the job's local clients, registered together and waited for once; and
- * the child environment (PMIx_server_setup_fork).
+ * job map (wu_rte_jobmap.h) and the node-level placement: what the network components want the
+ * job to know (PMIx_server_setup_application), one PMIx_server_register_nspace with the
+ * job-level data, the data of every node (PMIX_NODE_INFO_ARRAY) and of every process
+ * (PMIX_PROC_DATA), this node's network preparation (PMIx_server_setup_local_support), then the
+ * job's local clients, registered together and waited for once; and the child environment
+ * (PMIx_server_setup_fork).
  *
  * Job-level keys that describe "this node" (LOCAL_SIZE, LOCAL_PEERS, LOCALLDR, NODEID,
  * HOSTNAME) are this launcher's node's, the node whose server registers the job; every node's
@@ -13,6 +15,7 @@
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_path.h"
 #include "opal/util/wu_show_help.h"
+#include "pmix/common/wu_value.h"
 #include "pmix/rte/wu_rte_internal.h"
 #include "pmix/server/wu_server_host.h"
 
@@ -92,6 +95,86 @@ static int opw_wait(opwait_t *o)
     int rc = wu_wait_for(&o->w, SERVER_OP_TIMEOUT);
     opw_put(o);
     return rc;
+}
+
+/* --- network preparation (pnet) ------------------------------------------------------------- */
+
+/* The result of PMIx_server_setup_application; left to leak if its callback is late. */
+typedef struct {
+    opwait_t *o;
+    pmix_info_t *info;
+    size_t ninfo;
+} netprep_t;
+
+static void netprep_cb(pmix_status_t status, pmix_info_t info[], size_t ninfo,
+                       void *provided_cbdata, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    netprep_t *np = provided_cbdata;
+    if (PMIX_SUCCESS == status && ninfo > 0) {
+        PMIX_INFO_CREATE(np->info, ninfo);
+        np->ninfo = NULL != np->info ? ninfo : 0;
+        status = NULL != np->info ? PMIX_SUCCESS : PMIX_ERR_NOMEM;
+        for (size_t i = 0; i < np->ninfo && PMIX_SUCCESS == status; i++) {
+            status = PMIx_Info_xfer(&np->info[i], &info[i]);
+        }
+    }
+    if (NULL != cbfunc) {
+        cbfunc(PMIX_SUCCESS, cbdata); /* the server may free its copy */
+    }
+    opw_done(np->o, status);
+}
+
+/* What the network components want the job to know (job-level infos, *net), made at the head;
+ * the job's size is all they are told about it. */
+static int netprep_app(rte_job_t *job, pmix_info_t **net, size_t *nnet)
+{
+    netprep_t *np = calloc(1, sizeof *np);
+    pmix_info_t in;
+    int rc;
+
+    *net = NULL;
+    *nnet = 0;
+    if (NULL == np || NULL == (np->o = opw_new(1))) {
+        free(np);
+        return WU_ERR_NOMEM;
+    }
+    PMIX_INFO_CONSTRUCT(&in);
+    wu_info_u32(&in, PMIX_JOB_SIZE, job->np);
+    opw_started(np->o, PMIx_server_setup_application(job->nspace, &in, 1, netprep_cb, np));
+    rc = opw_wait(np->o);
+    PMIX_INFO_DESTRUCT(&in);
+    if (PMIX_ERR_TIMEOUT == rc || WU_ERR_TIMEOUT == rc) {
+        np = NULL; /* the callback may still write it */
+    } else if (PMIX_SUCCESS == rc) {
+        *net = np->info;
+        *nnet = np->ninfo;
+    } else if (NULL != np->info) {
+        PMIX_INFO_FREE(np->info, np->ninfo);
+    }
+    free(np);
+    if (PMIX_SUCCESS != rc) {
+        wu_show_help("help-wu-rte.txt", "pnet-failed", true, wu_rte_tool, job->nspace,
+                     "PMIx_server_setup_application", PMIx_Error_string(rc));
+        return WU_ERR_SILENT;
+    }
+    return WU_SUCCESS;
+}
+
+/* Let this node's network components prepare for the job's processes (before they fork). */
+static int netprep_local(rte_job_t *job, pmix_info_t *net, size_t nnet)
+{
+    opwait_t *o = opw_new(1);
+    int rc;
+    if (NULL == o) {
+        return WU_ERR_NOMEM;
+    }
+    opw_started(o, PMIx_server_setup_local_support(job->nspace, net, nnet, op_cb, o));
+    if (PMIX_SUCCESS != (rc = opw_wait(o))) {
+        wu_show_help("help-wu-rte.txt", "pnet-failed", true, wu_rte_tool, job->nspace,
+                     "PMIx_server_setup_local_support", PMIx_Error_string(rc));
+        return WU_ERR_SILENT;
+    }
+    return WU_SUCCESS;
 }
 
 /* --- building the registration --------------------------------------------------------------- */
@@ -251,8 +334,10 @@ static void maps(ilist_t *l, const rte_job_t *job)
     free(pregex);
 }
 
-/* The job-level, node and per-process data of job: every key of Open MPI 4.1's list. */
-static pmix_status_t job_info(rte_job_t *job, pmix_data_array_t *out)
+/* The job-level, node and per-process data of job: every key of Open MPI 4.1's list, and the
+ * nnet job-level infos of net (pnet's). */
+static pmix_status_t job_info(rte_job_t *job, const pmix_info_t *net, size_t nnet,
+                              pmix_data_array_t *out)
 {
     const wu_rte_jobmap_t *map = job->map;
     const wu_rte_jm_node_t *me = &map->nodes[job->mynode];
@@ -300,6 +385,9 @@ static pmix_status_t job_info(rte_job_t *job, pmix_data_array_t *out)
         add(&l, PMIX_HWLOC_XML_V2, xml, PMIX_STRING); /* clients need not discover it */
         free(xml);
     }
+    for (size_t i = 0; i < nnet && PMIX_SUCCESS == l.rc; i++) {
+        l.rc = PMIx_Info_list_xfer(l.list, &net[i]);
+    }
     for (uint32_t i = 0; i < map->nnodes; i++) {
         node_data(&l, &map->nodes[i]);
     }
@@ -326,6 +414,8 @@ int wu_rte_register_job(rte_job_t *job)
 {
     pmix_data_array_t info = {.type = PMIX_INFO, .size = 0, .array = NULL};
     const wu_rte_jm_node_t *me = &job->map->nodes[job->mynode];
+    pmix_info_t *net = NULL;
+    size_t nnet = 0;
     opwait_t *o;
     int rc;
 
@@ -335,11 +425,21 @@ int wu_rte_register_job(rte_job_t *job)
         free(job->nsdir); /* not fatal: the processes then choose their own directories */
         job->nsdir = NULL;
     }
-    if (PMIX_SUCCESS != (rc = job_info(job, &info))) {
+    if (WU_SUCCESS != (rc = netprep_app(job, &net, &nnet))) {
+        return rc;
+    }
+    rc = job_info(job, net, nnet, &info);
+    if (PMIX_SUCCESS != rc) {
+        if (NULL != net) {
+            PMIX_INFO_FREE(net, nnet);
+        }
         return failed(job, "building the job's information", rc);
     }
     if (NULL == (o = opw_new(1))) {
         free_infos(&info);
+        if (NULL != net) {
+            PMIX_INFO_FREE(net, nnet);
+        }
         return WU_ERR_NOMEM;
     }
     opw_started(o, PMIx_server_register_nspace(job->nspace, (int)me->nlocal, info.array, info.size,
@@ -348,8 +448,16 @@ int wu_rte_register_job(rte_job_t *job)
     if (PMIX_ERR_TIMEOUT != rc && WU_ERR_TIMEOUT != rc) {
         free_infos(&info); /* else the server may still read it: leave it */
     }
-    if (PMIX_SUCCESS != rc) {
-        return failed(job, "PMIx_server_register_nspace", rc);
+    if (PMIX_SUCCESS == rc) {
+        rc = netprep_local(job, net, nnet);
+    } else {
+        rc = failed(job, "PMIx_server_register_nspace", rc);
+    }
+    if (NULL != net) {
+        PMIX_INFO_FREE(net, nnet);
+    }
+    if (WU_SUCCESS != rc) {
+        return rc;
     }
     /* the clients of this node, all at once: one wait for the batch */
     if (NULL == (o = opw_new((int)me->nlocal))) {

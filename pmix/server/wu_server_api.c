@@ -7,9 +7,9 @@
  * PMIX_SUCCESS (or for the void deregistration calls). With a NULL cbfunc a call made outside
  * the progress thread waits for the work (up to a minute) before returning.
  *
- * PMIx_server_setup_application and PMIx_server_setup_local_support have nothing to prepare
- * yet (no fabric or device support): they report PMIX_SUCCESS, the former with no info. */
+ * PMIx_server_setup_application and PMIx_server_setup_local_support: wu_server_setup.c. */
 #include "mca/plog/plog.h"
+#include "mca/pnet/pnet.h"
 #include "mca/psec/psec.h"
 #include "opal/event/wu_wait.h"
 #include "opal/util/wu_argv.h"
@@ -164,6 +164,7 @@ static bool ptl_selected(const char *component)
 
 static void teardown_state(void)
 {
+    wu_pnet_base_close();
     while (NULL != wu_srv.clients) {
         wu_srv_client_t *cl = wu_srv.clients;
         wu_srv.clients = cl->next;
@@ -273,6 +274,10 @@ pmix_status_t PMIx_server_init(pmix_server_module_t *module, pmix_info_t info[],
     wu_srv.me.rank = (NULL != r && PMIX_PROC_RANK == r->value.type) ? r->value.data.rank
                      : (NULL != r && PMIX_UINT32 == r->value.type)  ? r->value.data.uint32
                                                                     : 0;
+    if (WU_SUCCESS != wu_pnet_base_open()) {
+        teardown_state();
+        return PMIX_ERR_INIT;
+    }
     /* session directory */
     tmpdir = info_string(info, ninfo, PMIX_SERVER_TMPDIR);
     if (NULL == tmpdir) {
@@ -413,6 +418,7 @@ pmix_status_t PMIx_server_register_nspace(const pmix_nspace_t nspace, int nlocal
 static pmix_status_t deregister_nspace_run(call_t *c)
 {
     wu_srv_nspace_t *ns = wu_srv_nspace_find(c->nspace);
+    wu_pnet_base_forget(c->nspace); /* e.g. its reserved ports become free */
     if (NULL == ns) {
         return PMIX_SUCCESS;
     }
@@ -578,6 +584,10 @@ pmix_status_t PMIx_server_setup_fork(const pmix_proc_t *proc, char ***env)
         WU_SUCCESS != (rc = wu_setenv(WU_PSEC_TOKEN_ENV, wu_srv.token, true, env))) {
         return WU_ERR_NOMEM == rc ? PMIX_ERR_NOMEM : PMIX_ERR_BAD_PARAM;
     }
+    /* what pnet's setup_local_support kept for the job's processes */
+    if (WU_SUCCESS != (rc = wu_pnet_base_setup_fork(ns, env))) {
+        return WU_ERR_NOMEM == rc ? PMIX_ERR_NOMEM : PMIX_ERR_BAD_PARAM;
+    }
     return PMIX_SUCCESS;
 }
 
@@ -599,69 +609,4 @@ pmix_status_t PMIx_generate_ppn(const char *input, char **ppn)
     }
     *ppn = NULL;
     return wu_regex_ppn_encode(input, ppn);
-}
-
-/* ---- application setup ----------------------------------------------------------------------- */
-
-typedef struct {
-    pmix_setup_application_cbfunc_t app_cb;
-    pmix_op_cbfunc_t op_cb;
-    void *cbdata;
-} setup_t;
-
-static void setup_fn(void *arg)
-{
-    setup_t *s = arg;
-    if (NULL != s->app_cb) {
-        s->app_cb(PMIX_SUCCESS, NULL, 0, s->cbdata, NULL, NULL);
-    } else if (NULL != s->op_cb) {
-        s->op_cb(PMIX_SUCCESS, s->cbdata);
-    }
-    free(s);
-}
-
-static pmix_status_t setup_submit(pmix_setup_application_cbfunc_t app_cb, pmix_op_cbfunc_t op_cb,
-                                  void *cbdata)
-{
-    setup_t *s;
-    if (!wu_srv.initialized) {
-        return PMIX_ERR_INIT;
-    }
-    if (NULL == (s = calloc(1, sizeof *s))) {
-        return PMIX_ERR_NOMEM;
-    }
-    s->app_cb = app_cb;
-    s->op_cb = op_cb;
-    s->cbdata = cbdata;
-    if (PMIX_SUCCESS != wu_progress_shift(wu_srv.pt, setup_fn, s)) {
-        free(s);
-        return PMIX_ERR_INIT;
-    }
-    return PMIX_SUCCESS;
-}
-
-pmix_status_t PMIx_server_setup_application(const pmix_nspace_t nspace, pmix_info_t info[],
-                                            size_t ninfo, pmix_setup_application_cbfunc_t cbfunc,
-                                            void *cbdata)
-{
-    (void)info;
-    (void)ninfo;
-    if (!nspace_ok(nspace) || NULL == cbfunc) {
-        return PMIX_ERR_BAD_PARAM;
-    }
-    return setup_submit(cbfunc, NULL, cbdata);
-}
-
-pmix_status_t PMIx_server_setup_local_support(const pmix_nspace_t nspace, pmix_info_t info[],
-                                              size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
-{
-    (void)info;
-    (void)ninfo;
-    if (!nspace_ok(nspace)) {
-        return PMIX_ERR_BAD_PARAM;
-    }
-    if (NULL == cbfunc) {
-        return wu_srv.initialized ? PMIX_OPERATION_SUCCEEDED : PMIX_ERR_INIT;
-    }
-    return setup_submit(NULL, cbfunc, cbdata);
 }

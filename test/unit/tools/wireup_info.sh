@@ -15,7 +15,7 @@ fail() { n=$((n + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "$l"
 check() { # check DESC CMD-OUTPUT-VAR PATTERN
     if printf '%s\n' "$2" | grep -q -- "$3"; then ok "$1"; else fail "$1" "wanted: $3" "$2"; fi
 }
-echo "1..13"
+echo "1..15"
 
 out=$(PMIX_MCA_plog='^syslog' "$info" --param plog all --parsable 2>&1)
 check "env selection value shown" "$out" '^mca:plog:base:param:plog:value:^syslog$'
@@ -57,3 +57,10 @@ out=$("$info" --bogus 2>&1); rc=$?
 if [ $rc -eq 2 ] && printf '%s\n' "$out" | grep -q 'unknown option "--bogus"'; then ok "unknown option refused"; else fail "unknown option refused" "$out"; fi
 out=$("$info" --version 2>&1)
 check "--version names Wireup and the PMIx version" "$out" '^OpenPMIx 4.2.2 (PMIx Standard: 4.2'
+
+out=$("$info" --param pnet all --parsable 2>&1)
+check "pnet lists tcp, selected by default" "$out" '^mca:pnet:tcp:status:selected$'
+out=$(PMIX_MCA_pnet=none "$info" --param pnet all --parsable 2>&1)
+check "pnet=none excludes tcp and shows its port pool parameter" "$(printf '%s\n' "$out" |
+    grep -e '^mca:pnet:tcp:status:excluded$' -e '^mca:pnet:tcp:param:pnet_tcp_ports:value:$' |
+    wc -l)" '^2$'
