@@ -20,6 +20,7 @@
 #include "mca/ptl/ptl.h"
 #include "opal/event/wu_progress.h"
 #include "pmix/common/wu_buffer.h"
+#include "pmix/event/wu_event.h"
 #include "pmix_server.h"
 
 #include "pmix/common/wu_pack.h"
@@ -236,5 +237,10 @@ int wu_srv_cmd_query(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
 int wu_srv_cmd_log(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
 /* Remove the cleanup paths of ns (deregister_nspace). */
 void wu_srv_cleanup_run(wu_srv_nspace_t *ns);
+
+/* ---- events (wu_server_event.c) ---------------------------------------------------------- */
+int wu_srv_cmd_notify(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
+/* What pmix/event needs from the server: installed by PMIx_server_init. */
+extern const wu_event_rt_t wu_srv_event_rt;
 
 #endif

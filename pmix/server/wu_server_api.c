@@ -310,6 +310,7 @@ pmix_status_t PMIx_server_init(pmix_server_module_t *module, pmix_info_t info[],
                       wu_srv.me.nspace, wu_srv.me.rank, wu_srv.uri,
                       NULL != wu_srv.tcp ? wu_ptl_listener_uri(wu_srv.tcp) : "off");
     wu_srv.initialized = true;
+    wu_event_rt_set(WU_EVENT_SERVER, &wu_srv_event_rt);
     return PMIX_SUCCESS;
 }
 
@@ -337,6 +338,7 @@ pmix_status_t PMIx_server_finalize(void)
         return PMIX_ERR_TIMEOUT;
     }
     wu_srv.initialized = false;
+    wu_event_rt_set(WU_EVENT_SERVER, NULL);
     wu_ptl_listener_close(wu_srv.usock);
     wu_ptl_listener_close(wu_srv.tcp);
     wu_srv.usock = wu_srv.tcp = NULL;
