@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wu_event.h -- event notification (../shared/seeds/event-notification.md): the handler
- * registry, the delivery chain, PMIx_Notify_event and the NOTIFY protocol message.
+/* wu_event.h -- event notification as the PMIx Standard (v4) defines it: the handler registry,
+ * the delivery chain, PMIx_Notify_event and the NOTIFY protocol message.
  *
  * Who. Every PMIx process has one registry: a client (connected or singleton) and a server
  * process (after PMIx_server_init) alike. The registry works on the progress thread of the
@@ -15,7 +15,7 @@
  *
  * Registry. A mutex guards the handler list and the reference counter, and is never held while
  * a user callback runs. Registration and deregistration take effect at once; their callbacks are
- * shifted into the progress thread. Precedence (the seed's rules): handlers registered FIRST,
+ * shifted into the progress thread. Precedence (the Standard's rules): handlers registered FIRST,
  * then handlers of one specific code, then handlers of several codes, then default handlers
  * (no codes), then handlers registered LAST. Within a category the order is FIFO, except that
  * PMIX_EVENT_HDLR_PREPEND puts a handler in front of its category.
@@ -85,6 +85,7 @@ void wu_event_rt_set(wu_event_role_t role, const wu_event_rt_t *rt);
 const wu_event_rt_t *wu_event_rt(void);
 
 /* ---- wu_event_reg.c: the registry ------------------------------------------------------- */
+
 /* Refs of the handlers that match status, in precedence order, in *refs (malloc'd, NULL when
  * none); the count. non_default: leave out the default handlers. */
 size_t wu_event_match(pmix_status_t status, bool non_default, size_t **refs);
