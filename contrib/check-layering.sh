@@ -4,6 +4,10 @@
 #  * opal/ includes nothing from mca/ or pmix/;
 #  * mca/base includes nothing from a framework or from pmix/ (pmix/include public headers excepted);
 #  * a component includes no other component's headers (its own, framework headers and base are fine).
+#  * inside pmix/, a directory includes only the directories below it (the layers table below):
+#      pmix/common <- pmix/event <- pmix/client, pmix/server, pmix/tool <- pmix/rte <- pmix/tools/*
+#    (pmix/include, the public headers, is open to all; a tool main includes no other tool's
+#    headers), and the directory-level include graph has no cycle.
 #  * verbosity levels are named (WU_VERB_*), never numeric literals (STYLE G6).
 # Prints each violation as FILE:LINE: reason; exits 1 if there is any.
 top=${1:-.}
@@ -23,6 +27,7 @@ for f in $(find mca/base -name '*.[ch]' 2>/dev/null); do
 done | { grep . && exit 1 || exit 0; } || status=1
 
 for d in mca/*/*/; do
+    [ -d "$d" ] || continue
     fw=$(echo "$d" | cut -d/ -f2); comp=$(echo "$d" | cut -d/ -f3)
     [ "$fw" = base ] && continue
     [ "$comp" = base ] && continue
@@ -32,6 +37,110 @@ for d in mca/*/*/; do
             | while IFS= read -r l; do echo "$f:${l%%:*}: component $fw/$comp includes another component's header"; done
     done
 done | { grep . && exit 1 || exit 0; } || status=1
+# pmix/: the directory each #include "pmix/..." line comes from and goes to, checked against the
+# table; then a depth-first search of the directory graph for cycles (named with every include
+# that closes them, so a cycle is reported even if the table were wrong).
+grep -rnE --include='*.c' --include='*.h' '^[[:space:]]*#[[:space:]]*include[[:space:]]*"pmix/' pmix \
+    2>/dev/null | LC_ALL=C sort -t: -k1,1 -k2,2n | awk '
+BEGIN {
+    order = "pmix/common <- pmix/event <- pmix/client, pmix/server, pmix/tool <- pmix/rte <- pmix/tools"
+    # layers: a directory and the pmix/ directories it may include (besides itself and
+    # pmix/include); a new directory under pmix/ needs a line here
+    layers["pmix/include"] = ""
+    layers["pmix/common"] = ""
+    layers["pmix/event"] = "pmix/common"
+    layers["pmix/client"] = "pmix/common pmix/event"
+    layers["pmix/server"] = "pmix/common pmix/event"
+    layers["pmix/tool"] = "pmix/common pmix/event"
+    layers["pmix/rte"] = "pmix/common pmix/event pmix/client pmix/server pmix/tool"
+    layers["pmix/tools"] = "pmix/common pmix/event pmix/client pmix/server pmix/tool pmix/rte"
+    nnodes = 0
+    status = 0
+}
+# pmix/<dir> of a path; pmix/tools/<tool> for a tool main
+function dir_of(path,   n, p) {
+    n = split(path, p, "/")
+    if (n >= 4 && p[2] == "tools") {
+        return p[1] "/" p[2] "/" p[3]
+    }
+    return n >= 3 ? p[1] "/" p[2] : p[1]
+}
+function node(d) {
+    if (!(d in seen)) {
+        seen[d] = 1
+        nodes[++nnodes] = d
+    }
+}
+function bad(where, why) {
+    print where ": " why
+    status = 1
+}
+{
+    file = $0
+    sub(/:.*/, "", file)
+    rest = substr($0, length(file) + 2)
+    line = rest
+    sub(/:.*/, "", line)
+    inc = rest
+    sub(/^[^"]*"/, "", inc)
+    sub(/".*/, "", inc)
+    from = dir_of(file)
+    to = dir_of(inc)
+    where = file ":" line
+    if (from == to || to == "pmix/include") {
+        next
+    }
+    key = from ~ /^pmix\/tools\// ? "pmix/tools" : from
+    if (!(key in layers)) {
+        bad(where, from " has no line in the layers table of contrib/check-layering.sh: add one")
+    } else if (key == "pmix/tools" && to ~ /^pmix\/tools\//) {
+        bad(where, from " includes " inc ", a header of another tool: move what both need below pmix/tools")
+    } else if (index(" " layers[key] " ", " " to " ") == 0) {
+        bad(where, from " must not include " inc " (layers: " order "; " from " may include: " \
+            (layers[key] == "" ? "pmix/include only" : layers[key]) ")")
+    }
+    node(from)
+    node(to)
+    if (!((from, to) in edge)) {
+        edge[from, to] = where
+        out[from, ++nout[from]] = to
+    }
+}
+# depth-first search; a grey successor closes a cycle: the stack from it to u
+function dfs(u,   i, v, k, j, next_, path, locs) {
+    color[u] = 1
+    stack[++sp] = u
+    for (i = 1; i <= nout[u]; i++) {
+        v = out[u, i]
+        if (color[v] == 1) {
+            for (k = sp; stack[k] != v; k--) {
+            }
+            path = ""
+            locs = ""
+            for (j = k; j <= sp; j++) {
+                next_ = j < sp ? stack[j + 1] : v
+                path = path stack[j] " -> "
+                locs = locs (locs == "" ? "" : ", ") edge[stack[j], next_]
+            }
+            bad(edge[stack[k], k < sp ? stack[k + 1] : v], "include cycle: " path v \
+                " (" locs "): make the dependency one-way")
+        } else if (color[v] == 0) {
+            dfs(v)
+        }
+    }
+    sp--
+    color[u] = 2
+}
+END {
+    sp = 0
+    for (n = 1; n <= nnodes; n++) {
+        if (color[nodes[n]] == 0) {
+            dfs(nodes[n])
+        }
+    }
+    exit status
+}' || status=1
+
 grep -rnE 'wu_output_verbose\( *-?[0-9]|WU_MCA_VERBOSE\([^,]+, *-?[0-9]' --include='*.c' --include='*.h' \
     opal mca pmix 2>/dev/null | sed 's/$/: use a WU_VERB_* level, not a number/' | grep . && status=1
 exit $status

@@ -22,6 +22,8 @@
 #include "opal/event/wu_progress.h"
 #include "opal/event/wu_wait.h"
 #include "pmix/common/wu_buffer.h"
+#include "pmix/common/wu_value.h"
+#include "pmix/event/wu_event.h"
 
 #include "pmix.h"
 
@@ -106,15 +108,10 @@ void wu_client_fail_pending(int status);
 
 /* ---- helpers shared by the API files ---------------------------------------------------- */
 
-/* Is info[i] (any of n) the key, and what is its value read as a boolean / a timeout? */
-const pmix_info_t *wu_client_find_info(const pmix_info_t *info, size_t n, const char *key);
-bool wu_client_flag(const pmix_info_t *info, size_t n, const char *key);
-/* PMIX_TIMEOUT in seconds (0: none). */
+/* PMIX_TIMEOUT of info (any of n) in seconds (0: none). */
 double wu_client_timeout(const pmix_info_t *info, size_t n);
 /* Store the records of a blob (wu_proto.h format) as process data (progress thread). */
 int wu_client_store_blob(const pmix_byte_object_t *bo);
-/* Copy a key into a pmix_info_t key field, refusing NULL, empty or too long keys. */
-bool wu_client_key_ok(const char *key);
 
 /* ---- per-area hooks ---------------------------------------------------------------------- */
 
@@ -122,5 +119,11 @@ bool wu_client_key_ok(const char *key);
 void wu_client_staged_clear(void);
 /* wu_client_misc.c: remove the singleton's registered cleanup paths (progress thread). */
 void wu_client_run_cleanup(void);
+/* wu_client_event.c (progress thread): an unsolicited message from the server (tag 0); the
+ * connection to the server was lost (after the pending requests failed). */
+void wu_client_event_recv(const void *payload, size_t len);
+void wu_client_event_lost(void);
+/* What pmix/event needs from the client: installed by PMIx_Init. */
+extern const wu_event_rt_t wu_client_event_rt;
 
 #endif

@@ -94,7 +94,7 @@ static int put_fn(void *arg)
 pmix_status_t PMIx_Put(pmix_scope_t scope, const char key[], pmix_value_t *val)
 {
     put_t p = {scope, key, val};
-    if (!wu_client_key_ok(key) || NULL == val || scope > PMIX_INTERNAL) {
+    if (!wu_key_ok(key) || NULL == val || scope > PMIX_INTERNAL) {
         return PMIX_ERR_BAD_PARAM;
     }
     /* PMIX_SCOPE_UNDEF is taken as PMIX_GLOBAL, the widest */
@@ -161,7 +161,7 @@ static int store_fn(void *arg)
 pmix_status_t PMIx_Store_internal(const pmix_proc_t *proc, const char key[], pmix_value_t *val)
 {
     store_t s = {proc, key, val};
-    if (NULL == proc || !wu_client_key_ok(key) || NULL == val ||
+    if (NULL == proc || !wu_key_ok(key) || NULL == val ||
         PMIX_MAX_NSLEN < strnlen(proc->nspace, PMIX_MAX_NSLEN + 1) ||
         (!PMIX_RANK_IS_VALID(proc->rank) && PMIX_RANK_WILDCARD != proc->rank)) {
         return PMIX_ERR_BAD_PARAM;
@@ -242,9 +242,9 @@ static bool qual_u32(const pmix_info_t *i, uint32_t *out)
 /* The one local lookup. *ask says whether a miss may be answered by the server. */
 static int get_local(get_req_t *g, pmix_value_t **val, bool *ask)
 {
-    const pmix_info_t *host = wu_client_find_info(g->info, g->ninfo, PMIX_HOSTNAME);
-    const pmix_info_t *nodeid = wu_client_find_info(g->info, g->ninfo, PMIX_NODEID);
-    const pmix_info_t *appnum = wu_client_find_info(g->info, g->ninfo, PMIX_APPNUM);
+    const pmix_info_t *host = wu_info_find(g->info, g->ninfo, PMIX_HOSTNAME);
+    const pmix_info_t *nodeid = wu_info_find(g->info, g->ninfo, PMIX_NODEID);
+    const pmix_info_t *appnum = wu_info_find(g->info, g->ninfo, PMIX_APPNUM);
     const char *ns = g->proc.nspace;
     bool mine = 0 == strcmp(ns, wu_client.myproc.nspace);
     int rc;
@@ -253,7 +253,7 @@ static int get_local(get_req_t *g, pmix_value_t **val, bool *ask)
     if (g->nullkey) {
         return PMIX_RANK_WILDCARD == g->proc.rank ? get_all_job(ns, val) : PMIX_ERR_NOT_SUPPORTED;
     }
-    if (wu_client_flag(g->info, g->ninfo, PMIX_NODE_INFO) || NULL != host || NULL != nodeid) {
+    if (wu_info_flag(g->info, g->ninfo, PMIX_NODE_INFO) || NULL != host || NULL != nodeid) {
         uint32_t id = WU_GDS_NODEID_NONE;
         const char *name = NULL;
         if (NULL != host && PMIX_STRING == host->value.type && NULL != host->value.data.string) {
@@ -263,7 +263,7 @@ static int get_local(get_req_t *g, pmix_value_t **val, bool *ask)
         }
         return wu_client.gds->fetch_node(wu_client.store, ns, name, id, g->key, val);
     }
-    if (wu_client_flag(g->info, g->ninfo, PMIX_APP_INFO) || NULL != appnum) {
+    if (wu_info_flag(g->info, g->ninfo, PMIX_APP_INFO) || NULL != appnum) {
         uint32_t app = 0;
         if (!qual_u32(appnum, &app)) {
             pmix_value_t *mine_v = NULL;
@@ -284,10 +284,10 @@ static int get_local(get_req_t *g, pmix_value_t **val, bool *ask)
     } else {
         *ask = !(mine && g->proc.rank == wu_client.myproc.rank);
     }
-    if (wu_client_flag(g->info, g->ninfo, PMIX_OPTIONAL) ||
-        wu_client_flag(g->info, g->ninfo, PMIX_IMMEDIATE)) {
+    if (wu_info_flag(g->info, g->ninfo, PMIX_OPTIONAL) ||
+        wu_info_flag(g->info, g->ninfo, PMIX_IMMEDIATE)) {
         *ask = false;
-    } else if (*ask && wu_client_flag(g->info, g->ninfo, PMIX_GET_REFRESH_CACHE)) {
+    } else if (*ask && wu_info_flag(g->info, g->ninfo, PMIX_GET_REFRESH_CACHE)) {
         return PMIX_ERR_NOT_FOUND; /* skip the cache: ask the server again */
     }
     rc = wu_client.gds->fetch(wu_client.store, ns, g->proc.rank, g->key, val);
@@ -388,7 +388,7 @@ static int get_new(const pmix_proc_t *proc, const char *key, const pmix_info_t i
                    get_done_fn_t done, void *cbdata, get_req_t **out)
 {
     get_req_t *g;
-    if ((NULL != key && !wu_client_key_ok(key)) || (NULL == info && 0 < ninfo) ||
+    if ((NULL != key && !wu_key_ok(key)) || (NULL == info && 0 < ninfo) ||
         (NULL != proc && PMIX_MAX_NSLEN < strnlen(proc->nspace, PMIX_MAX_NSLEN + 1))) {
         return PMIX_ERR_BAD_PARAM;
     }

@@ -135,7 +135,7 @@ static int fence_start(const pmix_proc_t procs[], size_t nprocs, const pmix_info
             (void)PMIx_Info_xfer(&f->info[i], &info[i]);
         }
     }
-    f->collect = wu_client_flag(info, ninfo, PMIX_COLLECT_DATA);
+    f->collect = wu_info_flag(info, ninfo, PMIX_COLLECT_DATA);
     f->done = done;
     f->cbdata = cbdata;
     if (PMIX_SUCCESS != (rc = wu_client_shift(fence_fn, f))) {

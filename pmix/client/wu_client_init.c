@@ -358,6 +358,7 @@ pmix_status_t PMIx_Init(pmix_proc_t *proc, pmix_info_t info[], size_t ninfo)
         rc = setup();
         if (PMIX_SUCCESS == rc) {
             wu_client.pid = getpid();
+            wu_event_rt_set(WU_EVENT_CLIENT, &wu_client_event_rt);
         }
     }
     if (PMIX_SUCCESS == rc) {
@@ -410,7 +411,7 @@ pmix_status_t PMIx_Finalize(const pmix_info_t info[], size_t ninfo)
     if (wu_progress_in_thread(wu_client.pt)) {
         return PMIX_ERR_WOULD_BLOCK; /* from a callback: the thread cannot stop itself */
     }
-    if (wu_client_flag(info, ninfo, PMIX_EMBED_BARRIER) && 1 == wu_client.refs) {
+    if (wu_info_flag(info, ninfo, PMIX_EMBED_BARRIER) && 1 == wu_client.refs) {
         (void)PMIx_Fence(NULL, 0, NULL, 0);
     }
     pthread_mutex_lock(&wu_client.lock);
@@ -425,6 +426,7 @@ pmix_status_t PMIx_Finalize(const pmix_info_t info[], size_t ninfo)
     /* the last one: tell the server (a lost or silent server does not fail a local finalize) */
     (void)wu_progress_shift_wait(wu_client.pt, finalize_fn, NULL, 0);
     teardown();
+    wu_event_rt_set(WU_EVENT_CLIENT, NULL);
     pthread_mutex_unlock(&wu_client.lock);
     return PMIX_SUCCESS;
 }

@@ -222,7 +222,7 @@ static void jc_fn(void *arg)
     wu_buffer_t b;
     int rc;
     if (WU_CLIENT_SINGLETON == wu_client.mode) {
-        bool rec = wu_client_flag(j->dirs, j->ndirs, PMIX_CLEANUP_RECURSIVE);
+        bool rec = wu_info_flag(j->dirs, j->ndirs, PMIX_CLEANUP_RECURSIVE);
         rc = PMIX_SUCCESS;
         for (size_t i = 0; i < j->ndirs && PMIX_SUCCESS == rc; i++) {
             const pmix_value_t *v = &j->dirs[i].value;
@@ -366,10 +366,10 @@ typedef struct {
 static int log_fn(void *arg)
 {
     log_t *l = arg;
-    const pmix_info_t *src = wu_client_find_info(l->dirs, l->ndirs, PMIX_LOG_SOURCE);
-    const pmix_info_t *pri = wu_client_find_info(l->dirs, l->ndirs, PMIX_LOG_SYSLOG_PRI);
-    const pmix_info_t *ts = wu_client_find_info(l->dirs, l->ndirs, PMIX_LOG_TIMESTAMP);
-    bool once = wu_client_flag(l->dirs, l->ndirs, PMIX_LOG_ONCE);
+    const pmix_info_t *src = wu_info_find(l->dirs, l->ndirs, PMIX_LOG_SOURCE);
+    const pmix_info_t *pri = wu_info_find(l->dirs, l->ndirs, PMIX_LOG_SYSLOG_PRI);
+    const pmix_info_t *ts = wu_info_find(l->dirs, l->ndirs, PMIX_LOG_TIMESTAMP);
+    bool once = wu_info_flag(l->dirs, l->ndirs, PMIX_LOG_ONCE);
     char source[PMIX_MAX_NSLEN + 16];
     size_t done = 0;
     const pmix_proc_t *who = &wu_client.myproc;

@@ -7,7 +7,6 @@
 #include "opal/util/wu_error.h"
 #include "pmix/common/wu_pack.h"
 #include "pmix/common/wu_proto.h"
-#include "pmix/event/wu_event.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -188,7 +187,7 @@ void wu_client_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *
     (void)c;
     (void)cbdata;
     if (0 == (flags & WU_PROTO_FLAG_REPLY) && 0 == tag) {
-        wu_event_client_recv(payload, len); /* the server's own message: an event */
+        wu_client_event_recv(payload, len); /* the server's own message: an event */
         return;
     }
     if (0 == (flags & WU_PROTO_FLAG_REPLY) || 0 == tag) {
@@ -221,31 +220,15 @@ void wu_client_closed(wu_ptl_conn_t *c, int status, void *cbdata)
     }
     wu_client_fail_pending(PMIX_ERR_LOST_CONNECTION);
     if (lost) {
-        wu_event_client_lost(); /* no handler is left once finalize began */
+        wu_client_event_lost(); /* no handler is left once finalize began */
     }
 }
 
 /* ---- shared helpers ------------------------------------------------------------------- */
 
-const pmix_info_t *wu_client_find_info(const pmix_info_t *info, size_t n, const char *key)
-{
-    for (size_t i = 0; NULL != info && i < n; i++) {
-        if (PMIX_CHECK_KEY(&info[i], key)) {
-            return &info[i];
-        }
-    }
-    return NULL;
-}
-
-bool wu_client_flag(const pmix_info_t *info, size_t n, const char *key)
-{
-    const pmix_info_t *i = wu_client_find_info(info, n, key);
-    return NULL != i && PMIX_INFO_TRUE(i);
-}
-
 double wu_client_timeout(const pmix_info_t *info, size_t n)
 {
-    const pmix_info_t *i = wu_client_find_info(info, n, PMIX_TIMEOUT);
+    const pmix_info_t *i = wu_info_find(info, n, PMIX_TIMEOUT);
     const pmix_value_t *v;
     double t = 0;
     if (NULL == i) {
@@ -314,9 +297,4 @@ int wu_client_store_blob(const pmix_byte_object_t *bo)
         PMIX_INFO_FREE(info, n);
     }
     return PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER == rc ? PMIX_SUCCESS : rc;
-}
-
-bool wu_client_key_ok(const char *key)
-{
-    return NULL != key && '\0' != key[0] && strnlen(key, PMIX_MAX_KEYLEN + 1) <= PMIX_MAX_KEYLEN;
 }

@@ -98,8 +98,7 @@ static bool answer_string(query_req_t *q, const char *key, const char *s)
 
 static bool answer_attrs(query_req_t *q, const pmix_query_t *qry)
 {
-    const pmix_info_t *which =
-        wu_client_find_info(qry->qualifiers, qry->nqual, PMIX_CLIENT_ATTRIBUTES);
+    const pmix_info_t *which = wu_info_find(qry->qualifiers, qry->nqual, PMIX_CLIENT_ATTRIBUTES);
     pmix_info_t *arr, *slot;
     pmix_data_array_t da;
     size_t n = 0;
@@ -153,7 +152,7 @@ static bool answer_proc_table(query_req_t *q, const char *key)
 
 static const char *qual_nspace(const pmix_query_t *qry)
 {
-    const pmix_info_t *ns = wu_client_find_info(qry->qualifiers, qry->nqual, PMIX_NSPACE);
+    const pmix_info_t *ns = wu_info_find(qry->qualifiers, qry->nqual, PMIX_NSPACE);
     if (NULL != ns && PMIX_STRING == ns->value.type && NULL != ns->value.data.string &&
         '\0' != ns->value.data.string[0]) {
         return ns->value.data.string;
@@ -188,7 +187,7 @@ static bool answer_local(query_req_t *q, const pmix_query_t *qry, const char *ke
         return single && 0 == strcmp(ns, wu_client.myproc.nspace) && answer_proc_table(q, key);
     }
     if (0 == strncmp(key, "pmix.qry", 8) ||
-        wu_client_flag(qry->qualifiers, qry->nqual, PMIX_QUERY_REFRESH_CACHE)) {
+        wu_info_flag(qry->qualifiers, qry->nqual, PMIX_QUERY_REFRESH_CACHE)) {
         return false;
     }
     if (PMIX_SUCCESS == wu_client.gds->fetch(wu_client.store, ns, PMIX_RANK_WILDCARD, key, &v)) {

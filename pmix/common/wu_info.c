@@ -4,7 +4,7 @@
  * As in OpenPMIx 4.2: loading resets the flags (so it also clears PMIX_INFO_ARRAY_END on the last
  * element of a PMIX_INFO_CREATE array), keys longer than PMIX_MAX_KEYLEN are truncated, and a
  * transfer copies the flags; a source marked PMIX_INFO_PERSISTENT lends its value (shallow copy)
- * instead of duplicating it.
+ * instead of duplicating it. Also the lookups every role makes in the info arrays it is given.
  */
 #include <string.h>
 
@@ -40,4 +40,25 @@ PMIX_EXPORT pmix_status_t PMIx_Info_xfer(pmix_info_t *dest, const pmix_info_t *s
         return PMIX_SUCCESS;
     }
     return PMIx_Value_xfer(&dest->value, &src->value);
+}
+
+const pmix_info_t *wu_info_find(const pmix_info_t *info, size_t n, const char *key)
+{
+    for (size_t i = 0; NULL != info && i < n; i++) {
+        if (PMIX_CHECK_KEY(&info[i], key)) {
+            return &info[i];
+        }
+    }
+    return NULL;
+}
+
+bool wu_info_flag(const pmix_info_t *info, size_t n, const char *key)
+{
+    const pmix_info_t *i = wu_info_find(info, n, key);
+    return NULL != i && PMIX_INFO_TRUE(i);
+}
+
+bool wu_key_ok(const char *key)
+{
+    return NULL != key && '\0' != key[0] && strnlen(key, PMIX_MAX_KEYLEN + 1) <= PMIX_MAX_KEYLEN;
 }

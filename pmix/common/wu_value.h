@@ -9,6 +9,7 @@
 #ifndef WU_VALUE_H
 #define WU_VALUE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "pmix.h"
@@ -33,6 +34,13 @@ pmix_status_t wu_darray_dup(pmix_data_array_t **dst, const pmix_data_array_t *sr
 
 /* Release the elements of `d` and its array, leaving `d` empty (type kept undefined). */
 void wu_darray_destruct(pmix_data_array_t *d);
+
+/* The first info of `n` (info may be NULL) whose key is `key`, or NULL. */
+const pmix_info_t *wu_info_find(const pmix_info_t *info, size_t n, const char *key);
+/* Is `key` among the `n` infos, with a value that reads as true (PMIX_INFO_TRUE)? */
+bool wu_info_flag(const pmix_info_t *info, size_t n, const char *key);
+/* Can `key` name an info: not NULL, not empty, at most PMIX_MAX_KEYLEN characters? */
+bool wu_key_ok(const char *key);
 
 /* Load an info with a value of a fixed-width type (the job-data tables of the client's singleton
  * and of the launcher's registration are long lists of these). */

@@ -1,14 +1,21 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wu_event.h -- event notification (../shared/seeds/event-notification.md): the handler
- * registry, the delivery chain, PMIx_Notify_event and the NOTIFY protocol message.
+/* wu_event.h -- event notification as the PMIx Standard (v4) defines it: the handler registry,
+ * the delivery chain, PMIx_Notify_event and the NOTIFY protocol message.
  *
  * Who. Every PMIx process has one registry: a client (connected or singleton) and a server
  * process (after PMIx_server_init) alike. The registry works on the progress thread of the
  * library that is initialized, the client's if both are: wu_event_shift picks it.
  *
+ * Layering. pmix/event depends on pmix/common only; the roles depend on it, never the reverse
+ * (contrib/check-layering.sh checks). What the event code needs from a role (its progress
+ * thread, its identity, whether a range covers it, how an event travels beyond the process) it
+ * finds in the role's wu_event_rt_t, which the client and the server install at init
+ * (wu_event_rt_set) and remove at finalize. The NOTIFY messages themselves are role code:
+ * pmix/client/wu_client_event.c receives them, pmix/server/wu_server_event.c relays them.
+ *
  * Registry. A mutex guards the handler list and the reference counter, and is never held while
  * a user callback runs. Registration and deregistration take effect at once; their callbacks are
- * shifted into the progress thread. Precedence (the seed's rules): handlers registered FIRST,
+ * shifted into the progress thread. Precedence (the Standard's rules): handlers registered FIRST,
  * then handlers of one specific code, then handlers of several codes, then default handlers
  * (no codes), then handlers registered LAST. Within a category the order is FIFO, except that
  * PMIX_EVENT_HDLR_PREPEND puts a handler in front of its category.
@@ -33,13 +40,49 @@
 #define WU_EVENT_H
 
 #include "opal/event/wu_progress.h"
+#include "opal/event/wu_wait.h"
 #include "pmix/common/wu_buffer.h"
-#include "pmix/server/wu_server.h"
 
 #include "pmix.h"
 
 #include <stdbool.h>
 #include <stddef.h>
+
+/* ---- wu_event_notify.c: the roles' runtime interface -------------------------------------- */
+
+/* What the event code needs from the role whose library runs the events of this process. The
+ * functions may be called from any thread unless marked "progress thread". */
+typedef struct wu_event_rt {
+    /* Is the role's library initialized in this process (false again after a fork)? */
+    bool (*ready)(void);
+    /* Shift fn(arg) into the role's progress thread, never inline: PMIX_SUCCESS or
+     * PMIX_ERR_INIT. */
+    int (*shift)(wu_shift_fn_t fn, void *arg);
+    /* Shift fn into the progress thread and wait until it calls wu_wait_call_done; the status it
+     * gave, or an error (not called from the progress thread). */
+    int (*wait_call)(wu_wait_call_fn_t fn, void *arg);
+    /* Is the caller on the role's progress thread? */
+    bool (*in_thread)(void);
+    /* This process: the source of the events it notifies without naming one. */
+    const pmix_proc_t *me;
+    /* Does range (info carries PMIX_EVENT_CUSTOM_RANGE) include this process's own handlers? */
+    bool (*covers)(pmix_data_range_t range, const pmix_info_t *info, size_t ninfo);
+    /* Progress thread: hand an event notified here on beyond this process (never called for
+     * PMIX_RANGE_PROC_LOCAL). PMIX_OPERATION_SUCCEEDED when that is done, PMIX_SUCCESS when
+     * done(status, cbdata) follows (on the progress thread), or an error (done not called). */
+    pmix_status_t (*forward)(pmix_status_t status, const pmix_proc_t *source,
+                             pmix_data_range_t range, const pmix_info_t *info, size_t ninfo,
+                             pmix_op_cbfunc_t done, void *cbdata);
+} wu_event_rt_t;
+
+/* The roles, in the order they are asked: the client's library runs the events when both are
+ * initialized. */
+typedef enum { WU_EVENT_CLIENT, WU_EVENT_SERVER, WU_EVENT_NROLES } wu_event_role_t;
+/* Install the runtime of role (init), or remove it (rt NULL, finalize). rt must outlive its
+ * installation. */
+void wu_event_rt_set(wu_event_role_t role, const wu_event_rt_t *rt);
+/* The runtime of the first installed role that is ready, or NULL: no library is initialized. */
+const wu_event_rt_t *wu_event_rt(void);
 
 /* ---- wu_event_reg.c: the registry ------------------------------------------------------- */
 
@@ -65,11 +108,8 @@ pmix_status_t wu_event_deliver(pmix_status_t status, const pmix_proc_t *source,
 
 /* ---- wu_event_notify.c: the API side ----------------------------------------------------- */
 
-/* Which library runs the events of this process. */
-typedef enum { WU_EVENT_NONE, WU_EVENT_CLIENT, WU_EVENT_SERVER } wu_event_role_t;
-wu_event_role_t wu_event_role(void);
-/* Shift fn(arg) into that library's progress thread (never inline). PMIX_ERR_INIT when neither
- * library is initialized. */
+/* Shift fn(arg) into the progress thread of wu_event_rt() (never inline). PMIX_ERR_INIT when
+ * no library is initialized. */
 pmix_status_t wu_event_shift(wu_shift_fn_t fn, void *arg);
 /* Is the caller on that progress thread? */
 bool wu_event_in_thread(void);
@@ -81,18 +121,5 @@ pmix_status_t wu_event_pack(wu_buffer_t *b, pmix_status_t status, const pmix_pro
                             pmix_data_range_t range, const pmix_info_t *info, size_t ninfo);
 pmix_status_t wu_event_unpack(wu_buffer_t *b, pmix_status_t *status, pmix_proc_t *source,
                               pmix_data_range_t *range, pmix_info_t **info, size_t *ninfo);
-/* Client hooks (progress thread): an unsolicited message from the server (tag 0); the
- * connection to the server was lost (after the pending requests failed). */
-void wu_event_client_recv(const void *payload, size_t len);
-void wu_event_client_lost(void);
-
-/* ---- wu_event_server.c: the server side -------------------------------------------------- */
-
-/* Send the event to the connected local clients the range covers, except skip (may be NULL).
- * Progress thread of the server. */
-void wu_event_srv_send(pmix_status_t status, const pmix_proc_t *source, pmix_data_range_t range,
-                       const pmix_info_t *info, size_t ninfo, const pmix_proc_t *skip);
-/* The switchyard's WU_CMD_NOTIFY handler. */
-int wu_srv_cmd_notify(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
 
 #endif

@@ -2,7 +2,7 @@
 /* wu_event_reg.c -- the event handler registry: PMIx_Register_event_handler,
  * PMIx_Deregister_event_handler, and the lookups of the delivery chain (see wu_event.h). */
 #include "pmix/event/wu_event.h"
-#include "pmix/client/wu_client.h"
+#include "pmix/common/wu_value.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -117,8 +117,8 @@ static pmix_status_t hdlr_new(const pmix_status_t codes[], size_t ncodes, const 
                               size_t ninfo, pmix_notification_fn_t fn, void *cbdata, hdlr_t **out,
                               bool *prepend)
 {
-    const pmix_info_t *name = wu_client_find_info(info, ninfo, PMIX_EVENT_HDLR_NAME);
-    const pmix_info_t *obj = wu_client_find_info(info, ninfo, PMIX_EVENT_RETURN_OBJECT);
+    const pmix_info_t *name = wu_info_find(info, ninfo, PMIX_EVENT_HDLR_NAME);
+    const pmix_info_t *obj = wu_info_find(info, ninfo, PMIX_EVENT_RETURN_OBJECT);
     hdlr_t *h = calloc(1, sizeof *h);
 
     if (NULL == h) {
@@ -127,22 +127,21 @@ static pmix_status_t hdlr_new(const pmix_status_t codes[], size_t ncodes, const 
     h->fn = fn;
     h->cbdata = cbdata;
     h->cat = 0 == ncodes ? CAT_DEFAULT : 1 == ncodes ? CAT_SINGLE : CAT_MULTI;
-    if (wu_client_flag(info, ninfo, PMIX_EVENT_HDLR_FIRST)) {
+    if (wu_info_flag(info, ninfo, PMIX_EVENT_HDLR_FIRST)) {
         h->cat = CAT_FIRST;
-    } else if (wu_client_flag(info, ninfo, PMIX_EVENT_HDLR_LAST)) {
+    } else if (wu_info_flag(info, ninfo, PMIX_EVENT_HDLR_LAST)) {
         h->cat = CAT_LAST;
     }
     /* an APPEND given as well wins: the default order is FIFO */
-    *prepend = (wu_client_flag(info, ninfo, PMIX_EVENT_HDLR_PREPEND) ||
-                wu_client_flag(info, ninfo, PMIX_EVENT_HDLR_FIRST_IN_CATEGORY)) &&
-               !wu_client_flag(info, ninfo, PMIX_EVENT_HDLR_APPEND) &&
-               !wu_client_flag(info, ninfo, PMIX_EVENT_HDLR_LAST_IN_CATEGORY);
+    *prepend = (wu_info_flag(info, ninfo, PMIX_EVENT_HDLR_PREPEND) ||
+                wu_info_flag(info, ninfo, PMIX_EVENT_HDLR_FIRST_IN_CATEGORY)) &&
+               !wu_info_flag(info, ninfo, PMIX_EVENT_HDLR_APPEND) &&
+               !wu_info_flag(info, ninfo, PMIX_EVENT_HDLR_LAST_IN_CATEGORY);
     if (NULL != obj && PMIX_POINTER == obj->value.type) {
         h->object = obj->value.data.ptr;
     }
     if (NULL != name && PMIX_STRING == name->value.type && NULL != name->value.data.string &&
-        wu_client_key_ok(name->value.data.string) &&
-        NULL == (h->name = strdup(name->value.data.string))) {
+        wu_key_ok(name->value.data.string) && NULL == (h->name = strdup(name->value.data.string))) {
         hdlr_free(h);
         return PMIX_ERR_NOMEM;
     }
@@ -222,7 +221,7 @@ pmix_status_t PMIx_Register_event_handler(pmix_status_t codes[], size_t ncodes, 
     size_t ref;
     pmix_status_t rc;
 
-    if (WU_EVENT_NONE == wu_event_role()) {
+    if (NULL == wu_event_rt()) {
         return PMIX_ERR_INIT;
     }
     if (NULL == evhdlr || (NULL == codes && ncodes > 0) || (NULL == info && ninfo > 0)) {
@@ -250,7 +249,7 @@ pmix_status_t PMIx_Deregister_event_handler(size_t evhdlr_ref, pmix_op_cbfunc_t 
                                             void *cbdata)
 {
     pmix_status_t status;
-    if (WU_EVENT_NONE == wu_event_role()) {
+    if (NULL == wu_event_rt()) {
         return PMIX_ERR_INIT;
     }
     status = remove_ref(evhdlr_ref) ? PMIX_SUCCESS : PMIX_ERR_NOT_FOUND;

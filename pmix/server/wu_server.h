@@ -21,6 +21,8 @@
 #include "opal/class/wu_hash_table.h"
 #include "opal/event/wu_progress.h"
 #include "pmix/common/wu_buffer.h"
+#include "pmix/common/wu_value.h"
+#include "pmix/event/wu_event.h"
 #include "pmix_server.h"
 
 #include "pmix/common/wu_pack.h"
@@ -158,7 +160,6 @@ wu_srv_client_t *wu_srv_client_find(const pmix_proc_t *proc);
 void wu_srv_client_free(wu_srv_client_t *cl);
 /* Number of registered clients of nspace. */
 size_t wu_srv_nspace_nclients(const char *nspace);
-const pmix_info_t *wu_srv_info_find(const pmix_info_t *arr, size_t n, const char *key);
 /* Integer value of an info of any integer type; false if not an integer. */
 bool wu_srv_info_int(const pmix_info_t *info, long long *out);
 /* Reply: STATUS then body (may be NULL), frame flagged WU_PROTO_FLAG_REPLY. */
@@ -240,5 +241,10 @@ int wu_srv_cmd_query(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
 int wu_srv_cmd_log(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
 /* Remove the cleanup paths of ns (deregister_nspace). */
 void wu_srv_cleanup_run(wu_srv_nspace_t *ns);
+
+/* ---- events (wu_server_event.c) ---------------------------------------------------------- */
+int wu_srv_cmd_notify(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
+/* What pmix/event needs from the server: installed by PMIx_server_init. */
+extern const wu_event_rt_t wu_srv_event_rt;
 
 #endif

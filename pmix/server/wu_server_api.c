@@ -137,7 +137,7 @@ static bool nspace_ok(const char *nspace)
 
 static const pmix_info_t *find_info(const pmix_info_t *info, size_t ninfo, const char *key)
 {
-    return NULL == info ? NULL : wu_srv_info_find(info, ninfo, key);
+    return NULL == info ? NULL : wu_info_find(info, ninfo, key);
 }
 
 static const char *info_string(const pmix_info_t *info, size_t ninfo, const char *key)
@@ -309,6 +309,7 @@ pmix_status_t PMIx_server_init(pmix_server_module_t *module, pmix_info_t info[],
                       wu_srv.me.nspace, wu_srv.me.rank, wu_srv.uri,
                       NULL != wu_srv.tcp ? wu_ptl_listener_uri(wu_srv.tcp) : "off");
     wu_srv.initialized = true;
+    wu_event_rt_set(WU_EVENT_SERVER, &wu_srv_event_rt);
     return PMIX_SUCCESS;
 }
 
@@ -336,6 +337,7 @@ pmix_status_t PMIx_server_finalize(void)
         return PMIX_ERR_TIMEOUT;
     }
     wu_srv.initialized = false;
+    wu_event_rt_set(WU_EVENT_SERVER, NULL);
     wu_ptl_listener_close(wu_srv.usock);
     wu_ptl_listener_close(wu_srv.tcp);
     wu_srv.usock = wu_srv.tcp = NULL;
@@ -371,7 +373,7 @@ static pmix_status_t register_nspace_run(call_t *c)
     c->info = NULL;
     c->ninfo = 0;
     ns->nlocalprocs = c->nlocal;
-    sz = wu_srv_info_find(ns->info, ns->ninfo, PMIX_JOB_SIZE);
+    sz = wu_info_find(ns->info, ns->ninfo, PMIX_JOB_SIZE);
     ns->has_size = NULL != sz && wu_srv_info_int(sz, &v) && v >= 0;
     ns->size = ns->has_size ? (uint32_t)v : 0;
     ns->registered = true;

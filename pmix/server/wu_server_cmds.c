@@ -197,7 +197,7 @@ static void res_free(results_t *r)
 
 static const char *qual_nspace(const pmix_query_t *q, const pmix_proc_t *requester)
 {
-    const pmix_info_t *ns = wu_srv_info_find(q->qualifiers, q->nqual, PMIX_NSPACE);
+    const pmix_info_t *ns = wu_info_find(q->qualifiers, q->nqual, PMIX_NSPACE);
     if (NULL != ns && PMIX_STRING == ns->value.type && NULL != ns->value.data.string) {
         return ns->value.data.string;
     }

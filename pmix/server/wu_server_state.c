@@ -84,16 +84,6 @@ size_t wu_srv_nspace_nclients(const char *nspace)
     return n;
 }
 
-const pmix_info_t *wu_srv_info_find(const pmix_info_t *arr, size_t n, const char *key)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (PMIX_CHECK_KEY(&arr[i], key)) {
-            return &arr[i];
-        }
-    }
-    return NULL;
-}
-
 bool wu_srv_info_int(const pmix_info_t *info, long long *out)
 {
     const pmix_value_t *v = &info->value;

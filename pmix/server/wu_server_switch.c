@@ -14,7 +14,6 @@
 #include "opal/util/wu_show_help.h"
 #include "pmix/common/wu_pack.h"
 #include "pmix/common/wu_proto.h"
-#include "pmix/event/wu_event.h"
 #include "pmix/server/wu_server.h"
 #include "pmix/server/wu_server_host.h"
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wu_event_stubs.c -- placeholders for the process-group API (see wu_client_stubs.c for the
- * conventions; events are implemented in pmix/event/). */
+/* wu_client_group.c -- the process-group API (PMIx_Group_*): placeholders returning
+ * PMIX_ERR_NOT_SUPPORTED until groups are implemented (see wu_client_stubs.c for the
+ * conventions). */
 #include "pmix.h"
 
 /* Stubs keep their parameter names for documentation; most are unused. */

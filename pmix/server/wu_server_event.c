@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wu_event_server.c -- events in the server: a client's NOTIFY request (WU_CMD_NOTIFY), and
- * the NOTIFY messages the server sends its clients (tag 0, see wu_proto.h).
+/* wu_server_event.c -- events in the server: its runtime for pmix/event (wu_srv_event_rt), a
+ * client's NOTIFY request (WU_CMD_NOTIFY), and the NOTIFY messages the server sends its clients
+ * (tag 0, see wu_proto.h).
  *
  * A client's event goes to every other connected client the range covers. Ranges that may
  * reach beyond this node (namespace, session, global, custom, RM) also go to the host's
@@ -12,6 +13,7 @@
 #include "pmix/common/wu_pack.h"
 #include "pmix/common/wu_proto.h"
 #include "pmix/event/wu_event.h"
+#include "pmix/server/wu_server.h"
 
 #include <stdlib.h>
 
@@ -32,8 +34,9 @@ static bool covers(const wu_srv_client_t *cl, const pmix_proc_t *source, pmix_da
     }
 }
 
-void wu_event_srv_send(pmix_status_t status, const pmix_proc_t *source, pmix_data_range_t range,
-                       const pmix_info_t *info, size_t ninfo, const pmix_proc_t *skip)
+/* Send the event to the connected local clients the range covers, except skip (may be NULL). */
+static void send_clients(pmix_status_t status, const pmix_proc_t *source, pmix_data_range_t range,
+                         const pmix_info_t *info, size_t ninfo, const pmix_proc_t *skip)
 {
     uint8_t cmd = WU_CMD_NOTIFY;
     wu_buffer_t b;
@@ -78,7 +81,7 @@ int wu_srv_cmd_notify(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
         rc = PMIX_ERR_BAD_PARAM;
         goto out;
     }
-    wu_event_srv_send(status, &source, range, info, ninfo, &peer->proc);
+    send_clients(status, &source, range, info, ninfo, &peer->proc);
     if (PMIX_RANGE_LOCAL == range || NULL == wu_srv.host.notify_event) {
         rc = PMIX_RANGE_RM == range ? PMIX_ERR_NOT_SUPPORTED : PMIX_SUCCESS;
         if (PMIX_SUCCESS == rc) {
@@ -104,3 +107,55 @@ out:
     }
     return rc;
 }
+
+/* ---- the runtime of pmix/event --------------------------------------------------------------- */
+
+static bool rt_ready(void)
+{
+    return wu_srv.initialized;
+}
+
+static int rt_shift(wu_shift_fn_t fn, void *arg)
+{
+    return WU_SUCCESS == wu_progress_shift(wu_srv.pt, fn, arg) ? PMIX_SUCCESS : PMIX_ERR_INIT;
+}
+
+static int rt_wait_call(wu_wait_call_fn_t fn, void *arg)
+{
+    return wu_progress_shift_wait(wu_srv.pt, fn, arg, 0);
+}
+
+static bool rt_in_thread(void)
+{
+    return wu_progress_in_thread(wu_srv.pt);
+}
+
+/* The server process's own handlers hear every event it notifies: the host is the caller. */
+static bool rt_covers(pmix_data_range_t range, const pmix_info_t *info, size_t ninfo)
+{
+    (void)range;
+    (void)info;
+    (void)ninfo;
+    return true;
+}
+
+/* The covered local clients; the host is not called back. */
+static pmix_status_t rt_forward(pmix_status_t status, const pmix_proc_t *source,
+                                pmix_data_range_t range, const pmix_info_t *info, size_t ninfo,
+                                pmix_op_cbfunc_t done, void *cbdata)
+{
+    (void)done;
+    (void)cbdata;
+    send_clients(status, source, range, info, ninfo, NULL);
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
+const wu_event_rt_t wu_srv_event_rt = {
+    .ready = rt_ready,
+    .shift = rt_shift,
+    .wait_call = rt_wait_call,
+    .in_thread = rt_in_thread,
+    .me = &wu_srv.me,
+    .covers = rt_covers,
+    .forward = rt_forward,
+};
