@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* ptl_tcp.c -- ptl component: TCP over IPv4, on the loopback address and an ephemeral port by
- * default, named "tcp4://<address>:<port>". For tools and, later, remote peers. */
+ * default, named "tcp4://<address>:<port>". For tools and, later, remote peers. A server listens
+ * on it when it asks for remote connections (PMIX_SERVER_REMOTE_CONNECTIONS), when the user's ptl
+ * selection names tcp, or when no better module listens. */
 #include "mca/ptl/ptl.h"
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_show_help.h"
@@ -25,14 +27,18 @@ static void nodelay(int s)
     (void)setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 }
 
-static int tcp_listen(int *fd, char **uri, void **state)
+static int tcp_listen(const wu_ptl_listen_req_t *req, int *fd, char **uri, void **state)
 {
     struct sockaddr_in sa = {.sin_family = AF_INET};
     socklen_t slen = sizeof sa;
     char host[INET_ADDRSTRLEN];
     int s, one = 1;
     const char *addr = NULL != listen_addr ? listen_addr : "127.0.0.1";
+    const pmix_info_t *remote = wu_ptl_req_info(req, PMIX_SERVER_REMOTE_CONNECTIONS);
 
+    if (!req->named && !req->alone && !(NULL != remote && PMIX_INFO_TRUE(remote))) {
+        return WU_ERR_TAKE_NEXT;
+    }
     if (1 != inet_pton(AF_INET, addr, &sa.sin_addr)) {
         wu_show_help("help-ptl-tcp.txt", "bad-address", true, addr);
         return WU_ERR_BAD_PARAM;
@@ -114,6 +120,7 @@ static int tcp_connect(const char *uri, int *fd)
 
 static const wu_ptl_module_t tcp_module = {
     .scheme = "tcp4",
+    .anonymous = true,
     .listen = tcp_listen,
     .unlisten = tcp_unlisten,
     .connect = tcp_connect,

@@ -472,6 +472,76 @@ START_TEST(test_bad_args)
 }
 END_TEST
 
+/* A server's listeners (wu_ptl_base_listen_all) for a ptl selection and the remote-connections
+ * attribute: which modules listen, in which order, whether a token is needed, and that the
+ * first URI (the one handed to clients) answers. */
+static const struct {
+    const char *sel; /* PMIX_MCA_ptl, NULL: unset */
+    bool remote;     /* PMIX_SERVER_REMOTE_CONNECTIONS */
+    const char *first, *second;
+    bool anonymous;
+} lsets[] = {
+    {NULL, false, "usock:/", NULL, false},    {NULL, true, "usock:/", "tcp4://", true},
+    {"tcp", false, "tcp4://", NULL, true},    {"usock", false, "usock:/", NULL, false},
+    {"usock", true, "usock:/", NULL, false},  {"usock,tcp", false, "usock:/", "tcp4://", true},
+    {"^usock", false, "tcp4://", NULL, true}, {"^tcp", true, "usock:/", NULL, false},
+};
+
+START_TEST(test_listen_all)
+{
+    wu_ptl_listeners_t *ls = NULL;
+    pmix_info_t info;
+    bool t = true;
+    client_t cl;
+
+    wu_ptl_base_close();
+    wu_mca_base_close();
+    if (NULL == lsets[_i].sel) {
+        unsetenv("PMIX_MCA_ptl");
+    } else {
+        setenv("PMIX_MCA_ptl", lsets[_i].sel, 1);
+    }
+    ck_assert_int_eq(WU_SUCCESS, wu_mca_base_open());
+    ck_assert_int_eq(WU_SUCCESS, wu_ptl_base_open());
+    PMIX_INFO_LOAD(&info, PMIX_SERVER_REMOTE_CONNECTIONS, &t, PMIX_BOOL);
+    ck_assert_int_eq(WU_SUCCESS, wu_ptl_base_listen_all(pt, &info, lsets[_i].remote ? 1 : 0,
+                                                        &srv_cbs, NULL, &ls));
+    ck_assert(0 == strncmp(wu_ptl_listener_uri(wu_ptl_listeners_at(ls, 0)), lsets[_i].first,
+                           strlen(lsets[_i].first)));
+    if (NULL == lsets[_i].second) {
+        ck_assert_ptr_null(wu_ptl_listeners_at(ls, 1));
+    } else {
+        ck_assert(0 == strncmp(wu_ptl_listener_uri(wu_ptl_listeners_at(ls, 1)), lsets[_i].second,
+                               strlen(lsets[_i].second)));
+        ck_assert_ptr_null(wu_ptl_listeners_at(ls, 2));
+    }
+    ck_assert(lsets[_i].anonymous == wu_ptl_listeners_anonymous(ls));
+    snprintf(uri, sizeof uri, "%s", wu_ptl_listener_uri(wu_ptl_listeners_at(ls, 0)));
+    client_init(&cl, uri);
+    round_trip(&cl, 3, 100);
+    client_fini(&cl);
+    wu_ptl_base_close_listeners(ls);
+    wu_ptl_base_close_listeners(NULL);
+    PMIX_INFO_DESTRUCT(&info);
+}
+END_TEST
+
+/* Nobody to listen: NOT_FOUND, and nothing is left open. */
+START_TEST(test_listen_all_none)
+{
+    wu_ptl_listeners_t *ls = (wu_ptl_listeners_t *)&ls;
+    wu_ptl_base_close();
+    wu_mca_base_close();
+    setenv("PMIX_MCA_ptl", "^usock,tcp", 1);
+    ck_assert_int_eq(WU_SUCCESS, wu_mca_base_open());
+    ck_assert_int_eq(WU_SUCCESS, wu_ptl_base_open());
+    ck_assert_int_eq(WU_ERR_NOT_FOUND, wu_ptl_base_listen_all(pt, NULL, 0, &srv_cbs, NULL, &ls));
+    ck_assert_ptr_null(ls);
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_ptl_base_listen_all(pt, NULL, 1, &srv_cbs, NULL, &ls));
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_ptl_base_listen_all(pt, NULL, 0, NULL, NULL, &ls));
+}
+END_TEST
+
 static Suite *ptl_suite(void)
 {
     Suite *s = suite_create("ptl");
@@ -484,6 +554,8 @@ static Suite *ptl_suite(void)
     tcase_add_loop_test(tc, test_bad_peers_dropped, 0, 2);
     tcase_add_loop_test(tc, test_server_close, 0, 2);
     tcase_add_test(tc, test_bad_args);
+    tcase_add_loop_test(tc, test_listen_all, 0, sizeof lsets / sizeof lsets[0]);
+    tcase_add_test(tc, test_listen_all_none);
     suite_add_tcase(s, tc);
     return s;
 }
