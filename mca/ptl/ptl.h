@@ -126,20 +126,21 @@ WU_EXPORT const wu_ptl_module_t *wu_ptl_base_module(const char *scheme);
 WU_EXPORT int wu_ptl_listen(wu_progress_t *pt, const char *component,
                             const wu_ptl_listener_cbs_t *cbs, void *cbdata,
                             wu_ptl_listener_t **out);
-/* A server's listeners: every active module, best first, is asked to listen for the attributes
+/* (The server's side, inside the library: not exported.)
+ * A server's listeners: every active module, best first, is asked to listen for the attributes
  * info (see wu_ptl_listen_req_t). WU_SUCCESS and *out (at least one listener),
  * WU_ERR_NOT_FOUND (no module listens; nothing said), WU_ERR_BAD_PARAM, WU_ERR_NOMEM, or a
  * module's error (said by it; the listeners opened so far are closed). Not from pt's thread. */
-WU_EXPORT int wu_ptl_base_listen_all(wu_progress_t *pt, const pmix_info_t info[], size_t ninfo,
-                                     const wu_ptl_listener_cbs_t *cbs, void *cbdata,
-                                     wu_ptl_listeners_t **out);
+int wu_ptl_base_listen_all(wu_progress_t *pt, const pmix_info_t info[], size_t ninfo,
+                           const wu_ptl_listener_cbs_t *cbs, void *cbdata,
+                           wu_ptl_listeners_t **out);
 /* The i-th listener, best first; NULL past the end. The first one's URI is what the server
  * hands to the processes it starts. */
-WU_EXPORT wu_ptl_listener_t *wu_ptl_listeners_at(const wu_ptl_listeners_t *ls, size_t i);
+wu_ptl_listener_t *wu_ptl_listeners_at(const wu_ptl_listeners_t *ls, size_t i);
 /* Does some listener accept peers that carry no kernel identity (a psec token is needed)? */
-WU_EXPORT bool wu_ptl_listeners_anonymous(const wu_ptl_listeners_t *ls);
+bool wu_ptl_listeners_anonymous(const wu_ptl_listeners_t *ls);
 /* wu_ptl_listener_close on each, then free ls. NULL is a no-op. */
-WU_EXPORT void wu_ptl_base_close_listeners(wu_ptl_listeners_t *ls);
+void wu_ptl_base_close_listeners(wu_ptl_listeners_t *ls);
 /* The URI clients connect to; valid until wu_ptl_listener_close. */
 WU_EXPORT const char *wu_ptl_listener_uri(const wu_ptl_listener_t *l);
 /* Stop listening, close every accepted connection (their closed callbacks run with
