@@ -5,7 +5,6 @@
 #include "mca/plog/plog.h"
 #include "opal/util/wu_argv.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,9 +73,7 @@ static int send_datagram(int prio, const wu_plog_entry_t *e)
     }
     s = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
     if (s < 0 || sendto(s, line, strlen(line), 0, (struct sockaddr *)&sa, sizeof sa) < 0) {
-        WU_MCA_VERBOSE(&wu_mca_plog_framework, WU_VERB_WARN, "plog:syslog: sending to %s: %s",
-                       sock_path, strerror(errno));
-        rc = WU_ERR_SYS;
+        rc = WU_ERR_SYS; /* the base reports it (plog_base_verbose) */
     }
     if (s >= 0) {
         close(s);
