@@ -9,6 +9,13 @@
  * PMIx_Log reports per request. The user chooses components with PMIX_MCA_plog (e.g. "^syslog")
  * and tunes them with PMIX_MCA_plog_<comp>_<param>.
  *
+ * A PMIx_Log request reaches plog in exactly one process: a singleton client logs locally; a
+ * connected client sends it to its server, which hands it to its host's log upcall (the
+ * launcher, which logs it through plog in its own process) or, without one, logs it itself.
+ * Each of them calls wu_plog_base_log_request (mca/plog/base/plog_base.h), which owns the one
+ * mapping from log keys to channels (wu_plog_base_channel) and the request's directives
+ * (PMIX_LOG_ONCE, _SOURCE, _SYSLOG_PRI, _TIMESTAMP, _GENERATE_TIMESTAMP).
+ *
  * Modules are called from the progress thread (or the caller's thread for tools that log
  * synchronously); they must not block for long and must write each message atomically. */
 #ifndef WU_PLOG_H
@@ -44,5 +51,10 @@ WU_EXPORT void wu_plog_base_close(void);
 WU_EXPORT int wu_plog_base_log(const wu_plog_entry_t *entry);
 /* Is there an active module for this channel? */
 WU_EXPORT bool wu_plog_base_has_channel(const char *channel);
+
+/* The channel a PMIx_Log data key asks for (PMIX_LOG_STDERR -> "stderr", PMIX_LOG_SYSLOG and
+ * PMIX_LOG_LOCAL/GLOBAL_SYSLOG -> "syslog", PMIX_LOG_MSG -> "stderr", PMIX_LOG_EMAIL ->
+ * "email", ...); NULL when the key names no channel. */
+const char *wu_plog_base_channel(const char *key);
 
 #endif

@@ -6,8 +6,12 @@
  * and connects to such a URI. Everything else is the base's and the same for every component:
  * framing, nonblocking reads and writes, the accept, receive and closed callbacks, all run on
  * the caller's progress thread (opal/event/wu_progress.h). The framework selects every willing
- * component (select_all): a server may listen on each (usock, the default, has the higher
- * priority), and wu_ptl_connect picks the component by the URI's scheme.
+ * component (select_all). A server opens its listeners with wu_ptl_base_listen_all: each active
+ * module, best first, is asked to listen and decides from the server's attributes whether it is
+ * wanted (a module for remote peers may listen only when remote connections are asked for); the
+ * best listener's URI is the one the server hands to the processes it starts. wu_ptl_connect
+ * picks the module by the URI's scheme. The server knows no component by name: adding one is
+ * adding a directory here.
  *
  * Frame on the wire: a 12-byte header in network byte order, then `length` payload bytes:
  *   byte 0 magic 'W' (0x57) | byte 1 version (WU_PTL_WIRE_VERSION) | bytes 2-3 flags |
@@ -27,6 +31,7 @@
 
 #include "mca/base/wu_mca.h"
 #include "opal/event/wu_progress.h"
+#include "pmix_common.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -43,13 +48,27 @@
  * error WU_ERR_SYS, a local wu_ptl_close or listener close WU_SUCCESS. */
 #define WU_PTL_PEER_CLOSED WU_ERR_EMPTY
 
+/* What a listener is asked for. */
+typedef struct wu_ptl_listen_req {
+    /* The server's attributes (PMIx_server_init's info): each module reads those it knows, e.g.
+     * PMIX_SERVER_REMOTE_CONNECTIONS or PMIX_TCP_IPV4_PORT (wu_ptl_req_info). */
+    const pmix_info_t *info;
+    size_t ninfo;
+    bool named; /* the user's ptl selection names this component */
+    bool alone; /* no better module listens: without this one nobody can connect */
+} wu_ptl_listen_req_t;
+
 /* What a component provides: sockets. Called from any thread. */
 typedef struct wu_ptl_module {
     const char *scheme; /* URI scheme this module serves, without ':' ("usock", "tcp4") */
+    /* Peers on this module's sockets carry no kernel identity (no SO_PEERCRED): a server
+     * listening on it hands out a psec token. */
+    bool anonymous;
     /* Create a listening, nonblocking, close-on-exec socket. *fd the socket, *uri a malloc'd URI
-     * naming it, *state (may be NULL) passed to unlisten. WU_SUCCESS or an error (shown to the
-     * user by the component). */
-    int (*listen)(int *fd, char **uri, void **state);
+     * naming it, *state (may be NULL) passed to unlisten. WU_SUCCESS, WU_ERR_TAKE_NEXT (req does
+     * not call for this module: no listener, no message), or an error (shown to the user by the
+     * component). */
+    int (*listen)(const wu_ptl_listen_req_t *req, int *fd, char **uri, void **state);
     /* Undo what listen made besides the socket (files, directories); the base closes fd. */
     void (*unlisten)(void *state);
     /* Connect to uri (of this scheme); *fd a connected socket (blocking mode is fine, the base
@@ -64,6 +83,19 @@ extern size_t wu_ptl_base_max_msg_size;
 
 typedef struct wu_ptl_conn wu_ptl_conn_t;
 typedef struct wu_ptl_listener wu_ptl_listener_t;
+/* The listeners of a server, best first (wu_ptl_base_listen_all). */
+typedef struct wu_ptl_listeners wu_ptl_listeners_t;
+
+/* The attribute key of req->info, NULL if absent. */
+static inline const pmix_info_t *wu_ptl_req_info(const wu_ptl_listen_req_t *req, const char *key)
+{
+    for (size_t i = 0; NULL != req->info && i < req->ninfo; i++) {
+        if (PMIX_CHECK_KEY(&req->info[i], key)) {
+            return &req->info[i];
+        }
+    }
+    return NULL;
+}
 
 /* One complete frame arrived. payload (NULL if len is 0) is valid only during the call. */
 typedef void (*wu_ptl_recv_fn_t)(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags,
@@ -87,13 +119,28 @@ WU_EXPORT void wu_ptl_base_close(void);
 /* The active module serving scheme, NULL if none. */
 WU_EXPORT const wu_ptl_module_t *wu_ptl_base_module(const char *scheme);
 
-/* Listen with the active module named component (NULL: the best active one). Callbacks run on
- * pt's thread with cbdata (accepted connections start with cbdata as their own cbdata).
- * WU_SUCCESS and *out, WU_ERR_BAD_PARAM, WU_ERR_NOT_FOUND (no such active component), or the
- * component's error. Not from pt's thread. */
+/* Listen with the active module named component (NULL: the best active one), as if that module
+ * were named and alone. Callbacks run on pt's thread with cbdata (accepted connections start with
+ * cbdata as their own cbdata). WU_SUCCESS and *out, WU_ERR_BAD_PARAM, WU_ERR_NOT_FOUND (no such
+ * active component), or the component's error. Not from pt's thread. */
 WU_EXPORT int wu_ptl_listen(wu_progress_t *pt, const char *component,
                             const wu_ptl_listener_cbs_t *cbs, void *cbdata,
                             wu_ptl_listener_t **out);
+/* (The server's side, inside the library: not exported.)
+ * A server's listeners: every active module, best first, is asked to listen for the attributes
+ * info (see wu_ptl_listen_req_t). WU_SUCCESS and *out (at least one listener),
+ * WU_ERR_NOT_FOUND (no module listens; nothing said), WU_ERR_BAD_PARAM, WU_ERR_NOMEM, or a
+ * module's error (said by it; the listeners opened so far are closed). Not from pt's thread. */
+int wu_ptl_base_listen_all(wu_progress_t *pt, const pmix_info_t info[], size_t ninfo,
+                           const wu_ptl_listener_cbs_t *cbs, void *cbdata,
+                           wu_ptl_listeners_t **out);
+/* The i-th listener, best first; NULL past the end. The first one's URI is what the server
+ * hands to the processes it starts. */
+wu_ptl_listener_t *wu_ptl_listeners_at(const wu_ptl_listeners_t *ls, size_t i);
+/* Does some listener accept peers that carry no kernel identity (a psec token is needed)? */
+bool wu_ptl_listeners_anonymous(const wu_ptl_listeners_t *ls);
+/* wu_ptl_listener_close on each, then free ls. NULL is a no-op. */
+void wu_ptl_base_close_listeners(wu_ptl_listeners_t *ls);
 /* The URI clients connect to; valid until wu_ptl_listener_close. */
 WU_EXPORT const char *wu_ptl_listener_uri(const wu_ptl_listener_t *l);
 /* Stop listening, close every accepted connection (their closed callbacks run with

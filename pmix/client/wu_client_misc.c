@@ -9,11 +9,13 @@
  * (the paths are removed at its last PMIx_Finalize) and refuses other directives. Success is
  * reported as PMIX_SUCCESS, never PMIX_OPERATION_SUCCEEDED (Open MPI treats that as an error).
  *
- * Log: handled in this process, through the plog framework, connected or not: stdout and
- * stderr are the process's own (a launcher forwards them), syslog is the local one. The Open
- * MPI help message (PMIX_LOG_MSG, a byte object in opal's buffer format) is printed on stderr:
- * it is the only explanation the user gets of an early MPI failure. */
-#include "mca/plog/plog.h"
+ * Log: a connected client sends the request to its server (WU_CMD_LOG), which hands it to its
+ * host (the launcher logs it through its plog modules: its stdout and stderr, the syslog; many
+ * ranks' identical Open MPI help messages are printed once) or logs it through its own. A
+ * singleton logs through plog here. The Open MPI help message (PMIX_LOG_MSG, a byte object in
+ * opal's buffer format) is printed on stderr: it is the only explanation the user gets of an
+ * early MPI failure. */
+#include "mca/plog/base/plog_base.h"
 #include "opal/util/wu_error.h"
 #include "opal/util/wu_path.h"
 #include "opal/util/wu_show_help.h"
@@ -348,14 +350,6 @@ pmix_status_t PMIx_Job_control(const pmix_proc_t targets[], size_t ntargets,
 
 /* ---- log ------------------------------------------------------------------------------- */
 
-/* The rendered text of an Open MPI help message (the last string of the relay). */
-static const char *ompi_help_text(const pmix_byte_object_t *bo)
-{
-    const char *str[4];
-    size_t n = wu_ompi_help_strings(bo, str, 4);
-    return n > 0 ? str[n - 1] : NULL;
-}
-
 typedef struct {
     pmix_info_t *data, *dirs;
     size_t ndata, ndirs;
@@ -366,54 +360,11 @@ typedef struct {
 static int log_fn(void *arg)
 {
     log_t *l = arg;
-    const pmix_info_t *src = wu_info_find(l->dirs, l->ndirs, PMIX_LOG_SOURCE);
-    const pmix_info_t *pri = wu_info_find(l->dirs, l->ndirs, PMIX_LOG_SYSLOG_PRI);
-    const pmix_info_t *ts = wu_info_find(l->dirs, l->ndirs, PMIX_LOG_TIMESTAMP);
-    bool once = wu_info_flag(l->dirs, l->ndirs, PMIX_LOG_ONCE);
-    char source[PMIX_MAX_NSLEN + 16];
-    size_t done = 0;
-    const pmix_proc_t *who = &wu_client.myproc;
-
-    if (NULL != src && PMIX_PROC == src->value.type && NULL != src->value.data.proc) {
-        who = src->value.data.proc;
-    }
-    snprintf(source, sizeof source, "%s:%u", who->nspace, (unsigned)who->rank);
-    for (size_t i = 0; i < l->ndata && !(once && done > 0); i++) {
-        const pmix_info_t *d = &l->data[i];
-        wu_plog_entry_t e = {.source = source, .severity = -1};
-        if (NULL != pri && PMIX_INT == pri->value.type) {
-            e.severity = pri->value.data.integer;
-        }
-        if (NULL != ts && PMIX_TIME == ts->value.type) {
-            e.timestamp = ts->value.data.time;
-        }
-        if (PMIX_CHECK_KEY(d, PMIX_LOG_MSG) && PMIX_BYTE_OBJECT == d->value.type) {
-            e.channel = "stderr";
-            e.source = NULL; /* rendered already */
-            e.message = ompi_help_text(&d->value.data.bo);
-        } else if (PMIX_STRING != d->value.type) {
-            continue; /* email and other structured channels: not supported */
-        } else if (PMIX_CHECK_KEY(d, PMIX_LOG_STDERR)) {
-            e.channel = "stderr";
-        } else if (PMIX_CHECK_KEY(d, PMIX_LOG_STDOUT)) {
-            e.channel = "stdout";
-        } else if (PMIX_CHECK_KEY(d, PMIX_LOG_SYSLOG) || PMIX_CHECK_KEY(d, PMIX_LOG_LOCAL_SYSLOG) ||
-                   PMIX_CHECK_KEY(d, PMIX_LOG_GLOBAL_SYSLOG)) {
-            e.channel = "syslog";
-        } else {
-            continue;
-        }
-        if (PMIX_STRING == d->value.type) {
-            e.message = d->value.data.string;
-        }
-        if (NULL != e.message && wu_client.plog_open && WU_SUCCESS == wu_plog_base_log(&e)) {
-            done++;
-        }
-    }
-    if (0 == done) {
+    if (!wu_client.plog_open) {
         return PMIX_ERR_NOT_SUPPORTED;
     }
-    return once || done == l->ndata ? PMIX_SUCCESS : PMIX_ERR_PARTIAL_SUCCESS;
+    return wu_plog_base_log_request(&wu_client.myproc, l->data, l->ndata, l->dirs, l->ndirs,
+                                    wu_ompi_help_render, NULL);
 }
 
 static void log_free(log_t *l)
@@ -437,19 +388,7 @@ static void log_reply(int status, wu_buffer_t *reply, void *cbdata)
     log_free(l);
 }
 
-/* Does the request carry an Open MPI help message? */
-static bool has_help_msg(const log_t *l)
-{
-    for (size_t i = 0; i < l->ndata; i++) {
-        if (PMIX_CHECK_KEY(&l->data[i], PMIX_LOG_MSG)) {
-            return true;
-        }
-    }
-    return false;
-}
-
-/* A connected client's help messages go to the server, whose host prints what many ranks send
- * only once (the launcher's aggregation); the rest is logged here. */
+/* A connected client's request goes to its server. */
 static int log_to_server(log_t *l)
 {
     wu_buffer_t b;
@@ -471,8 +410,7 @@ static void log_nb_fn(void *arg)
 {
     log_t *l = arg;
     int rc;
-    if (WU_CLIENT_CONNECTED == wu_client.mode && has_help_msg(l) &&
-        PMIX_SUCCESS == log_to_server(l)) {
+    if (WU_CLIENT_CONNECTED == wu_client.mode && PMIX_SUCCESS == log_to_server(l)) {
         return; /* log_reply finishes */
     }
     rc = log_fn(l);
@@ -525,12 +463,24 @@ pmix_status_t PMIx_Log_nb(const pmix_info_t data[], size_t ndata, const pmix_inf
     return rc;
 }
 
+static void log_blk_done(pmix_status_t status, void *cbdata)
+{
+    wu_wait_release(cbdata, status);
+}
+
 pmix_status_t PMIx_Log(const pmix_info_t data[], size_t ndata, const pmix_info_t directives[],
                        size_t ndirs)
 {
-    log_t l = {(pmix_info_t *)data, (pmix_info_t *)directives, ndata, ndirs, NULL, NULL};
-    if (NULL == data || 0 == ndata || (NULL == directives && 0 < ndirs)) {
-        return PMIX_ERR_BAD_PARAM;
+    wu_wait_t w;
+    pmix_status_t rc;
+    if (wu_client_ready() && wu_progress_in_thread(wu_client.pt)) {
+        return PMIX_ERR_WOULD_BLOCK;
     }
-    return wu_client_call(log_fn, &l);
+    wu_wait_init(&w);
+    rc = PMIx_Log_nb(data, ndata, directives, ndirs, log_blk_done, &w);
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_wait_for(&w, 0);
+    }
+    wu_wait_destroy(&w);
+    return rc;
 }

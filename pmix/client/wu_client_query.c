@@ -59,10 +59,10 @@ static const struct {
     {"PMIx_Get_nb",
      PMIX_OPTIONAL "," PMIX_IMMEDIATE "," PMIX_TIMEOUT "," PMIX_GET_REFRESH_CACHE "," PMIX_NODE_INFO
                    "," PMIX_APP_INFO "," PMIX_HOSTNAME "," PMIX_NODEID "," PMIX_APPNUM},
-    {"PMIx_Log",
-     PMIX_LOG_STDERR "," PMIX_LOG_STDOUT "," PMIX_LOG_SYSLOG "," PMIX_LOG_LOCAL_SYSLOG
-                     "," PMIX_LOG_GLOBAL_SYSLOG "," PMIX_LOG_MSG "," PMIX_LOG_ONCE
-                     "," PMIX_LOG_SOURCE "," PMIX_LOG_SYSLOG_PRI "," PMIX_LOG_TIMESTAMP},
+    {"PMIx_Log", PMIX_LOG_STDERR "," PMIX_LOG_STDOUT "," PMIX_LOG_SYSLOG "," PMIX_LOG_LOCAL_SYSLOG
+                                 "," PMIX_LOG_GLOBAL_SYSLOG "," PMIX_LOG_MSG "," PMIX_LOG_ONCE
+                                 "," PMIX_LOG_SOURCE "," PMIX_LOG_SYSLOG_PRI "," PMIX_LOG_TIMESTAMP
+                                 "," PMIX_LOG_GENERATE_TIMESTAMP},
     {"PMIx_Job_control",
      PMIX_REGISTER_CLEANUP "," PMIX_REGISTER_CLEANUP_DIR "," PMIX_CLEANUP_RECURSIVE},
     {"PMIx_Query_info",

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wu_ompi_help.c -- the strings of an Open MPI show_help relay (format in wu_ompi_help.h). */
 #include "pmix/common/wu_ompi_help.h"
+#include "opal/util/wu_error.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -34,4 +35,25 @@ size_t wu_ompi_help_strings(const pmix_byte_object_t *bo, const char **out, size
         }
     }
     return n;
+}
+
+size_t wu_ompi_help_item(const pmix_info_t *item, const char **out, size_t max)
+{
+    if (NULL == item || !PMIX_CHECK_KEY(item, PMIX_LOG_MSG) ||
+        PMIX_BYTE_OBJECT != item->value.type) {
+        return 0;
+    }
+    return wu_ompi_help_strings(&item->value.data.bo, out, max);
+}
+
+int wu_ompi_help_render(const pmix_info_t *item, const char **text, void *ctx)
+{
+    const char *str[4];
+    size_t n = wu_ompi_help_item(item, str, 4);
+    (void)ctx;
+    if (0 == n) {
+        return WU_ERR_NOT_SUPPORTED;
+    }
+    *text = str[n - 1]; /* the rendered text comes last */
+    return WU_SUCCESS;
 }

@@ -129,9 +129,9 @@ typedef struct wu_srv {
     pmix_proc_t me;
     char hostname[256];
     char *session_dir;
-    wu_ptl_listener_t *usock, *tcp;
-    const char *uri;   /* what setup_fork hands out (usock if listening, else tcp) */
-    const char *token; /* psec token for tcp clients, NULL if none */
+    wu_ptl_listeners_t *listeners; /* best first */
+    const char *uri;               /* what setup_fork hands out: the best listener's */
+    const char *token;             /* psec token for peers without kernel identity, or NULL */
     /* the data, all in the selected gds module (wu_server_data.c) */
     const wu_gds_module_t *gds;
     wu_gds_store_t *store;  /* what the host registered (job, proc, node, app data) */

@@ -146,22 +146,6 @@ static const char *info_string(const pmix_info_t *info, size_t ninfo, const char
     return NULL != i && PMIX_STRING == i->value.type ? i->value.data.string : NULL;
 }
 
-/* Does the ptl selection parameter name component explicitly? */
-static bool ptl_selected(const char *component)
-{
-    const char *sel = wu_mca_ptl_framework.selection;
-    char **list;
-    bool hit = false;
-    if (NULL == sel || '^' == sel[0] || NULL == (list = wu_argv_split(sel, ','))) {
-        return false;
-    }
-    for (int i = 0; NULL != list[i]; i++) {
-        hit = hit || 0 == strcmp(list[i], component);
-    }
-    wu_argv_free(list);
-    return hit;
-}
-
 static void teardown_state(void)
 {
     wu_pnet_base_close();
@@ -194,34 +178,24 @@ static void teardown_state(void)
     wu_output_finalize();
 }
 
+/* Listen with every ptl module the attributes call for; the best listener's URI is handed out,
+ * and a psec token too when a listener's peers carry no kernel identity. */
 static int open_listeners(const pmix_info_t info[], size_t ninfo)
 {
-    const pmix_info_t *remote = find_info(info, ninfo, PMIX_SERVER_REMOTE_CONNECTIONS);
-    bool want_tcp = (NULL != remote && PMIX_INFO_TRUE(remote)) || ptl_selected("tcp");
-    int rc;
-
-    if (NULL != wu_ptl_base_module("usock")) {
-        rc = wu_ptl_listen(wu_srv.pt, "usock", &wu_srv_listener_cbs, NULL, &wu_srv.usock);
-        if (WU_SUCCESS != rc) {
-            return rc;
-        }
-    } else {
-        want_tcp = true;
-    }
-    if (want_tcp && NULL != wu_ptl_base_module("tcp4")) {
-        rc = wu_ptl_listen(wu_srv.pt, "tcp", &wu_srv_listener_cbs, NULL, &wu_srv.tcp);
-        if (WU_SUCCESS != rc) {
-            return rc;
-        }
-        if (WU_SUCCESS != (rc = wu_psec_base_server_token(&wu_srv.token))) {
-            return rc;
-        }
-    }
-    if (NULL == wu_srv.usock && NULL == wu_srv.tcp) {
+    int rc = wu_ptl_base_listen_all(wu_srv.pt, info, ninfo, &wu_srv_listener_cbs, NULL,
+                                    &wu_srv.listeners);
+    if (WU_ERR_NOT_FOUND == rc) {
         wu_show_help(WU_SRV_HELP, "no-listener", true);
         return WU_ERR_SILENT;
     }
-    wu_srv.uri = wu_ptl_listener_uri(NULL != wu_srv.usock ? wu_srv.usock : wu_srv.tcp);
+    if (WU_SUCCESS != rc) {
+        return rc;
+    }
+    if (wu_ptl_listeners_anonymous(wu_srv.listeners) &&
+        WU_SUCCESS != (rc = wu_psec_base_server_token(&wu_srv.token))) {
+        return rc;
+    }
+    wu_srv.uri = wu_ptl_listener_uri(wu_ptl_listeners_at(wu_srv.listeners, 0));
     return WU_SUCCESS;
 }
 
@@ -229,6 +203,7 @@ pmix_status_t PMIx_server_init(pmix_server_module_t *module, pmix_info_t info[],
 {
     const char *s, *tmpdir;
     const pmix_info_t *r;
+    wu_ptl_listener_t *l;
     int rc;
 
     if (wu_srv.initialized) {
@@ -297,17 +272,18 @@ pmix_status_t PMIx_server_init(pmix_server_module_t *module, pmix_info_t info[],
         return PMIX_ERR_INIT;
     }
     if (WU_SUCCESS != open_listeners(info, ninfo)) {
-        wu_ptl_listener_close(wu_srv.usock);
-        wu_ptl_listener_close(wu_srv.tcp);
-        wu_srv.usock = wu_srv.tcp = NULL;
+        wu_ptl_base_close_listeners(wu_srv.listeners);
+        wu_srv.listeners = NULL;
         wu_progress_stop(wu_srv.pt);
         wu_srv.pt = NULL;
         teardown_state();
         return PMIX_ERR_INIT;
     }
-    wu_output_verbose(WU_VERB_INFO, wu_srv.out, "server: %s:%u listening on %s (tcp %s)",
-                      wu_srv.me.nspace, wu_srv.me.rank, wu_srv.uri,
-                      NULL != wu_srv.tcp ? wu_ptl_listener_uri(wu_srv.tcp) : "off");
+    for (size_t i = 0; NULL != (l = wu_ptl_listeners_at(wu_srv.listeners, i)); i++) {
+        wu_output_verbose(WU_VERB_INFO, wu_srv.out, "server: %s:%u listening on %s%s",
+                          wu_srv.me.nspace, wu_srv.me.rank, wu_ptl_listener_uri(l),
+                          0 == i ? " (handed to clients)" : "");
+    }
     wu_srv.initialized = true;
     wu_event_rt_set(WU_EVENT_SERVER, &wu_srv_event_rt);
     return PMIX_SUCCESS;
@@ -338,9 +314,8 @@ pmix_status_t PMIx_server_finalize(void)
     }
     wu_srv.initialized = false;
     wu_event_rt_set(WU_EVENT_SERVER, NULL);
-    wu_ptl_listener_close(wu_srv.usock);
-    wu_ptl_listener_close(wu_srv.tcp);
-    wu_srv.usock = wu_srv.tcp = NULL;
+    wu_ptl_base_close_listeners(wu_srv.listeners);
+    wu_srv.listeners = NULL;
     wu_srv.uri = NULL;
     wu_progress_stop(wu_srv.pt); /* runs what is still queued, then the thread ends */
     wu_srv.pt = NULL;
@@ -582,7 +557,7 @@ pmix_status_t PMIx_server_setup_fork(const pmix_proc_t *proc, char ***env)
         WU_SUCCESS != (rc = wu_setenv("PMIX_SERVER_TMPDIR", wu_srv.session_dir, true, env))) {
         return WU_ERR_NOMEM == rc ? PMIX_ERR_NOMEM : PMIX_ERR_BAD_PARAM;
     }
-    if (NULL != wu_srv.tcp && NULL != wu_srv.token &&
+    if (NULL != wu_srv.token &&
         WU_SUCCESS != (rc = wu_setenv(WU_PSEC_TOKEN_ENV, wu_srv.token, true, env))) {
         return WU_ERR_NOMEM == rc ? PMIX_ERR_NOMEM : PMIX_ERR_BAD_PARAM;
     }

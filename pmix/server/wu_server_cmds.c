@@ -2,7 +2,7 @@
 /* wu_server_cmds.c -- the requests that mostly go to the host: ABORT, JOB_CONTROL (cleanup
  * registration is handled here), QUERY (namespaces, job size, proc tables and the query keys
  * answered here; the rest goes to the host) and LOG (the host's log upcall, else plog). */
-#include "mca/plog/plog.h"
+#include "mca/plog/base/plog_base.h"
 #include "pmix/common/wu_ompi_help.h"
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_output.h"
@@ -14,7 +14,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <syslog.h>
 
 /* The query keys this server answers itself (PMIX_QUERY_ATTRIBUTE_SUPPORT's answer). */
 #define SRV_QUERY_KEYS                                                \
@@ -438,7 +437,6 @@ int wu_srv_cmd_log(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
 {
     pmix_info_t *data = NULL, *dirs = NULL;
     size_t ndata = 0, ndirs = 0;
-    char who[PMIX_MAX_NSLEN + 16];
     pmix_status_t rc = PMIX_ERR_BAD_PARAM;
 
     if (PMIX_SUCCESS != wu_proto_unpack_list(b, (void **)&data, &ndata, PMIX_INFO) ||
@@ -458,42 +456,8 @@ int wu_srv_cmd_log(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
         rc = PMIX_SUCCESS;
         goto out;
     }
-    wu_srv_proc_str(&peer->proc, who, sizeof who);
-    rc = PMIX_SUCCESS;
-    for (size_t i = 0; i < ndata; i++) {
-        wu_plog_entry_t e = {.source = who, .severity = -1};
-        pmix_status_t r1;
-        const char *help[4];
-        size_t nhelp;
-        if (PMIX_CHECK_KEY(&data[i], PMIX_LOG_MSG) && PMIX_BYTE_OBJECT == data[i].value.type &&
-            (nhelp = wu_ompi_help_strings(&data[i].value.data.bo, help, 4)) > 0) {
-            e.message = help[nhelp - 1]; /* an Open MPI help message, rendered already */
-            e.source = NULL;
-        } else if (PMIX_STRING != data[i].value.type || NULL == data[i].value.data.string) {
-            continue; /* not a message */
-        } else {
-            e.message = data[i].value.data.string;
-        }
-        if (NULL == e.source) {
-            e.channel = "stderr";
-        } else if (PMIX_CHECK_KEY(&data[i], PMIX_LOG_STDOUT)) {
-            e.channel = "stdout";
-        } else if (PMIX_CHECK_KEY(&data[i], PMIX_LOG_SYSLOG) ||
-                   PMIX_CHECK_KEY(&data[i], PMIX_LOG_LOCAL_SYSLOG) ||
-                   PMIX_CHECK_KEY(&data[i], PMIX_LOG_GLOBAL_SYSLOG)) {
-            e.channel = "syslog";
-            e.severity = LOG_INFO;
-        } else {
-            e.channel = "stderr";
-        }
-        r1 = wu_plog_base_log(&e);
-        if (r1 <= WU_INTERNAL_ERR_BASE) {
-            r1 = PMIX_ERROR; /* no internal status crosses the wire */
-        }
-        if (PMIX_SUCCESS != r1 && PMIX_SUCCESS == rc) {
-            rc = r1;
-        }
-    }
+    /* no host to hand it to: log it here */
+    rc = wu_plog_base_log_request(&peer->proc, data, ndata, dirs, ndirs, wu_ompi_help_render, NULL);
     if (PMIX_SUCCESS == rc) {
         wu_srv_reply(peer->conn, tag, PMIX_SUCCESS, NULL);
     }

@@ -2,8 +2,10 @@
 /* e2e_log.c -- every rank sends the same help message the way Open MPI 4.1's show_help does
  * before its runtime is up: PMIx_Log_nb with PMIX_LOG_MSG, a byte object of (u32 1, string)
  * fields -- help file, topic, a one-byte flag, the rendered text -- and waits for the callback.
- * test/e2e/log.sh checks that wrun prints the text once and counts the others. Public PMIx API
- * only. */
+ * test/e2e/log.sh checks that wrun prints the text once and counts the others.
+ * With the argument "channels", each rank logs a line to PMIX_LOG_STDERR and to PMIX_LOG_SYSLOG
+ * (both must succeed), and asks for a channel nobody has (PMIX_ERR_NOT_SUPPORTED); log.sh checks
+ * where the lines went. Public PMIx API only. */
 #include "e2e_util.h"
 
 #include <arpa/inet.h>
@@ -35,7 +37,29 @@ static void cb(pmix_status_t status, void *cbdata)
     done = 1;
 }
 
-int main(void)
+static int channels(void)
+{
+    char line[128];
+    pmix_info_t info;
+
+    snprintf(line, sizeof line, "e2e-stderr-marker rank %u", e2e_me.rank);
+    PMIX_INFO_LOAD(&info, PMIX_LOG_STDERR, line, PMIX_STRING);
+    E2E_RC(PMIx_Log(&info, 1, NULL, 0), "PMIx_Log(PMIX_LOG_STDERR)");
+    PMIX_INFO_DESTRUCT(&info);
+    snprintf(line, sizeof line, "e2e-syslog-marker rank %u", e2e_me.rank);
+    PMIX_INFO_LOAD(&info, PMIX_LOG_SYSLOG, line, PMIX_STRING);
+    E2E_RC(PMIx_Log(&info, 1, NULL, 0), "PMIx_Log(PMIX_LOG_SYSLOG)");
+    PMIX_INFO_DESTRUCT(&info);
+    PMIX_INFO_LOAD(&info, "e2e.carrier.pigeon", "nobody carries this", PMIX_STRING);
+    E2E_RC_IS(PMIx_Log(&info, 1, NULL, 0), PMIX_ERR_NOT_SUPPORTED, "PMIx_Log(unknown channel)");
+    PMIX_INFO_DESTRUCT(&info);
+    printf("e2e_log rank %u: channels ok\n", e2e_me.rank);
+    E2E_RC(PMIx_Fence(NULL, 0, NULL, 0), "PMIx_Fence");
+    E2E_RC(PMIx_Finalize(NULL, 0), "PMIx_Finalize");
+    return 0;
+}
+
+int main(int argc, char **argv)
 {
     unsigned char buf[512];
     size_t n = 0;
@@ -43,6 +67,9 @@ int main(void)
     pmix_byte_object_t bo;
 
     E2E_RC(PMIx_Init(&e2e_me, NULL, 0), "PMIx_Init");
+    if (argc > 1 && 0 == strcmp(argv[1], "channels")) {
+        return channels();
+    }
     n += put_str(buf + n, "help-e2e-test.txt");
     n += put_str(buf + n, "no-such-thing");
     n += put_u32(buf + n, 1);

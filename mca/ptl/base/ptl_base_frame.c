@@ -619,26 +619,14 @@ static void accept_cb(evutil_socket_t lfd, short what, void *arg)
     }
 }
 
-int wu_ptl_listen(wu_progress_t *pt, const char *component, const wu_ptl_listener_cbs_t *cbs,
-                  void *cbdata, wu_ptl_listener_t **out)
+/* Ask module m (entry e) to listen for req: WU_SUCCESS and *out, WU_ERR_TAKE_NEXT, or an error. */
+static int listen_one(wu_progress_t *pt, const wu_mca_comp_entry_t *e,
+                      const wu_ptl_listen_req_t *req, const wu_ptl_listener_cbs_t *cbs,
+                      void *cbdata, wu_ptl_listener_t **out)
 {
-    const wu_ptl_module_t *m = NULL;
+    const wu_ptl_module_t *m = e->module;
     wu_ptl_listener_t *l;
     int rc;
-    if (NULL == pt || NULL == cbs || NULL == cbs->recv || NULL == out) {
-        return WU_ERR_BAD_PARAM;
-    }
-    *out = NULL;
-    for (size_t i = 0; i < wu_mca_ptl_framework.nactive; i++) {
-        if (NULL == component ||
-            0 == strcmp(component, wu_mca_ptl_framework.active[i]->component->name)) {
-            m = wu_mca_active_module(&wu_mca_ptl_framework, i);
-            break;
-        }
-    }
-    if (NULL == m) {
-        return WU_ERR_NOT_FOUND;
-    }
     if (NULL == (l = calloc(1, sizeof *l))) {
         return WU_ERR_NOMEM;
     }
@@ -646,7 +634,11 @@ int wu_ptl_listen(wu_progress_t *pt, const char *component, const wu_ptl_listene
     l->module = m;
     l->cbs = *cbs;
     l->cbdata = cbdata;
-    if (WU_SUCCESS != (rc = m->listen(&l->fd, &l->uri, &l->state))) {
+    if (WU_SUCCESS != (rc = m->listen(req, &l->fd, &l->uri, &l->state))) {
+        if (WU_ERR_TAKE_NEXT == rc) {
+            WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_INFO,
+                           "ptl:base: %s is not asked to listen", e->component->name);
+        }
         free(l);
         return rc;
     }
@@ -664,6 +656,88 @@ int wu_ptl_listen(wu_progress_t *pt, const char *component, const wu_ptl_listene
     WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_INFO, "ptl:base: listening on %s", l->uri);
     *out = l;
     return WU_SUCCESS;
+}
+
+int wu_ptl_listen(wu_progress_t *pt, const char *component, const wu_ptl_listener_cbs_t *cbs,
+                  void *cbdata, wu_ptl_listener_t **out)
+{
+    const wu_ptl_listen_req_t req = {.named = true, .alone = true};
+    if (NULL == pt || NULL == cbs || NULL == cbs->recv || NULL == out) {
+        return WU_ERR_BAD_PARAM;
+    }
+    *out = NULL;
+    for (size_t i = 0; i < wu_mca_ptl_framework.nactive; i++) {
+        const wu_mca_comp_entry_t *e = wu_mca_ptl_framework.active[i];
+        if (NULL == component || 0 == strcmp(component, e->component->name)) {
+            return listen_one(pt, e, &req, cbs, cbdata, out);
+        }
+    }
+    return WU_ERR_NOT_FOUND;
+}
+
+struct wu_ptl_listeners {
+    size_t n;
+    wu_ptl_listener_t *l[];
+};
+
+int wu_ptl_base_listen_all(wu_progress_t *pt, const pmix_info_t info[], size_t ninfo,
+                           const wu_ptl_listener_cbs_t *cbs, void *cbdata, wu_ptl_listeners_t **out)
+{
+    wu_ptl_listeners_t *ls;
+    int rc = WU_SUCCESS;
+    if (NULL == pt || NULL == cbs || NULL == cbs->recv || NULL == out ||
+        (NULL == info && ninfo > 0)) {
+        return WU_ERR_BAD_PARAM;
+    }
+    *out = NULL;
+    ls = calloc(1, sizeof *ls + wu_mca_ptl_framework.nactive * sizeof ls->l[0]);
+    if (NULL == ls) {
+        return WU_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < wu_mca_ptl_framework.nactive; i++) {
+        const wu_mca_comp_entry_t *e = wu_mca_ptl_framework.active[i];
+        const wu_ptl_listen_req_t req = {
+            .info = info, .ninfo = ninfo, .named = e->named, .alone = 0 == ls->n};
+        rc = listen_one(pt, e, &req, cbs, cbdata, &ls->l[ls->n]);
+        if (WU_SUCCESS == rc) {
+            ls->n++;
+        } else if (WU_ERR_TAKE_NEXT != rc) {
+            wu_ptl_base_close_listeners(ls);
+            return rc;
+        }
+    }
+    if (0 == ls->n) {
+        free(ls);
+        return WU_ERR_NOT_FOUND;
+    }
+    *out = ls;
+    return WU_SUCCESS;
+}
+
+wu_ptl_listener_t *wu_ptl_listeners_at(const wu_ptl_listeners_t *ls, size_t i)
+{
+    return NULL != ls && i < ls->n ? ls->l[i] : NULL;
+}
+
+bool wu_ptl_listeners_anonymous(const wu_ptl_listeners_t *ls)
+{
+    for (size_t i = 0; NULL != ls && i < ls->n; i++) {
+        if (ls->l[i]->module->anonymous) {
+            return true;
+        }
+    }
+    return false;
+}
+
+void wu_ptl_base_close_listeners(wu_ptl_listeners_t *ls)
+{
+    if (NULL == ls) {
+        return;
+    }
+    for (size_t i = 0; i < ls->n; i++) {
+        wu_ptl_listener_close(ls->l[i]);
+    }
+    free(ls);
 }
 
 const char *wu_ptl_listener_uri(const wu_ptl_listener_t *l)

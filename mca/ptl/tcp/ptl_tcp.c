@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* ptl_tcp.c -- ptl component: TCP over IPv4, on the loopback address and an ephemeral port by
- * default, named "tcp4://<address>:<port>". For tools and, later, remote peers. */
+ * default, named "tcp4://<address>:<port>". For tools and, later, remote peers. A server listens
+ * on it when it asks for remote connections (PMIX_SERVER_REMOTE_CONNECTIONS), when the user's ptl
+ * selection names tcp, or when no better module listens -- never with PMIX_TCP_DISABLE_IPV4 --
+ * and on the port PMIX_TCP_IPV4_PORT gives, if any. */
 #include "mca/ptl/ptl.h"
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_show_help.h"
@@ -25,14 +28,28 @@ static void nodelay(int s)
     (void)setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 }
 
-static int tcp_listen(int *fd, char **uri, void **state)
+static int tcp_listen(const wu_ptl_listen_req_t *req, int *fd, char **uri, void **state)
 {
     struct sockaddr_in sa = {.sin_family = AF_INET};
     socklen_t slen = sizeof sa;
     char host[INET_ADDRSTRLEN];
     int s, one = 1;
     const char *addr = NULL != listen_addr ? listen_addr : "127.0.0.1";
+    const pmix_info_t *remote = wu_ptl_req_info(req, PMIX_SERVER_REMOTE_CONNECTIONS);
+    const pmix_info_t *off = wu_ptl_req_info(req, PMIX_TCP_DISABLE_IPV4);
+    const pmix_info_t *port = wu_ptl_req_info(req, PMIX_TCP_IPV4_PORT);
 
+    if ((NULL != off && PMIX_INFO_TRUE(off)) ||
+        (!req->named && !req->alone && !(NULL != remote && PMIX_INFO_TRUE(remote)))) {
+        return WU_ERR_TAKE_NEXT;
+    }
+    if (NULL != port && PMIX_INT == port->value.type) {
+        if (port->value.data.integer < 0 || port->value.data.integer > 65535) {
+            wu_show_help("help-ptl-tcp.txt", "bad-port", true, port->value.data.integer);
+            return WU_ERR_BAD_PARAM;
+        }
+        sa.sin_port = htons((uint16_t)port->value.data.integer);
+    }
     if (1 != inet_pton(AF_INET, addr, &sa.sin_addr)) {
         wu_show_help("help-ptl-tcp.txt", "bad-address", true, addr);
         return WU_ERR_BAD_PARAM;
@@ -114,6 +131,7 @@ static int tcp_connect(const char *uri, int *fd)
 
 static const wu_ptl_module_t tcp_module = {
     .scheme = "tcp4",
+    .anonymous = true,
     .listen = tcp_listen,
     .unlisten = tcp_unlisten,
     .connect = tcp_connect,

@@ -28,12 +28,13 @@ static int fill_addr(struct sockaddr_un *sa, const char *path)
     return WU_SUCCESS;
 }
 
-static int usock_listen(int *fd, char **uri, void **state)
+static int usock_listen(const wu_ptl_listen_req_t *req, int *fd, char **uri, void **state)
 {
     struct sockaddr_un sa;
     char *dir = NULL, *path = NULL;
     int rc, s = -1;
 
+    (void)req; /* a server always listens here: it is how the processes of its node connect */
     if (WU_SUCCESS != (rc = wu_session_dir_create(NULL, "wu-ptl", &dir))) {
         wu_show_help("help-ptl-usock.txt", "no-session-dir", true, wu_strerror(rc));
         return rc;

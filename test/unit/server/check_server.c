@@ -425,6 +425,40 @@ START_TEST(test_log_and_deregister)
 }
 END_TEST
 
+/* issue 10: the server runs with whichever single ptl module is selected; it hands out that
+ * module's URI (and a token where the kernel cannot identify peers), and a client connected
+ * through it gets its data. */
+static const struct {
+    const char *sel, *scheme;
+    bool token;
+} one_ptl[] = {{"usock", "usock:", false}, {"tcp", "tcp4://", true}};
+
+START_TEST(issue_10_one_ptl_module)
+{
+    cli_t c;
+    uint32_t v = 0;
+    setenv("PMIX_MCA_ptl", one_ptl[_i].sel, 1);
+    srv_setup();
+    register_job(1, 1, getuid());
+    ck_assert_msg(0 == strncmp(uri, one_ptl[_i].scheme, strlen(one_ptl[_i].scheme)), "uri %s", uri);
+    ck_assert(one_ptl[_i].token == ('\0' != cli_cred[0]));
+    cli_open(&c);
+    ck_assert_int_eq(PMIX_SUCCESS, cli_connect(&c, 0, NULL));
+    ck_assert_int_eq(PMIX_SUCCESS, cli_commit(&c, "lk", 5, "rk", 6));
+    ck_assert_int_eq(PMIX_SUCCESS, cli_get_u32(&c, cli_get_send(&c, 0, "lk", false), &v));
+    ck_assert_uint_eq(5, v);
+    cli_close(&c);
+    if (one_ptl[_i].token) { /* without the token, the peer is refused */
+        cli_cred[0] = '\0';
+        cli_open(&c);
+        ck_assert_int_ne(PMIX_SUCCESS, cli_connect(&c, 0, NULL));
+        cli_close(&c);
+    }
+    srv_teardown();
+    unsetenv("PMIX_MCA_ptl");
+}
+END_TEST
+
 static Suite *server_suite(void)
 {
     Suite *s = suite_create("server");
@@ -441,6 +475,10 @@ static Suite *server_suite(void)
     tcase_add_test(tc, test_query_abort);
     tcase_add_test(tc, test_host_refuses);
     tcase_add_test(tc, test_log_and_deregister);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("one_ptl");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, issue_10_one_ptl_module, 0, sizeof one_ptl / sizeof one_ptl[0]);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -3,6 +3,7 @@
  * server_object and answer from another thread), raw protocol clients that hand-pack
  * wu_proto.h frames and send them over ptl, and the fixture (a server per test). */
 #include "test/unit/server/srv_test.h"
+#include "mca/psec/psec.h"
 #include "opal/util/wu_argv.h"
 
 #include <pthread.h>
@@ -150,6 +151,7 @@ pmix_server_module_t host = {
 
 wu_progress_t *cpt; /* the clients' progress thread */
 char uri[512];
+char cli_cred[128];
 
 static void cli_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *p, size_t len,
                      void *cbdata)
@@ -278,7 +280,7 @@ pmix_status_t cli_connect(cli_t *cl, pmix_rank_t rank, uint32_t *nlocal)
     wu_buffer_t b, r;
     const char *ver = WU_PROTO_VERSION;
     char *mode = NULL;
-    pmix_byte_object_t cred = PMIX_BYTE_OBJECT_STATIC_INIT;
+    pmix_byte_object_t cred = {.bytes = cli_cred, .size = strlen(cli_cred)};
     pmix_proc_t p, srv;
     pid_t pid = getpid();
     pmix_status_t st;
@@ -437,6 +439,8 @@ void register_job(uint32_t size, int nlocal, uid_t uid_of0)
     }
     ck_assert_ptr_nonnull(wu_getenv(WU_PROTO_URI_ENV, env));
     snprintf(uri, sizeof uri, "%s", wu_getenv(WU_PROTO_URI_ENV, env));
+    snprintf(cli_cred, sizeof cli_cred, "%s",
+             NULL != wu_getenv(WU_PSEC_TOKEN_ENV, env) ? wu_getenv(WU_PSEC_TOKEN_ENV, env) : "");
     wu_argv_free(env);
 }
 

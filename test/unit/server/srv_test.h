@@ -33,6 +33,7 @@ void remote_blob(char **data, size_t *ndata);
 /* raw protocol clients */
 extern wu_progress_t *cpt; /* the clients' progress thread */
 extern char uri[512];      /* the server's URI, from setup_fork */
+extern char cli_cred[128]; /* the credential cli_connect sends: setup_fork's token, or "" */
 typedef struct {
     pthread_mutex_t lock;
     pthread_cond_t cond;

@@ -472,6 +472,117 @@ START_TEST(test_bad_args)
 }
 END_TEST
 
+/* A server's listeners (wu_ptl_base_listen_all) for a ptl selection and the remote-connections
+ * attribute: which modules listen, in which order, whether a token is needed, and that the
+ * first URI (the one handed to clients) answers. */
+static const struct {
+    const char *sel; /* PMIX_MCA_ptl, NULL: unset */
+    bool remote;     /* PMIX_SERVER_REMOTE_CONNECTIONS */
+    const char *first, *second;
+    bool anonymous;
+} lsets[] = {
+    {NULL, false, "usock:/", NULL, false},    {NULL, true, "usock:/", "tcp4://", true},
+    {"tcp", false, "tcp4://", NULL, true},    {"usock", false, "usock:/", NULL, false},
+    {"usock", true, "usock:/", NULL, false},  {"usock,tcp", false, "usock:/", "tcp4://", true},
+    {"^usock", false, "tcp4://", NULL, true}, {"^tcp", true, "usock:/", NULL, false},
+};
+
+START_TEST(test_listen_all)
+{
+    wu_ptl_listeners_t *ls = NULL;
+    pmix_info_t info;
+    bool t = true;
+    client_t cl;
+
+    wu_ptl_base_close();
+    wu_mca_base_close();
+    if (NULL == lsets[_i].sel) {
+        unsetenv("PMIX_MCA_ptl");
+    } else {
+        setenv("PMIX_MCA_ptl", lsets[_i].sel, 1);
+    }
+    ck_assert_int_eq(WU_SUCCESS, wu_mca_base_open());
+    ck_assert_int_eq(WU_SUCCESS, wu_ptl_base_open());
+    PMIX_INFO_LOAD(&info, PMIX_SERVER_REMOTE_CONNECTIONS, &t, PMIX_BOOL);
+    ck_assert_int_eq(WU_SUCCESS, wu_ptl_base_listen_all(pt, &info, lsets[_i].remote ? 1 : 0,
+                                                        &srv_cbs, NULL, &ls));
+    ck_assert(0 == strncmp(wu_ptl_listener_uri(wu_ptl_listeners_at(ls, 0)), lsets[_i].first,
+                           strlen(lsets[_i].first)));
+    if (NULL == lsets[_i].second) {
+        ck_assert_ptr_null(wu_ptl_listeners_at(ls, 1));
+    } else {
+        ck_assert(0 == strncmp(wu_ptl_listener_uri(wu_ptl_listeners_at(ls, 1)), lsets[_i].second,
+                               strlen(lsets[_i].second)));
+        ck_assert_ptr_null(wu_ptl_listeners_at(ls, 2));
+    }
+    ck_assert(lsets[_i].anonymous == wu_ptl_listeners_anonymous(ls));
+    snprintf(uri, sizeof uri, "%s", wu_ptl_listener_uri(wu_ptl_listeners_at(ls, 0)));
+    client_init(&cl, uri);
+    round_trip(&cl, 3, 100);
+    client_fini(&cl);
+    wu_ptl_base_close_listeners(ls);
+    wu_ptl_base_close_listeners(NULL);
+    PMIX_INFO_DESTRUCT(&info);
+}
+END_TEST
+
+/* Nobody to listen: NOT_FOUND, and nothing is left open. */
+START_TEST(test_listen_all_none)
+{
+    wu_ptl_listeners_t *ls = (wu_ptl_listeners_t *)&ls;
+    wu_ptl_base_close();
+    wu_mca_base_close();
+    setenv("PMIX_MCA_ptl", "^usock,tcp", 1);
+    ck_assert_int_eq(WU_SUCCESS, wu_mca_base_open());
+    ck_assert_int_eq(WU_SUCCESS, wu_ptl_base_open());
+    ck_assert_int_eq(WU_ERR_NOT_FOUND, wu_ptl_base_listen_all(pt, NULL, 0, &srv_cbs, NULL, &ls));
+    ck_assert_ptr_null(ls);
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_ptl_base_listen_all(pt, NULL, 1, &srv_cbs, NULL, &ls));
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_ptl_base_listen_all(pt, NULL, 0, NULL, NULL, &ls));
+}
+END_TEST
+
+/* ptl/tcp reads its own attributes: PMIX_TCP_IPV4_PORT picks the port, PMIX_TCP_DISABLE_IPV4
+ * keeps it from listening even when it is the only module. */
+START_TEST(test_tcp_attributes)
+{
+    wu_ptl_listeners_t *ls = (wu_ptl_listeners_t *)&ls;
+    pmix_info_t info[2];
+    struct sockaddr_in sa = {.sin_family = AF_INET};
+    socklen_t slen = sizeof sa;
+    int s, port, bad = 70000;
+    bool t = true;
+    char want[64];
+
+    wu_ptl_base_close();
+    wu_mca_base_close();
+    setenv("PMIX_MCA_ptl", "tcp", 1);
+    ck_assert_int_eq(WU_SUCCESS, wu_mca_base_open());
+    ck_assert_int_eq(WU_SUCCESS, wu_ptl_base_open());
+    /* a port that was free a moment ago */
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    s = socket(AF_INET, SOCK_STREAM, 0);
+    ck_assert_int_eq(0, bind(s, (struct sockaddr *)&sa, sizeof sa));
+    ck_assert_int_eq(0, getsockname(s, (struct sockaddr *)&sa, &slen));
+    port = ntohs(sa.sin_port);
+    close(s);
+    PMIX_INFO_LOAD(&info[0], PMIX_TCP_IPV4_PORT, &port, PMIX_INT);
+    ck_assert_int_eq(WU_SUCCESS, wu_ptl_base_listen_all(pt, info, 1, &srv_cbs, NULL, &ls));
+    snprintf(want, sizeof want, "tcp4://127.0.0.1:%d", port);
+    ck_assert_str_eq(want, wu_ptl_listener_uri(wu_ptl_listeners_at(ls, 0)));
+    wu_ptl_base_close_listeners(ls);
+    PMIX_INFO_DESTRUCT(&info[0]);
+    PMIX_INFO_LOAD(&info[0], PMIX_TCP_IPV4_PORT, &bad, PMIX_INT);
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_ptl_base_listen_all(pt, info, 1, &srv_cbs, NULL, &ls));
+    PMIX_INFO_LOAD(&info[1], PMIX_TCP_DISABLE_IPV4, &t, PMIX_BOOL);
+    ck_assert_int_eq(WU_ERR_NOT_FOUND,
+                     wu_ptl_base_listen_all(pt, &info[1], 1, &srv_cbs, NULL, &ls));
+    ck_assert_ptr_null(ls);
+    PMIX_INFO_DESTRUCT(&info[0]);
+    PMIX_INFO_DESTRUCT(&info[1]);
+}
+END_TEST
+
 static Suite *ptl_suite(void)
 {
     Suite *s = suite_create("ptl");
@@ -484,6 +595,9 @@ static Suite *ptl_suite(void)
     tcase_add_loop_test(tc, test_bad_peers_dropped, 0, 2);
     tcase_add_loop_test(tc, test_server_close, 0, 2);
     tcase_add_test(tc, test_bad_args);
+    tcase_add_loop_test(tc, test_listen_all, 0, sizeof lsets / sizeof lsets[0]);
+    tcase_add_test(tc, test_listen_all_none);
+    tcase_add_test(tc, test_tcp_attributes);
     suite_add_tcase(s, tc);
     return s;
 }
