@@ -52,6 +52,16 @@ WU_EXPORT int wu_plog_base_log(const wu_plog_entry_t *entry);
 /* Is there an active module for this channel? */
 WU_EXPORT bool wu_plog_base_has_channel(const char *channel);
 
+/* Components that write to the process's own file descriptors (stdout, stderr) write through
+ * here, never with write(2) themselves: a process that forwards other output to those fds (a
+ * launcher) installs a writer that queues the text behind that output instead of blocking the
+ * caller's thread on a reader that does not read. The writer returns true when it took the
+ * text (copied it); false, or no writer, means a plain blocking write. WU_SUCCESS or
+ * WU_ERR_SYS. Setting the writer is for the process's main program, before logging starts. */
+typedef bool (*wu_plog_fd_writer_t)(int fd, const char *text, size_t len);
+WU_EXPORT int wu_plog_base_write_fd(int fd, const char *text, size_t len);
+WU_EXPORT void wu_plog_base_set_fd_writer(wu_plog_fd_writer_t writer);
+
 /* The channel a PMIx_Log data key asks for (PMIX_LOG_STDERR -> "stderr", PMIX_LOG_SYSLOG and
  * PMIX_LOG_LOCAL/GLOBAL_SYSLOG -> "syslog", PMIX_LOG_MSG -> "stderr", PMIX_LOG_EMAIL ->
  * "email", ...); NULL when the key names no channel. */

@@ -99,9 +99,10 @@ bool wu_rte_iof_output(rte_job_t *job, uint32_t rank, int stream, const char *da
  * write out what is left of every partial line, free the buffers and output files, and wait
  * until the queued output is written or given up (a bounded time, see the file comment). */
 void wu_rte_iof_flush(rte_job_t *job);
-/* rte thread: the launcher's own message text for stderr, queued behind the job's output while
- * a job runs or is being flushed. false: no queue now, the caller writes it itself. */
-bool wu_rte_iof_message(const char *text, size_t len);
+/* rte thread: text for the launcher's own stdout or stderr (fd 1 or 2: its messages, the log
+ * lines of plog), queued behind the job's output while a job runs or is being flushed. false:
+ * no queue now, the caller writes it itself. */
+bool wu_rte_iof_message(int fd, const char *text, size_t len);
 /* rte thread: the launcher was interrupted; a flush in progress gives up on what is queued. */
 void wu_rte_iof_interrupt(void);
 /* wu_rte_log.c: the host's log upcall, and the count of repeated help messages (after the job;
@@ -110,6 +111,10 @@ void wu_rte_log_upcall(const pmix_proc_t *client, const pmix_info_t data[], size
                        const pmix_info_t directives[], size_t ndirs, pmix_op_cbfunc_t cbfunc,
                        void *cbdata);
 void wu_rte_log_summary(void);
+/* Route plog's writes to our stdout/stderr through the output queues (after the rte thread
+ * starts), and stop doing so (before it stops). */
+void wu_rte_log_start(void);
+void wu_rte_log_stop(void);
 
 /* wu_rte_place.c: map and bind the job before launch (reports problems to the user and returns
  * WU_ERR_SILENT); print --report-bindings once the processes run; release. */

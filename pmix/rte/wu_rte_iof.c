@@ -68,6 +68,10 @@
  * resuming do not alternate at every write. */
 #define QUEUE_HIGH ((size_t)4 << 20)
 #define QUEUE_LOW  ((size_t)1 << 20)
+/* Messages (the launcher's own, and what the processes log through PMIx_Log) have no pipe to
+ * hold: past this much pending output they are dropped and counted, rather than the queue
+ * growing without bound or a thread blocking on a reader that does not read. */
+#define QUEUE_MSG_MAX ((size_t)8 << 20)
 /* End of the job: seconds the reader may go without taking any byte before the rest is dropped
  * (long enough for a slow consumer, short enough that a stopped one does not keep the launcher
  * for long), and the same when the job was interrupted or timed out (the user wants it to end).
@@ -104,6 +108,7 @@ static wu_wait_call_t *flushing; /* the end-of-job flush, waiting for the queues
 static wu_timer_t *flush_timer;
 static double flush_stall; /* the stall limit of this flush */
 static bool give_up;       /* the launcher was interrupted during the flush */
+static size_t msg_lost;    /* bytes of messages dropped at QUEUE_MSG_MAX, said at the end */
 
 static void on_writable(evutil_socket_t fd, short what, void *arg);
 static void flush_check(void);
@@ -443,6 +448,11 @@ static void flush_check(void)
             return;
         }
     }
+    if (msg_lost > 0) {
+        size_t lost = msg_lost;
+        msg_lost = 0;
+        wu_rte_say("messages-dropped", wu_rte_tool, lost, (size_t)(QUEUE_MSG_MAX >> 20));
+    }
     sinks_close();
     wu_wait_call_done(flushing, WU_SUCCESS);
     flushing = NULL;
@@ -620,16 +630,23 @@ bool wu_rte_iof_output(rte_job_t *job, uint32_t rank, int stream, const char *da
     return !*gone;
 }
 
-bool wu_rte_iof_message(const char *text, size_t len)
+bool wu_rte_iof_message(int fd, const char *text, size_t len)
 {
     rte_job_t *job = wu_rte_job;
+    if (STDOUT_FILENO != fd && STDERR_FILENO != fd) {
+        return false;
+    }
     if (NULL != job || NULL != flushing) {
         sinks_open();
     }
-    if (!sinks_tried || NULL == sink_of[STDERR_FILENO]) {
+    if (!sinks_tried || NULL == sink_of[fd]) {
         return false;
     }
-    sink_put(sink_of[STDERR_FILENO], text, len);
+    if (pending(sink_of[fd]) + len > QUEUE_MSG_MAX) {
+        msg_lost += len;
+        return true;
+    }
+    sink_put(sink_of[fd], text, len);
     return true;
 }
 

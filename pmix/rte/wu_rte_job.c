@@ -86,7 +86,7 @@ wu_progress_t *wu_rte_progress(void)
 static void say_text(const char *text)
 {
     size_t len = strlen(text), off = 0;
-    if (wu_progress_in_thread(progress) && wu_rte_iof_message(text, len)) {
+    if (wu_progress_in_thread(progress) && wu_rte_iof_message(STDERR_FILENO, text, len)) {
         return;
     }
     while (off < len) {
@@ -719,6 +719,7 @@ int wu_rte_init(const char *tool)
         wu_mca_base_close();
         return WU_ERR_SILENT;
     }
+    wu_rte_log_start();
     if (WU_SUCCESS != (rc = wu_rte_server_init())) {
         wu_rte_finalize();
         return rc;
@@ -729,6 +730,7 @@ int wu_rte_init(const char *tool)
 void wu_rte_finalize(void)
 {
     wu_rte_server_finalize();
+    wu_rte_log_stop();
     if (NULL != progress) {
         wu_progress_stop(progress);
         progress = NULL;

@@ -7,14 +7,20 @@
  * does, so that a failure of every rank gives one readable explanation instead of N copies.
  *
  * Called on the server's thread; the summary on the launcher's main thread after the job: one
- * mutex guards the table. */
+ * mutex guards the table.
+ *
+ * What plog writes to the launcher's own stdout and stderr does not block the thread that logs
+ * (a reader that stops reading would stall the server): the launcher's fd writer copies the
+ * text to the rte thread, which queues it behind the job's output (wu_rte_iof.c). */
 #include "mca/plog/base/plog_base.h"
 #include "pmix/common/wu_ompi_help.h"
 #include "pmix/rte/wu_rte_internal.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct seen {
     struct seen *next;
@@ -75,6 +81,67 @@ void wu_rte_log_upcall(const pmix_proc_t *client, const pmix_info_t data[], size
     if (NULL != cbfunc) {
         cbfunc(rc, cbdata);
     }
+}
+
+typedef struct {
+    int fd;
+    size_t len;
+    char text[];
+} logline_t;
+
+static void logline_in_rte(void *arg)
+{
+    logline_t *l = arg;
+    const char *p = l->text;
+    size_t len = l->len;
+    if (!wu_rte_iof_message(l->fd, p, len)) {
+        while (len > 0) { /* no job, no queue: a plain write, as any program does */
+            ssize_t n = write(l->fd, p, len);
+            if (n < 0 && EINTR == errno) {
+                continue;
+            }
+            if (n <= 0) {
+                break;
+            }
+            p += n;
+            len -= (size_t)n;
+        }
+    }
+    free(l);
+}
+
+/* plog's fd writer in the launcher (any thread). */
+static bool queue_line(int fd, const char *text, size_t len)
+{
+    wu_progress_t *pt = wu_rte_progress();
+    logline_t *l;
+    if ((STDOUT_FILENO != fd && STDERR_FILENO != fd) || NULL == pt) {
+        return false;
+    }
+    if (wu_progress_in_thread(pt)) {
+        return wu_rte_iof_message(fd, text, len);
+    }
+    if (NULL == (l = malloc(sizeof *l + len))) {
+        return false;
+    }
+    l->fd = fd;
+    l->len = len;
+    memcpy(l->text, text, len);
+    if (WU_SUCCESS != wu_progress_shift(pt, logline_in_rte, l)) {
+        free(l);
+        return false;
+    }
+    return true;
+}
+
+void wu_rte_log_start(void)
+{
+    wu_plog_base_set_fd_writer(queue_line);
+}
+
+void wu_rte_log_stop(void)
+{
+    wu_plog_base_set_fd_writer(NULL);
 }
 
 void wu_rte_log_summary(void)

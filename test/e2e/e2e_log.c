@@ -5,7 +5,9 @@
  * test/e2e/log.sh checks that wrun prints the text once and counts the others.
  * With the argument "channels", each rank logs a line to PMIX_LOG_STDERR and to PMIX_LOG_SYSLOG
  * (both must succeed), and asks for a channel nobody has (PMIX_ERR_NOT_SUPPORTED); log.sh checks
- * where the lines went. Public PMIx API only. */
+ * where the lines went. With "flood DIR", each rank writes its pid to DIR/pid.RANK and then logs
+ * 200-byte lines to PMIX_LOG_STDOUT until it is killed (iof.sh: wrun's log writes must not
+ * block it when its stdout reader stops). Public PMIx API only. */
 #include "e2e_util.h"
 
 #include <arpa/inet.h>
@@ -59,6 +61,27 @@ static int channels(void)
     return 0;
 }
 
+static int flood(const char *dir)
+{
+    char line[256], path[4096];
+    pmix_info_t info;
+    FILE *f;
+
+    snprintf(path, sizeof path, "%s/pid.%u", dir, e2e_me.rank);
+    E2E_CHECK(NULL != (f = fopen(path, "w")), "cannot write %s", path);
+    fprintf(f, "%ld\n", (long)getpid());
+    fclose(f);
+    for (unsigned long n = 0;; n++) {
+        snprintf(line, sizeof line, "e2e-flood rank %u line %09lu %0160d", e2e_me.rank, n, 0);
+        PMIX_INFO_LOAD(&info, PMIX_LOG_STDOUT, line, PMIX_STRING);
+        pmix_status_t rc = PMIx_Log(&info, 1, NULL, 0);
+        PMIX_INFO_DESTRUCT(&info);
+        if (PMIX_SUCCESS != rc) {
+            return 1; /* the server went away: the job is ending */
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     unsigned char buf[512];
@@ -69,6 +92,9 @@ int main(int argc, char **argv)
     E2E_RC(PMIx_Init(&e2e_me, NULL, 0), "PMIx_Init");
     if (argc > 1 && 0 == strcmp(argv[1], "channels")) {
         return channels();
+    }
+    if (argc > 2 && 0 == strcmp(argv[1], "flood")) {
+        return flood(argv[2]);
     }
     n += put_str(buf + n, "help-e2e-test.txt");
     n += put_str(buf + n, "no-such-thing");

@@ -6,7 +6,7 @@
 # wrun's memory stays bounded (it stops reading the processes' pipes); a reader that goes away
 # (`| head -n 5`) still ends the job; a slow reader gets every line, whole and in order.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-e2e_plan 9
+e2e_plan 11
 e2e_mktemp
 chatty="$e2e/e2e_chatty"
 readers=
@@ -171,7 +171,26 @@ else
     nothing_left "$dir"
 fi
 
-# 7: a reader that goes away ends the job (EPIPE, then SIGPIPE for the ranks)
+# 7-8: what the ranks log through PMIx_Log goes to wrun's stdout too: with the reader stopped,
+# the log writes do not block wrun's server thread, so SIGINT still ends everything
+stuck logflood sep -n 2 "$e2e/e2e_log" flood "$e2e_tmp/logflood"
+wait_files 100 "$dir/pid.0" "$dir/pid.1"
+sleep 1 # let the queue fill up: a window, not a synchronization
+kill -INT "$wpid"
+if wait_gone "$wpid" 20; then
+    e2e_ok "PMIx_Log into a stopped reader: SIGINT ends wrun within 2 s ($waited tenths)"
+else
+    e2e_not_ok "PMIx_Log into a stopped reader: wrun still runs 2 s after SIGINT"
+    e2e_diag "$dir.err"
+    kill -9 "$wpid" 2>/dev/null
+fi
+if e2e_pids_gone "$dir"; then
+    e2e_ok "PMIx_Log into a stopped reader: no rank is left"
+else
+    e2e_not_ok "PMIx_Log into a stopped reader: ranks were left running"
+fi
+
+# 9: a reader that goes away ends the job (EPIPE, then SIGPIPE for the ranks)
 mkdir "$e2e_tmp/head" || exit 1
 start=$(date +%s)
 {
@@ -189,7 +208,7 @@ else
     e2e_diag "$e2e_tmp/head.err"
 fi
 
-# 8-9: a slow reader gets everything: 2 x 30000 tagged lines (6.8 MB, more than wrun queues
+# 10-11: a slow reader gets everything: 2 x 30000 tagged lines (6.8 MB, more than wrun queues
 # before it holds the pipes), each whole, each rank's in order
 mkdir "$e2e_tmp/slow" || exit 1
 {

@@ -2,7 +2,9 @@
 /* plog_base_frame.c -- the plog framework declaration and its dispatch. */
 #include "mca/plog/plog.h"
 
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 WU_MCA_FRAMEWORK(plog, "PMIx_Log channels (stdout, stderr, syslog, ...)", WU_MCA_SELECT_ALL);
 
@@ -56,4 +58,30 @@ int wu_plog_base_log(const wu_plog_entry_t *entry)
     WU_MCA_VERBOSE(&wu_mca_plog_framework, WU_VERB_INFO, "plog:base: no module serves channel %s",
                    entry->channel);
     return WU_ERR_NOT_SUPPORTED;
+}
+
+static wu_plog_fd_writer_t fd_writer;
+
+void wu_plog_base_set_fd_writer(wu_plog_fd_writer_t writer)
+{
+    fd_writer = writer;
+}
+
+int wu_plog_base_write_fd(int fd, const char *text, size_t len)
+{
+    if (NULL != fd_writer && fd_writer(fd, text, len)) {
+        return WU_SUCCESS;
+    }
+    while (len > 0) {
+        ssize_t n = write(fd, text, len);
+        if (n < 0) {
+            if (EINTR == errno) {
+                continue;
+            }
+            return WU_ERR_SYS;
+        }
+        text += n;
+        len -= (size_t)n;
+    }
+    return WU_SUCCESS;
 }

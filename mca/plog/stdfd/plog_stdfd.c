@@ -12,22 +12,6 @@
 static bool with_source = true;
 static bool with_time = false;
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-    while (len > 0) {
-        ssize_t n = write(fd, buf, len);
-        if (n < 0) {
-            if (EINTR == errno) {
-                continue;
-            }
-            return WU_ERR_SYS;
-        }
-        buf += n;
-        len -= (size_t)n;
-    }
-    return WU_SUCCESS;
-}
-
 static int stdfd_log(const wu_plog_entry_t *e)
 {
     int fd = 0 == strcmp(e->channel, "stdout") ? STDOUT_FILENO : STDERR_FILENO;
@@ -43,15 +27,13 @@ static int stdfd_log(const wu_plog_entry_t *e)
         strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S ", &tm);
     }
     /* one write per message so concurrent writers do not interleave within a line */
-    if (WU_SUCCESS != wu_asprintf(&line, "%s%s%s%s%s", stamp, (with_source && e->source) ? "[" : "",
+    if (WU_SUCCESS != wu_asprintf(&line, "%s%s%s%s%s%s", stamp,
+                                  (with_source && e->source) ? "[" : "",
                                   (with_source && e->source) ? e->source : "",
-                                  (with_source && e->source) ? "] " : "", e->message)) {
+                                  (with_source && e->source) ? "] " : "", e->message, nl)) {
         return WU_ERR_NOMEM;
     }
-    rc = write_all(fd, line, strlen(line));
-    if (WU_SUCCESS == rc) {
-        rc = write_all(fd, nl, strlen(nl));
-    }
+    rc = wu_plog_base_write_fd(fd, line, strlen(line));
     free(line);
     return rc;
 }
