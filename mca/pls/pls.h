@@ -131,7 +131,7 @@ typedef struct wu_pls_module {
     void (*finalize)(void);
 } wu_pls_module_t;
 
-extern wu_mca_framework_t wu_mca_pls_framework;
+WU_EXPORT extern wu_mca_framework_t wu_mca_pls_framework;
 
 /* Open / close the framework (select one component). Refcounted. */
 int wu_pls_base_open(void);
@@ -162,7 +162,7 @@ int wu_pls_cancel_operation(void);
 void wu_pls_close_stdin(wu_pls_job_t *job, uint32_t rank);
 
 /* For components: call the caller's callbacks and keep the job's counters. */
-void wu_pls_base_proc_started(wu_pls_job_t *job, wu_pls_proc_t *proc);
-void wu_pls_base_proc_ended(wu_pls_job_t *job, wu_pls_proc_t *proc);
+WU_EXPORT void wu_pls_base_proc_started(wu_pls_job_t *job, wu_pls_proc_t *proc);
+WU_EXPORT void wu_pls_base_proc_ended(wu_pls_job_t *job, wu_pls_proc_t *proc);
 
 #endif

@@ -10,10 +10,11 @@
 #ifndef WU_OMPI_HELP_H
 #define WU_OMPI_HELP_H
 
+#include "opal/util/wu_macros.h"
 #include "pmix_common.h"
 
 /* The strings of bo, in order, as pointers into bo (at most max of them); returns how many
  * were found (0 when the bytes are not in that format). */
-size_t wu_ompi_help_strings(const pmix_byte_object_t *bo, const char **out, size_t max);
+WU_EXPORT size_t wu_ompi_help_strings(const pmix_byte_object_t *bo, const char **out, size_t max);
 
 #endif
