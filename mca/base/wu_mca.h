@@ -113,14 +113,16 @@ typedef struct wu_mca_framework {
 #define WU_MCA_STATIC_DECL(fw) \
     extern const wu_mca_component_t *const wu_mca_##fw##_static_components[]
 
-/* Declare a framework (in mca/<fw>/base/<fw>_base_frame.c). */
-#define WU_MCA_FRAMEWORK(fw, desc, mode_)                                       \
-    WU_MCA_STATIC_DECL(fw);                                                     \
-    wu_mca_framework_t wu_mca_##fw##_framework = {.name = #fw,                  \
-                                                  .description = (desc),        \
-                                                  .version = WU_##fw##_VERSION, \
-                                                  .mode = (mode_),              \
-                                                  .statics = wu_mca_##fw##_static_components}
+/* Declare a framework (in mca/<fw>/base/<fw>_base_frame.c). After the description come the mode
+ * and, optionally, more members: WU_MCA_FRAMEWORK(ptl, "...", WU_MCA_SELECT_ALL, .params = p).
+ * A framework declared by hand must set .statics = wu_mca_<fw>_static_components itself. */
+#define WU_MCA_FRAMEWORK(fw, desc, ...)                                                       \
+    WU_MCA_STATIC_DECL(fw);                                                                   \
+    wu_mca_framework_t wu_mca_##fw##_framework = {.name = #fw,                                \
+                                                  .description = (desc),                      \
+                                                  .version = WU_##fw##_VERSION,               \
+                                                  .statics = wu_mca_##fw##_static_components, \
+                                                  .mode = __VA_ARGS__}
 
 /* Bring up / down the MCA base: output, parameters (files read once), component repository.
  * Refcounted. */
@@ -129,7 +131,8 @@ WU_EXPORT void wu_mca_base_close(void);
 
 /* Make a framework known (its parameters and every component's parameters registered, its
  * DSOs looked for). Built-in frameworks are registered by wu_mca_base_open; a framework that is
- * not part of libpmix (tests, out-of-tree code) registers itself with this. */
+ * not part of libpmix (those of libwireup-rte, tests, out-of-tree code) registers itself with
+ * this; wu_mca_framework_open does it too. */
 WU_EXPORT int wu_mca_framework_register(wu_mca_framework_t *fw);
 /* Select the framework's components (see above). Refcounted: a second open is a no-op.
  * Errors are reported to the user here (help message) and returned as WU_ERR_SILENT. */

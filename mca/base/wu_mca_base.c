@@ -444,6 +444,16 @@ int wu_mca_base_open(void)
     }
     wu_show_help_set_aggregate(help_aggregate);
     for (size_t i = 0; NULL != wu_mca_builtin_frameworks[i]; i++) {
+        /* every framework of the tree has a generated list; without it its linked-in
+         * components would silently be missing (a framework declared by hand forgot .statics) */
+        if (NULL == wu_mca_builtin_frameworks[i]->statics) {
+            wu_output_verbose(WU_VERB_ERROR, wu_mca_base_output,
+                              "wireup: bug: framework %s does not point at its list of linked-in "
+                              "components; declare it with WU_MCA_FRAMEWORK",
+                              wu_mca_builtin_frameworks[i]->name);
+            rc = WU_ERR_FATAL;
+            goto fail;
+        }
         if (WU_SUCCESS != (rc = wu_mca_framework_register(wu_mca_builtin_frameworks[i]))) {
             goto fail;
         }
