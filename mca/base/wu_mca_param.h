@@ -129,27 +129,26 @@ typedef struct wu_mca_param_var {
 } wu_mca_param_var_t;
 
 /* Set up the registry and read the parameter files once. Refcounted; safe to call again. */
-WU_EXPORT int wu_mca_param_init(void);
-WU_EXPORT void wu_mca_param_finalize(void);
+int wu_mca_param_init(void);
+void wu_mca_param_finalize(void);
 
 /* Register one parameter / a WU_PARAM_END-terminated table. fw and comp may be NULL (comp NULL:
  * <fw>_<name>; both NULL: <name>). Registering a name again rebinds it to the new variable and
  * writes the current value there. WU_ERR_BAD_PARAM for an empty name or help text, an unknown
  * type, an ENUM without values, or a default that is not valid for the type. */
-WU_EXPORT int wu_mca_param_register(const char *fw, const char *comp, const wu_mca_param_t *p);
-WU_EXPORT int wu_mca_param_register_table(const char *fw, const char *comp,
-                                          const wu_mca_param_t *table);
+int wu_mca_param_register(const char *fw, const char *comp, const wu_mca_param_t *p);
+int wu_mca_param_register_table(const char *fw, const char *comp, const wu_mca_param_t *table);
 
 /* Forget every parameter of one component (restoring its string variables to their defaults).
  * Must be called before the code holding the variables is unloaded (DSO components). */
-WU_EXPORT void wu_mca_param_forget(const char *fw, const char *comp);
+void wu_mca_param_forget(const char *fw, const char *comp);
 
 /* Command-line values (wrun --mca k v): stored, and applied now if k is registered. A key given
  * twice is comma-joined, as mpirun does. */
 WU_EXPORT int wu_mca_param_set_cmdline(const char *name, const char *value);
 /* Set from the program (source "api"). WU_ERR_NOT_FOUND if not registered, WU_ERR_BAD_PARAM if
  * the value does not parse. */
-WU_EXPORT int wu_mca_param_set(const char *name, const char *value);
+int wu_mca_param_set(const char *name, const char *value);
 
 /* Lookup; NULL if not registered. Iterate with index 0..wu_mca_param_count()-1. */
 WU_EXPORT const wu_mca_param_var_t *wu_mca_param_find(const char *full_name);
@@ -170,7 +169,7 @@ int wu_mca_param_parse(const wu_mca_param_t *decl, const char *s, int64_t *out, 
 WU_EXPORT int wu_mca_param_report_unknown(bool print);
 
 /* The files in use (after PMIX_MCA_mca_base_param_file_* overrides). */
-WU_EXPORT const char *wu_mca_param_user_file(void);
-WU_EXPORT const char *wu_mca_param_system_file(void);
+const char *wu_mca_param_user_file(void);
+const char *wu_mca_param_system_file(void);
 
 #endif

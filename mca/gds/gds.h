@@ -145,10 +145,10 @@ typedef struct wu_gds_module {
 extern wu_mca_framework_t wu_mca_gds_framework;
 
 /* Open / close the framework (selects one component). */
-WU_EXPORT int wu_gds_base_open(void);
-WU_EXPORT void wu_gds_base_close(void);
+int wu_gds_base_open(void);
+void wu_gds_base_close(void);
 /* The selected module; NULL if the framework is not open. */
-WU_EXPORT const wu_gds_module_t *wu_gds_base_module(void);
+const wu_gds_module_t *wu_gds_base_module(void);
 
 /* Is key in the reserved "pmix" namespace without being a Standard-defined attribute (so put
  * must refuse it)? Shared by every component. */

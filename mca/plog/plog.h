@@ -45,12 +45,12 @@ typedef struct wu_plog_module {
 extern wu_mca_framework_t wu_mca_plog_framework;
 
 /* Open / close the framework (select every willing component). */
-WU_EXPORT int wu_plog_base_open(void);
-WU_EXPORT void wu_plog_base_close(void);
+int wu_plog_base_open(void);
+void wu_plog_base_close(void);
 /* Route one entry to the modules (see above). */
-WU_EXPORT int wu_plog_base_log(const wu_plog_entry_t *entry);
+int wu_plog_base_log(const wu_plog_entry_t *entry);
 /* Is there an active module for this channel? */
-WU_EXPORT bool wu_plog_base_has_channel(const char *channel);
+bool wu_plog_base_has_channel(const char *channel);
 
 /* Components that write to the process's own file descriptors (stdout, stderr) write through
  * here, never with write(2) themselves: a process that forwards other output to those fds (a

@@ -136,7 +136,7 @@ typedef struct wu_pls_module {
     void (*finalize)(void);
 } wu_pls_module_t;
 
-extern wu_mca_framework_t wu_mca_pls_framework;
+WU_EXPORT extern wu_mca_framework_t wu_mca_pls_framework;
 
 /* Open / close the framework (select one component). Refcounted. */
 int wu_pls_base_open(void);
@@ -170,7 +170,7 @@ void wu_pls_close_stdin(wu_pls_job_t *job, uint32_t rank);
 void wu_pls_hold_output(wu_pls_job_t *job, int stream, bool hold);
 
 /* For components: call the caller's callbacks and keep the job's counters. */
-void wu_pls_base_proc_started(wu_pls_job_t *job, wu_pls_proc_t *proc);
-void wu_pls_base_proc_ended(wu_pls_job_t *job, wu_pls_proc_t *proc);
+WU_EXPORT void wu_pls_base_proc_started(wu_pls_job_t *job, wu_pls_proc_t *proc);
+WU_EXPORT void wu_pls_base_proc_ended(wu_pls_job_t *job, wu_pls_proc_t *proc);
 
 #endif

@@ -61,6 +61,6 @@ void wu_pmdl_base_close(void);
 int wu_pmdl_base_setup_env(const wu_pmdl_proc_t *p, char ***env);
 /* The environment prefix of MCA parameter name for the job's processes: the first active module
  * that claims it, else NULL. */
-const char *wu_pmdl_base_mca_prefix(const char *name);
+WU_EXPORT const char *wu_pmdl_base_mca_prefix(const char *name);
 
 #endif

@@ -70,21 +70,21 @@ WU_EXPORT extern wu_mca_framework_t wu_mca_psec_framework;
 
 /* Open / close the framework (select the one component). Open returns WU_ERR_SILENT (message
  * already shown) when no component can run, e.g. native was excluded and none not named. */
-WU_EXPORT int wu_psec_base_open(void);
-WU_EXPORT void wu_psec_base_close(void);
+int wu_psec_base_open(void);
+void wu_psec_base_close(void);
 /* The active module, or NULL when the framework is not open. */
-WU_EXPORT const wu_psec_module_t *wu_psec_base_module(void);
+const wu_psec_module_t *wu_psec_base_module(void);
 /* The active mode's name ("native"), or NULL when the framework is not open. */
-WU_EXPORT const char *wu_psec_base_mode(void);
+const char *wu_psec_base_mode(void);
 /* Server: may a client that asks for mode `requested` connect? NULL or "" means the client did
  * not say, which is accepted. Returns WU_SUCCESS, PMIX_ERR_INVALID_CRED with a help message
  * naming both modes if they differ, or WU_ERR_INIT if the framework is not open. */
-WU_EXPORT int wu_psec_base_check_mode(const char *requested);
+int wu_psec_base_check_mode(const char *requested);
 /* Dispatch to the active module (see wu_psec_module_t); WU_ERR_INIT if not open. */
-WU_EXPORT int wu_psec_base_create_cred(int fd, char **cred, size_t *len);
-WU_EXPORT int wu_psec_base_validate_peer(int fd, uid_t want_uid, gid_t want_gid, const char *cred,
-                                         size_t len, wu_psec_peer_t *got);
+int wu_psec_base_create_cred(int fd, char **cred, size_t *len);
+int wu_psec_base_validate_peer(int fd, uid_t want_uid, gid_t want_gid, const char *cred, size_t len,
+                               wu_psec_peer_t *got);
 /* The server's TCP token; *token is set to NULL (and WU_SUCCESS returned) if the mode has none. */
-WU_EXPORT int wu_psec_base_server_token(const char **token);
+int wu_psec_base_server_token(const char **token);
 
 #endif

@@ -42,7 +42,7 @@ typedef struct wu_hash_table {
     uint32_t generation;        /* bumped by every rehash; checked by iteration cursors */
     int kind;                   /* kind of the keys held (private) */
 } wu_hash_table_t;
-WU_CLASS_DECLARATION(wu_hash_table_t);
+WU_EXPORT WU_CLASS_DECLARATION(wu_hash_table_t);
 
 /* Size the table for initial_size entries before it first grows (0: a small default). A
  * constructed table works without init (it allocates on the first insertion); init is the way
@@ -50,7 +50,7 @@ WU_CLASS_DECLARATION(wu_hash_table_t);
  * Returns WU_SUCCESS; WU_ERR_BAD_PARAM if t is NULL or initial_size exceeds what a table can
  * hold; WU_ERR_EXISTS if the table holds entries (call wu_hash_table_remove_all first);
  * WU_ERR_NOMEM. */
-WU_EXPORT int wu_hash_table_init(wu_hash_table_t *t, size_t initial_size);
+int wu_hash_table_init(wu_hash_table_t *t, size_t initial_size);
 
 /* Map key to value, replacing the value of an existing key (the old value is not freed). The
  * key is copied. Returns WU_SUCCESS; WU_ERR_BAD_PARAM for a NULL table or key or a table that
@@ -68,7 +68,7 @@ WU_EXPORT int wu_hash_table_remove_str(wu_hash_table_t *t, const char *key);
 /* The same for uint64 keys; every value, 0 and UINT64_MAX included, is a valid key. */
 WU_EXPORT int wu_hash_table_set_u64(wu_hash_table_t *t, uint64_t key, void *value);
 WU_EXPORT int wu_hash_table_get_u64(const wu_hash_table_t *t, uint64_t key, void **value);
-WU_EXPORT int wu_hash_table_remove_u64(wu_hash_table_t *t, uint64_t key);
+int wu_hash_table_remove_u64(wu_hash_table_t *t, uint64_t key);
 
 /* Number of entries (0 for a NULL table). */
 WU_EXPORT size_t wu_hash_table_count(const wu_hash_table_t *t);
@@ -91,7 +91,7 @@ WU_EXPORT int wu_hash_table_next_u64(const wu_hash_table_t *t, void **iter, uint
 
 /* The hash functions the table uses (slot = hash & (capacity - 1)); exposed for tests and for
  * code that wants the same distribution. */
-WU_EXPORT uint64_t wu_hash_str(const char *s);
-WU_EXPORT uint64_t wu_hash_u64(uint64_t v);
+uint64_t wu_hash_str(const char *s);
+uint64_t wu_hash_u64(uint64_t v);
 
 #endif

@@ -44,24 +44,23 @@ struct wu_object {
 #define WU_OBJECT_MAGIC      UINT64_C(0x5755424a45435421) /* "WUBJECT!" */
 #define WU_OBJECT_MAGIC_DEAD UINT64_C(0x5755444541444f42) /* released */
 
-extern WU_EXPORT const wu_class_t wu_object_t_class;
+extern const wu_class_t wu_object_t_class;
 
 #define WU_CLASS(type)             (&type##_class)
-#define WU_CLASS_DECLARATION(type) extern WU_EXPORT const wu_class_t type##_class
+#define WU_CLASS_DECLARATION(type) extern const wu_class_t type##_class
 /* Define a class: WU_CLASS_INSTANCE(wu_list_t, wu_object_t, ctor, dtor); ctor/dtor may be NULL. */
 #define WU_CLASS_INSTANCE(type, parent, ctor, dtor)                                  \
     const wu_class_t type##_class = {#type, &parent##_class, (wu_construct_t)(ctor), \
                                      (wu_destruct_t)(dtor), sizeof(type)}
 
 WU_EXPORT wu_object_t *wu_obj_new(const wu_class_t *cls, const char *file, int line);
-WU_EXPORT void wu_obj_construct(wu_object_t *obj, const wu_class_t *cls, const char *file,
-                                int line);
-WU_EXPORT void wu_obj_destruct(wu_object_t *obj, const char *file, int line);
-WU_EXPORT void wu_obj_retain(wu_object_t *obj, const char *file, int line);
+void wu_obj_construct(wu_object_t *obj, const wu_class_t *cls, const char *file, int line);
+void wu_obj_destruct(wu_object_t *obj, const char *file, int line);
+void wu_obj_retain(wu_object_t *obj, const char *file, int line);
 /* Returns 1 if this release destroyed the object. */
 WU_EXPORT int wu_obj_release(wu_object_t *obj, const char *file, int line);
 /* True if obj's class is cls or derives from it. */
-WU_EXPORT int wu_obj_is_a(const wu_object_t *obj, const wu_class_t *cls);
+int wu_obj_is_a(const wu_object_t *obj, const wu_class_t *cls);
 
 #define WU_NEW(type) ((type *)wu_obj_new(WU_CLASS(type), __FILE__, __LINE__))
 #define WU_CONSTRUCT(ptr, type) \

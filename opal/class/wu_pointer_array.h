@@ -27,28 +27,28 @@ WU_CLASS_DECLARATION(wu_pointer_array_t);
 /* Allocate initial slots (0 allowed), and set the limit and the growth step. Returns WU_SUCCESS;
  * WU_ERR_BAD_PARAM if a is NULL, initial < 0, max_size < 1, block < 1 or initial > max_size;
  * WU_ERR_EXISTS if the array holds items; WU_ERR_NOMEM. */
-WU_EXPORT int wu_pointer_array_init(wu_pointer_array_t *a, int initial, int max_size, int block);
+int wu_pointer_array_init(wu_pointer_array_t *a, int initial, int max_size, int block);
 
 /* Store p (not NULL) in the lowest free slot, growing the array if none is free. Returns the
  * index, or -1 if a or p is NULL, the array already holds max_size items, or memory ran out. */
-WU_EXPORT int wu_pointer_array_add(wu_pointer_array_t *a, void *p);
+int wu_pointer_array_add(wu_pointer_array_t *a, void *p);
 
 /* Store p at idx, growing the array as needed; whatever was there is overwritten (not freed).
  * p may be NULL, which frees the slot. Returns WU_SUCCESS; WU_ERR_BAD_PARAM if a is NULL or
  * idx < 0 or idx >= max_size; WU_ERR_NOMEM. */
-WU_EXPORT int wu_pointer_array_set_item(wu_pointer_array_t *a, int idx, void *p);
+int wu_pointer_array_set_item(wu_pointer_array_t *a, int idx, void *p);
 
 /* The pointer at idx; NULL if the slot is free or idx is out of range (or a is NULL). */
-WU_EXPORT void *wu_pointer_array_get_item(const wu_pointer_array_t *a, int idx);
+void *wu_pointer_array_get_item(const wu_pointer_array_t *a, int idx);
 
 /* Free slot idx (its pointer is not freed; get it first if needed). Returns WU_SUCCESS;
  * WU_ERR_NOT_FOUND if the slot is already free or was never allocated; WU_ERR_BAD_PARAM if a is
  * NULL or idx < 0 or idx >= max_size. */
-WU_EXPORT int wu_pointer_array_remove(wu_pointer_array_t *a, int idx);
+int wu_pointer_array_remove(wu_pointer_array_t *a, int idx);
 
 /* Number of slots allocated: valid indices for get_item are 0 .. size-1 (0 if a is NULL). */
-WU_EXPORT int wu_pointer_array_size(const wu_pointer_array_t *a);
+int wu_pointer_array_size(const wu_pointer_array_t *a);
 /* Number of non-NULL items (0 if a is NULL). */
-WU_EXPORT int wu_pointer_array_count(const wu_pointer_array_t *a);
+int wu_pointer_array_count(const wu_pointer_array_t *a);
 
 #endif

@@ -24,23 +24,23 @@ WU_CLASS_DECLARATION(wu_ring_buffer_t);
 
 /* Allocate room for capacity items. Returns WU_SUCCESS; WU_ERR_BAD_PARAM if rb is NULL or
  * capacity is 0 or absurdly large; WU_ERR_EXISTS if the ring holds items; WU_ERR_NOMEM. */
-WU_EXPORT int wu_ring_buffer_init(wu_ring_buffer_t *rb, size_t capacity);
+int wu_ring_buffer_init(wu_ring_buffer_t *rb, size_t capacity);
 
 /* Append p as the newest item. If the ring was full, the oldest item is dropped from it and
  * returned so the caller can free or release it; otherwise returns NULL. If p cannot be stored
  * at all (a ring of capacity 0, i.e. not initialized), p itself is returned. Pushing NULL (or
  * to a NULL ring) does nothing and returns NULL. */
-WU_EXPORT void *wu_ring_buffer_push(wu_ring_buffer_t *rb, void *p);
+void *wu_ring_buffer_push(wu_ring_buffer_t *rb, void *p);
 
 /* Remove and return the oldest item; NULL when empty (or rb is NULL). */
-WU_EXPORT void *wu_ring_buffer_pop(wu_ring_buffer_t *rb);
+void *wu_ring_buffer_pop(wu_ring_buffer_t *rb);
 
 /* The i-th item without removing it, i = 0 being the oldest and count-1 the newest; NULL if
  * i >= count (or rb is NULL). */
-WU_EXPORT void *wu_ring_buffer_peek(const wu_ring_buffer_t *rb, size_t i);
+void *wu_ring_buffer_peek(const wu_ring_buffer_t *rb, size_t i);
 
 /* Items held, and the most it can hold (0 for a NULL ring). */
-WU_EXPORT size_t wu_ring_buffer_count(const wu_ring_buffer_t *rb);
-WU_EXPORT size_t wu_ring_buffer_capacity(const wu_ring_buffer_t *rb);
+size_t wu_ring_buffer_count(const wu_ring_buffer_t *rb);
+size_t wu_ring_buffer_capacity(const wu_ring_buffer_t *rb);
 
 #endif

@@ -42,7 +42,7 @@ int wu_event_global_init(void);
  * thread for debuggers, truncated to 15 characters; best effort. The caller owns the result
  * and must pass it to wu_progress_stop exactly once. Returns NULL (and prints why on stderr)
  * on failure. */
-wu_progress_t *wu_progress_start(const char *name);
+WU_EXPORT wu_progress_t *wu_progress_start(const char *name);
 
 /* Stop the loop, join the thread and free everything. NULL is a no-op.
  *
@@ -60,14 +60,14 @@ wu_progress_t *wu_progress_start(const char *name);
  * Calling it from another progress thread is fine. Other threads may keep calling shift/timer
  * functions on pt while it stops (they get WU_ERR_INIT / NULL), but not once it has returned:
  * pt is freed then. */
-void wu_progress_stop(wu_progress_t *pt);
+WU_EXPORT void wu_progress_stop(wu_progress_t *pt);
 
 /* The event base, for code that registers its own events (sockets, signals). Events may be
  * added from any thread; their callbacks run in the progress thread. NULL if pt is NULL. */
-struct event_base *wu_progress_base(wu_progress_t *pt);
+WU_EXPORT struct event_base *wu_progress_base(wu_progress_t *pt);
 
 /* True if the calling thread is pt's progress thread (false for NULL). */
-bool wu_progress_in_thread(const wu_progress_t *pt);
+WU_EXPORT bool wu_progress_in_thread(const wu_progress_t *pt);
 
 /* True if the calling thread is the progress thread of any wu_progress_t. Blocking helpers use
  * it to refuse waiting where the wait could never end. */
@@ -79,7 +79,7 @@ bool wu_progress_in_any_thread(void);
  * runs later, never inline. Ownership of cbdata stays with the caller/callback contract.
  * Returns WU_SUCCESS; WU_ERR_BAD_PARAM (pt or fn NULL); WU_ERR_NOMEM; WU_ERR_INIT (pt is
  * stopping, or was inherited across fork). On error fn is never called. */
-int wu_progress_shift(wu_progress_t *pt, wu_shift_fn_t fn, void *cbdata);
+WU_EXPORT int wu_progress_shift(wu_progress_t *pt, wu_shift_fn_t fn, void *cbdata);
 
 /* One-shot timer: run fn(cbdata) in the progress thread once `seconds` have passed on
  * CLOCK_MONOTONIC, never earlier, usually within a millisecond or so (0 allowed: as soon as
@@ -90,7 +90,8 @@ int wu_progress_shift(wu_progress_t *pt, wu_shift_fn_t fn, void *cbdata);
  * once, whether or not the timer has fired (also after wu_progress_stop: the handle outlives
  * the progress thread). Returns NULL on bad input (pt or fn NULL, seconds negative, not finite
  * or too large), out of memory, or if pt is stopping. */
-wu_timer_t *wu_progress_timer(wu_progress_t *pt, double seconds, wu_shift_fn_t fn, void *cbdata);
+WU_EXPORT wu_timer_t *wu_progress_timer(wu_progress_t *pt, double seconds, wu_shift_fn_t fn,
+                                        void *cbdata);
 
 /* Cancel the timer if it has not fired and release the handle (t is invalid afterwards; NULL is
  * a no-op returning false). Safe from any thread and at any time, including after the timer
@@ -98,6 +99,6 @@ wu_timer_t *wu_progress_timer(wu_progress_t *pt, double seconds, wu_shift_fn_t f
  * Returns true if fn has not run and never will (cancelled now, or dropped by
  * wu_progress_stop): the caller still owns cbdata. Returns false if fn has already been called
  * (when cancelling from another thread it may still be running). */
-bool wu_progress_timer_cancel(wu_timer_t *t);
+WU_EXPORT bool wu_progress_timer_cancel(wu_timer_t *t);
 
 #endif

@@ -23,22 +23,22 @@ typedef struct wu_wait {
 } wu_wait_t;
 
 /* Initialise w (not released). Pair with wu_wait_destroy. */
-void wu_wait_init(wu_wait_t *w);
+WU_EXPORT void wu_wait_init(wu_wait_t *w);
 
 /* Destroy w; no thread may be waiting on it or about to release it. NULL is a no-op. */
-void wu_wait_destroy(wu_wait_t *w);
+WU_EXPORT void wu_wait_destroy(wu_wait_t *w);
 
 /* Mark w complete with status and wake its waiters. Callable from any thread, typically a
  * callback in the progress thread, before or after the wait starts. Releasing again keeps the
  * first status. NULL is a no-op. */
-void wu_wait_release(wu_wait_t *w, int status);
+WU_EXPORT void wu_wait_release(wu_wait_t *w, int status);
 
 /* Block until w is released or timeout seconds pass (timeout <= 0: no limit; values above 1e9
  * are treated as 1e9). Measured on CLOCK_MONOTONIC. w stays released: a later wait returns the
  * same status at once. Returns the released status; WU_ERR_TIMEOUT; WU_ERR_BAD_PARAM (w NULL or
  * timeout NaN); WU_ERR_RESOURCE_BUSY if called from a progress thread (it could never be
  * released there), with a message on stderr. */
-int wu_wait_for(wu_wait_t *w, double timeout);
+WU_EXPORT int wu_wait_for(wu_wait_t *w, double timeout);
 
 /* Shift-and-wait. The function shifted into the progress thread receives a wu_wait_call_t: it
  * reads its argument from call->cbdata and, once the request is complete (right away or later,
@@ -55,13 +55,14 @@ struct wu_wait_call {
 };
 
 /* Complete a call: release its waiter with status and drop the callback's reference. */
-void wu_wait_call_done(wu_wait_call_t *call, int status);
+WU_EXPORT void wu_wait_call_done(wu_wait_call_t *call, int status);
 
 /* Shift fn into pt and wait up to timeout seconds (<= 0: no limit) for wu_wait_call_done.
  * Returns the status given to wu_wait_call_done; WU_ERR_TIMEOUT (fn may still run or be
  * running: cbdata must then stay valid until it is done, so prefer timeouts only where cbdata
  * is owned by the callback or outlives it); WU_ERR_RESOURCE_BUSY from a progress thread (fn is
  * not shifted); WU_ERR_BAD_PARAM, WU_ERR_NOMEM, or wu_progress_shift's error (fn never runs). */
-int wu_progress_shift_wait(wu_progress_t *pt, wu_wait_call_fn_t fn, void *cbdata, double timeout);
+WU_EXPORT int wu_progress_shift_wait(wu_progress_t *pt, wu_wait_call_fn_t fn, void *cbdata,
+                                     double timeout);
 
 #endif

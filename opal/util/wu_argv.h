@@ -27,7 +27,7 @@ int wu_argv_append_unique(char ***argv, const char *arg);
 int wu_argv_prepend(char ***argv, const char *arg);
 
 /* Number of strings before the terminating NULL; 0 for a NULL vector. */
-WU_EXPORT int wu_argv_count(char *const *argv);
+int wu_argv_count(char *const *argv);
 
 /* Free every string and the vector. NULL is a no-op. */
 WU_EXPORT void wu_argv_free(char **argv);
@@ -41,7 +41,7 @@ WU_EXPORT char **wu_argv_split(const char *s, char delim);
 /* Like wu_argv_split but keeps empty fields: "a::b:" -> {"a", "", "b", ""}, ":" -> {"", ""}.
  * A non-empty string with n delimiters gives n + 1 fields; the empty string gives an empty
  * vector. wu_argv_join(wu_argv_split_with_empty(s, d), d) reproduces s for every s. */
-char **wu_argv_split_with_empty(const char *s, char delim);
+WU_EXPORT char **wu_argv_split_with_empty(const char *s, char delim);
 
 /* Join the strings with delim between them (no delimiter at either end). Returns a malloc'd
  * string, "" for an empty or NULL vector, NULL only when memory runs out. A delim of '\0'
@@ -50,7 +50,7 @@ WU_EXPORT char *wu_argv_join(char *const *argv, char delim);
 
 /* Deep copy. NULL for a NULL vector or when memory runs out; an empty vector copies to an empty
  * vector. */
-char **wu_argv_copy(char *const *argv);
+WU_EXPORT char **wu_argv_copy(char *const *argv);
 
 /* Remove (and free) the strings at indices [start, start + count). count is clamped to the end
  * of the vector, so deleting past the end removes what is there. start == count of the vector
@@ -74,15 +74,15 @@ int wu_argv_insert(char ***target, int start, char *const *source);
  * nothing changes and WU_ERR_EXISTS is returned (callers that do not care may ignore it).
  * WU_SUCCESS, WU_ERR_EXISTS, WU_ERR_BAD_PARAM (NULL name, value or env; bad NAME),
  * WU_ERR_NOMEM. A value may be empty. */
-int wu_setenv(const char *name, const char *value, bool overwrite, char ***env);
+WU_EXPORT int wu_setenv(const char *name, const char *value, bool overwrite, char ***env);
 
 /* Remove NAME from *env (every entry for it, should there be several).
  * WU_SUCCESS, WU_ERR_NOT_FOUND (not set; also for a NULL *env), WU_ERR_BAD_PARAM. */
-int wu_unsetenv(const char *name, char ***env);
+WU_EXPORT int wu_unsetenv(const char *name, char ***env);
 
 /* The value of NAME: a pointer into the array's string (valid until the array changes), or NULL
  * when NAME is not set, env is NULL or name is invalid. */
-const char *wu_getenv(const char *name, char *const *env);
+WU_EXPORT const char *wu_getenv(const char *name, char *const *env);
 
 /* Remove leading and trailing white space (isspace) from s in place: trailing space is cut by
  * writing a NUL; the return value points at the first non-space character inside s. NULL gives

@@ -53,7 +53,7 @@ WU_EXPORT const char *wu_strerror(int status);
 /* The status for a failed system call's errno: ENOENT -> NOT_FOUND; EACCES, EPERM, EROFS ->
  * NO_PERMISSIONS; ENOMEM -> NOMEM; EEXIST, ENOTEMPTY -> EXISTS; ETIMEDOUT -> TIMEOUT;
  * EINVAL -> BAD_PARAM; anything else -> WU_ERR_SYS. */
-int wu_status_from_errno(int e);
+WU_EXPORT int wu_status_from_errno(int e);
 
 /* Debug trace of an unexpected status with file/line (not user output). */
 void wu_error_log(int status, const char *file, int line);

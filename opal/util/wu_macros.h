@@ -9,8 +9,11 @@
 
 #include <stddef.h>
 
-/* Symbols marked WU_EXPORT are visible outside libpmix.so.2 (we build with -fvisibility=hidden).
- * Only PMIx_* API functions and the wu_* functions DSO components need carry it. */
+/* Symbols marked WU_EXPORT are visible outside their library (we build with -fvisibility=hidden).
+ * Only the PMIx_* API carries it, and the component API: the wu_* functions and data that DSO
+ * components, the runtime library libwireup-rte and Wireup's own tools use. The exports of
+ * libpmix.so.2 and libwireup-rte are listed in contrib/exports-*.txt, which make check compares
+ * with the libraries (contrib/check-symbols.sh; --update rewrites the lists). */
 #define WU_EXPORT __attribute__((visibility("default")))
 
 #define WU_UNUSED          __attribute__((unused))

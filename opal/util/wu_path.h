@@ -12,7 +12,7 @@
 /* The directory for temporary files: the first of $TMPDIR, $TEMP, $TMP that is set and
  * non-empty, else "/tmp". The string belongs to the environment (or is a literal): do not free
  * it, and copy it if the environment may change. */
-WU_EXPORT const char *wu_tmpdir(void);
+const char *wu_tmpdir(void);
 
 /* Join a NULL-terminated list of parts with exactly one '/' between them: trailing slashes of
  * the text so far and leading slashes of the next part are collapsed into one. Empty parts are
@@ -25,7 +25,7 @@ WU_EXPORT char *wu_path_join(const char *first, ...) __attribute__((sentinel));
 /* True when p names a directory (symlinks followed, like `test -d`). False for NULL. */
 WU_EXPORT bool wu_path_is_dir(const char *p);
 /* True when p names anything (symlinks followed, like `test -e`: a dangling link is false). */
-WU_EXPORT bool wu_path_exists(const char *p);
+bool wu_path_exists(const char *p);
 
 /* Create path and any missing parents, like `mkdir -p`; mode applies (minus the umask) to the
  * directories created. An existing directory is fine.
@@ -45,7 +45,7 @@ WU_EXPORT int wu_path_rm_tree(const char *path);
 
 /* The user's home directory: $HOME when set and non-empty, else the password database entry of
  * the real uid. malloc'd; NULL when neither gives one or memory runs out. */
-WU_EXPORT char *wu_path_home(void);
+char *wu_path_home(void);
 
 /* Find an executable regular file named prog, like `which`. path_var is a PATH-style value
  * ("dir:dir:..."; an empty entry means the current directory); NULL means $PATH, and when that

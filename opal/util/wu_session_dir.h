@@ -39,7 +39,7 @@ WU_EXPORT int wu_session_dir_create(const char *tmpdir, const char *prefix, char
  * name, "." or ".." components), WU_ERR_EXISTS (the final directory exists but was not made
  * here, or something not a directory is in the way), WU_ERR_NO_PERMISSIONS, WU_ERR_NOMEM,
  * WU_ERR_SYS. */
-WU_EXPORT int wu_session_dir_mkdir(const char *session, const char *name, char **path);
+int wu_session_dir_mkdir(const char *session, const char *name, char **path);
 
 /* Register a file (or socket, fifo, link) the caller creates inside session, so removal deletes
  * it. path is absolute below session or relative to it, without "." or ".." components. It need
@@ -61,6 +61,6 @@ WU_EXPORT int wu_session_dir_remove(const char *session);
  * Sessions inherited from a parent across fork are forgotten without touching the disk.
  * Returns WU_SUCCESS or the first error of those removals (WU_ERR_EXISTS when foreign entries
  * were left somewhere); callers at exit may ignore it. */
-WU_EXPORT int wu_session_dir_remove_all(void);
+int wu_session_dir_remove_all(void);
 
 #endif

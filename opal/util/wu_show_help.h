@@ -43,8 +43,7 @@ WU_EXPORT char *wu_show_help_string(const char *file, const char *topic, bool wa
                                     ...);
 
 /* va_list form of wu_show_help_string(); ap is consumed. */
-WU_EXPORT char *wu_show_help_vstring(const char *file, const char *topic, bool want_error_header,
-                                     va_list ap);
+char *wu_show_help_vstring(const char *file, const char *topic, bool want_error_header, va_list ap);
 
 /* Format as wu_show_help_string() and print with one write(2). With aggregation on, a repeat of
  * a file+topic already printed is only counted (see wu_show_help_flush()). Returns WU_SUCCESS
@@ -56,13 +55,13 @@ WU_EXPORT int wu_show_help(const char *file, const char *topic, bool want_error_
 /* Print text rendered elsewhere (e.g. relayed from another process) with one write(2), a newline
  * appended if missing, aggregated under file+topic like wu_show_help(). Returns WU_SUCCESS,
  * WU_ERR_BAD_PARAM if an argument is NULL, WU_ERR_NOMEM or WU_ERR_SYS. */
-WU_EXPORT int wu_show_help_norender(const char *file, const char *topic, const char *rendered_text);
+int wu_show_help_norender(const char *file, const char *topic, const char *rendered_text);
 
 /* Turn aggregation on or off. Until this is called, aggregation is on unless the environment
  * sets PMIX_MCA_base_help_aggregate to 0, false, no or off (the MCA base should register the
  * parameter base_help_aggregate and call this with its value). Turning it off flushes the
  * counts and forgets which topics were printed. */
-WU_EXPORT void wu_show_help_set_aggregate(bool on);
+void wu_show_help_set_aggregate(bool on);
 
 /* Print one line for each file+topic whose repeats were counted since the last flush, saying how
  * many more there were, plus one line telling how to turn aggregation off; then reset the
@@ -71,6 +70,6 @@ WU_EXPORT void wu_show_help_flush(void);
 
 /* Tests and daemons: where messages go from now on (fd is not owned: the caller keeps it open
  * while in use); -1 (or any negative fd) restores stderr. */
-WU_EXPORT void wu_show_help_set_fd(int fd);
+void wu_show_help_set_fd(int fd);
 
 #endif

@@ -10,15 +10,16 @@
 #ifndef WU_OMPI_HELP_H
 #define WU_OMPI_HELP_H
 
+#include "opal/util/wu_macros.h"
 #include "pmix_common.h"
 
 /* The strings of bo, in order, as pointers into bo (at most max of them); returns how many
  * were found (0 when the bytes are not in that format). */
-size_t wu_ompi_help_strings(const pmix_byte_object_t *bo, const char **out, size_t max);
+WU_EXPORT size_t wu_ompi_help_strings(const pmix_byte_object_t *bo, const char **out, size_t max);
 /* The same for a PMIx_Log data item: 0 unless it is a PMIX_LOG_MSG byte object. */
-size_t wu_ompi_help_item(const pmix_info_t *item, const char **out, size_t max);
+WU_EXPORT size_t wu_ompi_help_item(const pmix_info_t *item, const char **out, size_t max);
 /* A plog renderer (wu_plog_render_fn_t): an Open MPI help message becomes its rendered text;
  * WU_ERR_NOT_SUPPORTED for anything else. ctx is unused. */
-int wu_ompi_help_render(const pmix_info_t *item, const char **text, void *ctx);
+WU_EXPORT int wu_ompi_help_render(const pmix_info_t *item, const char **text, void *ctx);
 
 #endif

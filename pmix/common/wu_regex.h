@@ -16,6 +16,7 @@
 #ifndef WU_REGEX_H
 #define WU_REGEX_H
 
+#include "opal/util/wu_macros.h"
 #include "pmix_common.h"
 
 #include <stddef.h>
@@ -42,6 +43,6 @@ pmix_status_t wu_regex_ranks_expand(const char *list, pmix_rank_t **ranks, size_
 
 /* The reverse for messages: ranks (in the given order) as ranges, "0-3,8". *out is malloc'd
  * ("" for none). PMIX_ERR_BAD_PARAM, PMIX_ERR_NOMEM. */
-pmix_status_t wu_regex_ranks_compress(const pmix_rank_t *ranks, size_t n, char **out);
+WU_EXPORT pmix_status_t wu_regex_ranks_compress(const pmix_rank_t *ranks, size_t n, char **out);
 
 #endif

@@ -61,24 +61,28 @@ typedef struct wu_rte_spec {
 
 /* Bring up the runtime. tool names the launcher in messages ("wrun"). Returns WU_SUCCESS, or an
  * error already reported to the user (WU_ERR_SILENT). */
-int wu_rte_init(const char *tool);
+WU_EXPORT int wu_rte_init(const char *tool);
 /* Run one job to its end; *status receives the job's exit status (see above). Returns
  * WU_SUCCESS when the job ran (whatever its status), WU_ERR_SILENT when it could not be set up
  * or started (reported; *status is set to a suitable exit code as well). */
-int wu_rte_run(const wu_rte_spec_t *app, int *status);
+WU_EXPORT int wu_rte_run(const wu_rte_spec_t *app, int *status);
 /* The launcher got signal sig (thread safe, any thread). SIGINT, SIGTERM and SIGHUP are
  * forwarded to the job; the same kind again within a few seconds terminates the job (status
  * 128+sig), and once it is ending a further one kills it at once. SIGUSR1 and SIGUSR2 are
  * forwarded; SIGTSTP stops the job and then the launcher, SIGCONT resumes the job. */
-void wu_rte_interrupt(int sig);
+WU_EXPORT void wu_rte_interrupt(int sig);
 /* Shut everything down (PMIx server, progress thread, frameworks). */
-void wu_rte_finalize(void);
+WU_EXPORT void wu_rte_finalize(void);
 
 /* The directory of the libpmix.so.2 that belongs to this launcher, which the job's processes get
- * first in LD_LIBRARY_PATH: beside the launcher in a build tree (.libs), ../lib of an installed
- * or relocated launcher, or the configured libdir. NULL when none of them holds the library. */
+ * first in LD_LIBRARY_PATH: the one this process has loaded, else beside the launcher in a build
+ * tree (.libs), ../lib of an installed or relocated launcher, or the configured libdir. NULL when
+ * none of them holds the library. */
 const char *wu_rte_libdir(void);
 /* The rte progress thread (NULL before init). */
-wu_progress_t *wu_rte_progress(void);
+WU_EXPORT wu_progress_t *wu_rte_progress(void);
+/* Make the frameworks of the runtime library (pls, pmdl) known to the MCA base, which must be
+ * open, so that a tool lists them with libpmix's own (wu_rte_init needs no such call). */
+WU_EXPORT int wu_rte_mca_register(void);
 
 #endif

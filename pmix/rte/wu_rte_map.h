@@ -23,6 +23,8 @@
 #ifndef WU_RTE_MAP_H
 #define WU_RTE_MAP_H
 
+#include "opal/util/wu_macros.h"
+
 #include <hwloc.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -92,7 +94,8 @@ uint32_t wu_rte_topo_slots(const wu_rte_topo_t *t, const wu_rte_policy_t *pol);
  * ":OVERSUBSCRIBE" or ":NOOVERSUBSCRIBE") and --bind-to (none|core|package|socket|numa|
  * hwthread). NULL or "" means not given. On a bad value: WU_ERR_BAD_PARAM and, when why is not
  * NULL, a one-line message naming the valid values in *why (free()). */
-int wu_rte_map_parse(const char *mapby, const char *bindto, wu_rte_policy_t *out, char **why);
+WU_EXPORT int wu_rte_map_parse(const char *mapby, const char *bindto, wu_rte_policy_t *out,
+                               char **why);
 
 /* Map np processes. oversubscribe: the --oversubscribe flag (the :OVERSUBSCRIBE modifier in pol
  * counts the same). WU_SUCCESS; WU_ERR_OUT_OF_RESOURCE when np exceeds the slots and

@@ -10,6 +10,7 @@
 #ifndef WU_SERVER_HOST_H
 #define WU_SERVER_HOST_H
 
+#include "opal/util/wu_macros.h"
 #include "pmix_common.h"
 
 /* Called on the server's progress thread when a connected client's connection ends without
@@ -17,17 +18,17 @@
 typedef void (*wu_server_lost_fn_t)(const pmix_proc_t *proc, void *server_object);
 
 /* Install the hook (NULL removes it). Call before PMIx_server_init. */
-void wu_server_set_lost_hook(wu_server_lost_fn_t fn);
+WU_EXPORT void wu_server_set_lost_hook(wu_server_lost_fn_t fn);
 
 /* The server's session directory (PMIX_SERVER_TMPDIR of its clients), NULL when the server is
  * not running. Set by PMIx_server_init and constant until PMIx_server_finalize: any thread. */
-const char *wu_server_session_dir(void);
+WU_EXPORT const char *wu_server_session_dir(void);
 
 /* What the processes of nspace (size ranks) are blocked in, as far as the server can see: one
  * line per open fence ("ranks 0-2 in a fence (PMIx_Fence) that rank 3 has not reached") and per
  * waiting PMIx_Get, appended to *lines (wu_argv_free). For a launcher's --timeout report. Any
  * thread but the server's; waits at most a few seconds. WU_SUCCESS, WU_ERR_NOT_FOUND (server not
  * running), WU_ERR_TIMEOUT, WU_ERR_NOMEM. */
-int wu_server_blocked_report(const char *nspace, uint32_t size, char ***lines);
+WU_EXPORT int wu_server_blocked_report(const char *nspace, uint32_t size, char ***lines);
 
 #endif

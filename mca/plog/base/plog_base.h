@@ -17,8 +17,9 @@ typedef int (*wu_plog_render_fn_t)(const pmix_info_t *item, const char **text, v
  * directives name a PMIX_LOG_SOURCE. PMIX_SUCCESS (every item logged, or one with
  * PMIX_LOG_ONCE), PMIX_ERR_PARTIAL_SUCCESS (some), PMIX_ERR_NOT_SUPPORTED (none: no channel,
  * no module for it, or every module failed), PMIX_ERR_BAD_PARAM. */
-pmix_status_t wu_plog_base_log_request(const pmix_proc_t *source, const pmix_info_t data[],
-                                       size_t ndata, const pmix_info_t dirs[], size_t ndirs,
-                                       wu_plog_render_fn_t render, void *ctx);
+WU_EXPORT pmix_status_t wu_plog_base_log_request(const pmix_proc_t *source,
+                                                 const pmix_info_t data[], size_t ndata,
+                                                 const pmix_info_t dirs[], size_t ndirs,
+                                                 wu_plog_render_fn_t render, void *ctx);
 
 #endif

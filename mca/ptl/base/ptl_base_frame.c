@@ -31,12 +31,14 @@ static const wu_mca_param_t ptl_base_params[] = {
                   "accepts; a peer sending a larger one is dropped"),
     WU_PARAM_END};
 
+WU_MCA_STATIC_DECL(ptl);
 wu_mca_framework_t wu_mca_ptl_framework = {
     .name = "ptl",
     .description = "Transport between PMIx servers and their clients and tools",
     .version = WU_ptl_VERSION,
     .mode = WU_MCA_SELECT_ALL,
     .params = ptl_base_params,
+    .statics = wu_mca_ptl_static_components,
 };
 
 struct wu_ptl_shared {

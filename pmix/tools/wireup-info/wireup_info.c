@@ -2,6 +2,7 @@
 /* wireup_info.c -- wireup-info: what this Wireup installation is, which frameworks and components it
  * has, and every parameter with its value and where the value came from. */
 #include "pmix/tools/wireup-info/wireup_info.h"
+#include "pmix/rte/wu_rte.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -134,7 +135,7 @@ int main(int argc, char **argv)
         }
     }
 
-    if (WU_SUCCESS != (rc = wu_mca_base_open())) {
+    if (WU_SUCCESS != (rc = wu_mca_base_open()) || WU_SUCCESS != (rc = wu_rte_mca_register())) {
         fprintf(stderr, "wireup-info: the component system could not start: %s\n", wu_strerror(rc));
         return 1;
     }
