@@ -7,6 +7,18 @@
 e2e_plan 4
 e2e_mktemp
 lost_conn=-61
+
+# ranks_gone DIR: no pid recorded in DIR is still running (zombies do not count)
+ranks_gone() {
+    for f in "$1"/pid.*; do
+        [ -f "$f" ] || continue
+        p=$(cat "$f")
+        if kill -0 "$p" 2>/dev/null && ! grep -q '^State:.*Z' "/proc/$p/status" 2>/dev/null; then
+            return 1
+        fi
+    done
+    return 0
+}
 for n in 2 4; do
     d="$e2e_tmp/run$n"
     mkdir "$d" || exit 1
@@ -39,7 +51,13 @@ for n in 2 4; do
         for f in "$d"/result.*; do [ -f "$f" ] && echo "# ${f##*/}: status $(cat "$f")"; done
         e2e_diag "$e2e_tmp/out"
     fi
-    sleep 1
+    # the ranks exit on their own once their Get failed: give them up to 10 s (a loaded machine
+    # can take a while to schedule them), then count who is left
+    i=0
+    while [ $i -lt 100 ] && ! ranks_gone "$d"; do
+        sleep 0.1
+        i=$((i + 1))
+    done
     # a server killed with SIGKILL cannot remove its session directory: not counted as a leak
     rm -rf -- "${e2e_tmp:?}/t" && mkdir "$e2e_tmp/t"
     if e2e_pids_gone "$d" && [ "$(find "$d" -name 'pid.*' | wc -l)" -eq $n ]; then
