@@ -17,6 +17,7 @@
 #ifndef WU_CLIENT_H
 #define WU_CLIENT_H
 
+#include "opal/class/wu_hash_table.h"
 #include "mca/gds/gds.h"
 #include "mca/ptl/ptl.h"
 #include "opal/event/wu_progress.h"
@@ -44,10 +45,12 @@ typedef enum { WU_CLIENT_SINGLETON, WU_CLIENT_CONNECTED, WU_CLIENT_LOST } wu_cli
  * (NULL unless a reply came) is positioned after the status and valid only during the call. */
 typedef void (*wu_client_reply_fn_t)(int status, wu_buffer_t *reply, void *cbdata);
 
-/* Values staged by PMIx_Put for one scope, replaced key by key, sent by PMIx_Commit. */
+/* Values staged by PMIx_Put for one scope, replaced key by key, sent by PMIx_Commit. The index
+ * finds a key's slot, so that n Puts cost O(n), not O(n^2). */
 typedef struct wu_client_staged {
     pmix_info_t *info;
     size_t n, cap;
+    wu_hash_table_t *index; /* key -> slot in info + 1; NULL until the first Put */
 } wu_client_staged_t;
 
 typedef struct wu_client_req wu_client_req_t;

@@ -23,6 +23,7 @@
 #include "pmix/common/wu_pack.h"
 #include "pmix/common/wu_proto.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,14 +32,14 @@
 static int stage(wu_client_staged_t *s, const char *key, const pmix_value_t *val)
 {
     pmix_info_t *slot = NULL;
-    for (size_t i = 0; i < s->n; i++) {
-        if (PMIX_CHECK_KEY(&s->info[i], key)) {
-            slot = &s->info[i];
-            PMIX_INFO_DESTRUCT(slot);
-            break;
-        }
+    void *pos = NULL;
+    if (NULL == s->index && NULL == (s->index = WU_NEW(wu_hash_table_t))) {
+        return PMIX_ERR_NOMEM;
     }
-    if (NULL == slot) {
+    if (WU_SUCCESS == wu_hash_table_get_str(s->index, key, &pos)) {
+        slot = &s->info[(uintptr_t)pos - 1];
+        PMIX_INFO_DESTRUCT(slot);
+    } else {
         if (s->n == s->cap) {
             size_t cap = s->cap ? 2 * s->cap : 8;
             pmix_info_t *grown = realloc(s->info, cap * sizeof *grown);
@@ -47,6 +48,9 @@ static int stage(wu_client_staged_t *s, const char *key, const pmix_value_t *val
             }
             s->info = grown;
             s->cap = cap;
+        }
+        if (WU_SUCCESS != wu_hash_table_set_str(s->index, key, (void *)(uintptr_t)(s->n + 1))) {
+            return PMIX_ERR_NOMEM;
         }
         slot = &s->info[s->n++];
     }
@@ -63,6 +67,10 @@ void wu_client_staged_clear(void)
             PMIX_INFO_DESTRUCT(&s->info[i]);
         }
         free(s->info);
+        if (NULL != s->index) {
+            wu_hash_table_remove_all(s->index);
+            WU_RELEASE(s->index);
+        }
         memset(s, 0, sizeof *s);
     }
 }

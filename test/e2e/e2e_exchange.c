@@ -11,6 +11,8 @@
  *              before its commit (PMIX_TIMEOUT=1: PMIX_ERR_TIMEOUT), then after a fence
  *              (the value, waited for), then for keys rank 1 never put or put REMOTE only
  *              (PMIX_ERR_NOT_FOUND at once although PMIX_TIMEOUT allows a minute)
+ *   manykeys N each rank Puts N small keys, Puts every other one again with a new value,
+ *              commits, fences with collect and Gets all N keys of the next rank
  *   fencetimeout  a fence with PMIX_TIMEOUT that one rank never joins fails with
  *              PMIX_ERR_TIMEOUT, and the next fence of all ranks works
  * Values: a string, a uint32, an int64 and blobs of 1 B, 1 KiB, 64 KiB and 1 MiB checked byte
@@ -157,6 +159,48 @@ static int run_scopes(const char *ns, pmix_rank_t me, uint32_t n)
     return checked;
 }
 
+/* N keys per rank, every other one replaced before the commit: the peer sees the last values. */
+static int run_manykeys(const char *ns, pmix_rank_t me, uint32_t n, long nkeys)
+{
+    pmix_value_t v, *got;
+    pmix_info_t opt;
+    pmix_rank_t peer = (me + 1) % n;
+    bool yes = true;
+    char key[64];
+
+    E2E_CHECK(nkeys > 0, "manykeys needs a positive number of keys");
+    e2e_step("manykeys: put");
+    PMIX_VALUE_CONSTRUCT(&v);
+    v.type = PMIX_UINT32;
+    for (long i = 0; i < nkeys; i++) {
+        snprintf(key, sizeof key, "mk.%ld", i);
+        v.data.uint32 = (uint32_t)(me * 1000003u + (uint32_t)i);
+        E2E_RC(PMIx_Put(PMIX_GLOBAL, key, &v), "Put(mk)");
+    }
+    for (long i = 0; i < nkeys; i += 2) {
+        snprintf(key, sizeof key, "mk.%ld", i);
+        v.data.uint32 = (uint32_t)(me * 1000003u + (uint32_t)i) ^ 0x5a5a5a5au;
+        E2E_RC(PMIx_Put(PMIX_GLOBAL, key, &v), "Put(mk) again");
+    }
+    E2E_RC(PMIx_Commit(), "PMIx_Commit");
+    e2e_step("manykeys: fence with collect");
+    PMIX_INFO_LOAD(&opt, PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
+    e2e_fence(&opt, 1, "PMIx_Fence(collect)");
+    PMIX_INFO_DESTRUCT(&opt);
+    e2e_step("manykeys: get the next rank's keys");
+    for (long i = 0; i < nkeys; i++) {
+        uint32_t want = (uint32_t)(peer * 1000003u + (uint32_t)i) ^ (0 == i % 2 ? 0x5a5a5a5au : 0);
+        snprintf(key, sizeof key, "mk.%ld", i);
+        got = e2e_get_typed(ns, peer, key, PMIX_UINT32, NULL, 0);
+        E2E_CHECK(got->data.uint32 == want, "%s of rank %u = %u, expected %u", key, peer,
+                  got->data.uint32, want);
+        e2e_free_value(got);
+    }
+    e2e_step("manykeys: final fence");
+    e2e_fence(NULL, 0, "PMIx_Fence");
+    return (int)nkeys;
+}
+
 /* Rank 1 commits only after a fence that rank 0 joins after asking for its data. */
 static int run_modex(const char *ns, pmix_rank_t me, uint32_t n)
 {
@@ -282,6 +326,8 @@ int main(int argc, char **argv)
         checked = run_scopes(ns, me, n);
     } else if (strcmp(mode, "modex") == 0) {
         checked = run_modex(ns, me, n);
+    } else if (strcmp(mode, "manykeys") == 0 && argc > 2) {
+        checked = run_manykeys(ns, me, n, strtol(argv[2], NULL, 10));
     } else if (strcmp(mode, "collect") == 0 || strcmp(mode, "nocollect") == 0) {
         bool collect = strcmp(mode, "collect") == 0;
         e2e_step("put + commit");
@@ -325,7 +371,8 @@ int main(int argc, char **argv)
     } else if (strcmp(mode, "fencetimeout") == 0) {
         checked = run_fence_timeout(ns, me, n);
     } else {
-        fprintf(stderr, "usage: %s collect|nocollect|direct|scopes|modex|fencetimeout\n", argv[0]);
+        fprintf(stderr, "usage: %s collect|nocollect|direct|scopes|modex|manykeys N|fencetimeout\n",
+                argv[0]);
         return 2;
     }
     (void)yes;

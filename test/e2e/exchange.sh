@@ -3,9 +3,10 @@
 # TAP test: Put/Commit/Fence/Get under `wrun -n 1, 2, 4, 8`, fence with PMIX_COLLECT_DATA,
 # without, and no fence at all (direct modex: a Get waits for a peer that commits late);
 # values include blobs of 1 B, 1 KiB, 64 KiB and 1 MiB checked byte for byte. Also a fence with
-# PMIX_TIMEOUT that one rank never joins, followed by a fence of all ranks (`-n 2, 4`).
+# PMIX_TIMEOUT that one rank never joins, followed by a fence of all ranks (`-n 2, 4`), and
+# 20000 keys per rank, half of them put twice, collected and read back (`-n 2`).
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-e2e_plan 14
+e2e_plan 15
 e2e_mktemp
 for mode in collect nocollect direct; do
     for n in 1 2 4 8; do
@@ -29,4 +30,12 @@ for n in 2 4; do
         e2e_diag "$e2e_tmp/out"
     fi
 done
+e2e_wrun "$e2e_tmp/out" 2 "$e2e/e2e_exchange" manykeys 20000
+good=$(e2e_count_lines "$e2e_tmp/out" "^exchange manykeys: rank .* of 2: ok")
+if [ "$e2e_rc" -eq 0 ] && [ "$good" -eq 2 ]; then
+    e2e_ok "wrun -n 2: 20000 keys per rank, half put twice, the peer reads the last values"
+else
+    e2e_not_ok "wrun -n 2: many keys (wrun exit $e2e_rc, $good of 2 ranks ok)"
+    e2e_diag "$e2e_tmp/out"
+fi
 e2e_exit
