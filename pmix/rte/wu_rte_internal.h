@@ -79,6 +79,9 @@ extern rte_job_t *wu_rte_job;     /* the running job, or NULL */
 void wu_rte_job_fail(rte_job_t *job, int status);
 /* A one-line message from help-wu-rte.txt on stderr (not framed). */
 void wu_rte_say(const char *topic, ...);
+/* Text for our stdout or stderr: on the rte thread queued behind the job's output when a queue
+ * exists (wu_rte_iof_message), else written plainly (no job, no queue). */
+void wu_rte_write_text(int fd, const char *text, size_t len);
 /* Seconds on CLOCK_MONOTONIC. */
 double wu_rte_now(void);
 

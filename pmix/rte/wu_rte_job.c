@@ -106,14 +106,14 @@ wu_progress_t *wu_rte_progress(void)
 
 /* Text for stderr: on the rte thread behind the job's queued output (and without blocking),
  * elsewhere written at once. */
-static void say_text(const char *text)
+void wu_rte_write_text(int fd, const char *text, size_t len)
 {
-    size_t len = strlen(text), off = 0;
-    if (wu_progress_in_thread(progress) && wu_rte_iof_message(STDERR_FILENO, text, len)) {
+    size_t off = 0;
+    if (wu_progress_in_thread(progress) && wu_rte_iof_message(fd, text, len)) {
         return;
     }
     while (off < len) {
-        ssize_t n = write(STDERR_FILENO, text + off, len - off);
+        ssize_t n = write(fd, text + off, len - off);
         if (n < 0 && EINTR == errno) {
             continue;
         }
@@ -134,7 +134,7 @@ void wu_rte_say(const char *topic, ...)
     }
     va_start(ap, topic);
     if (WU_SUCCESS == wu_vasprintf(&line, fmt, ap)) {
-        say_text(line);
+        wu_rte_write_text(STDERR_FILENO, line, strlen(line));
     }
     va_end(ap);
     free(line);
@@ -392,7 +392,7 @@ static void timeout_in_rte(wu_wait_call_t *call)
 {
     timeout_arg_t *t = call->cbdata;
     if (NULL != t->report) {
-        say_text(t->report);
+        wu_rte_write_text(STDERR_FILENO, t->report, strlen(t->report));
     }
     wu_rte_job_fail(t->job, WU_RTE_EXIT_TIMEOUT);
     wu_wait_call_done(call, WU_SUCCESS);

@@ -16,7 +16,6 @@
 #include "pmix/common/wu_ompi_help.h"
 #include "pmix/rte/wu_rte_internal.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,21 +91,7 @@ typedef struct {
 static void logline_in_rte(void *arg)
 {
     logline_t *l = arg;
-    const char *p = l->text;
-    size_t len = l->len;
-    if (!wu_rte_iof_message(l->fd, p, len)) {
-        while (len > 0) { /* no job, no queue: a plain write, as any program does */
-            ssize_t n = write(l->fd, p, len);
-            if (n < 0 && EINTR == errno) {
-                continue;
-            }
-            if (n <= 0) {
-                break;
-            }
-            p += n;
-            len -= (size_t)n;
-        }
-    }
+    wu_rte_write_text(l->fd, l->text, l->len);
     free(l);
 }
 
