@@ -32,7 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WU_gds_VERSION 3u
+#define WU_gds_VERSION 4u
 
 /* A data store; its layout belongs to the module that created it. */
 typedef struct wu_gds_store wu_gds_store_t;
@@ -107,6 +107,15 @@ typedef struct wu_gds_module {
      * a client to other nodes). PMIX_ERR_NOT_FOUND if the namespace or the rank is unknown. */
     pmix_status_t (*export_proc)(wu_gds_store_t *store, const char *nspace, pmix_rank_t rank,
                                  pmix_info_t **info, size_t *ninfo);
+    /* Hand each key and value stored for (nspace, rank) to fn, in no particular order and
+     * without copying: val is the store's own, read only and valid during the call; fn must not
+     * change the store. Same statuses as export_proc (an unknown rank gives PMIX_ERR_NOT_FOUND),
+     * or the first status other than PMIX_SUCCESS that fn returns. What a server packs for
+     * others, however large, is never copied into an array first. */
+    pmix_status_t (*each_proc)(wu_gds_store_t *store, const char *nspace, pmix_rank_t rank,
+                               pmix_status_t (*fn)(const char *key, const pmix_value_t *val,
+                                                   void *ctx),
+                               void *ctx);
     /* Cache a received job-level set for a (foreign) namespace: each info is stored as
      * job-level data, replacing values of the same keys. The namespace is created if needed. */
     pmix_status_t (*import_job)(wu_gds_store_t *store, const char *nspace, const pmix_info_t info[],

@@ -17,7 +17,6 @@
 #ifndef WU_CLIENT_H
 #define WU_CLIENT_H
 
-#include "opal/class/wu_hash_table.h"
 #include "mca/gds/gds.h"
 #include "mca/ptl/ptl.h"
 #include "opal/event/wu_progress.h"
@@ -45,14 +44,6 @@ typedef enum { WU_CLIENT_SINGLETON, WU_CLIENT_CONNECTED, WU_CLIENT_LOST } wu_cli
  * (NULL unless a reply came) is positioned after the status and valid only during the call. */
 typedef void (*wu_client_reply_fn_t)(int status, wu_buffer_t *reply, void *cbdata);
 
-/* Values staged by PMIx_Put for one scope, replaced key by key, sent by PMIx_Commit. The index
- * finds a key's slot, so that n Puts cost O(n), not O(n^2). */
-typedef struct wu_client_staged {
-    pmix_info_t *info;
-    size_t n, cap;
-    wu_hash_table_t *index; /* key -> slot in info + 1; NULL until the first Put */
-} wu_client_staged_t;
-
 typedef struct wu_client_req wu_client_req_t;
 
 typedef struct wu_client {
@@ -72,10 +63,12 @@ typedef struct wu_client {
     wu_ptl_conn_t *conn;
     pmix_proc_t server;
     uint32_t next_tag;
-    wu_client_req_t *pending;     /* requests sent, awaiting their reply */
-    wu_client_staged_t staged[2]; /* [0] local scope, [1] remote scope */
-    char **cleanup;               /* singleton: paths registered for removal */
-    bool *cleanup_recursive;      /* parallel to cleanup */
+    wu_client_req_t *pending; /* requests sent, awaiting their reply */
+    /* What PMIx_Put staged for the next Commit, replaced key by key, in gds stores of their own
+     * (under the own proc; NULL until the first Put): [0] local scope, [1] remote scope. */
+    wu_gds_store_t *staged[2];
+    char **cleanup;          /* singleton: paths registered for removal */
+    bool *cleanup_recursive; /* parallel to cleanup */
     size_t ncleanup;
 } wu_client_t;
 

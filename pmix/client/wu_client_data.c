@@ -29,50 +29,37 @@
 
 /* ---- staged puts ----------------------------------------------------------------------- */
 
-static int stage(wu_client_staged_t *s, const char *key, const pmix_value_t *val)
+static int stage(int k, const char *key, const pmix_value_t *val)
 {
-    pmix_info_t *slot = NULL;
-    void *pos = NULL;
-    if (NULL == s->index && NULL == (s->index = WU_NEW(wu_hash_table_t))) {
-        return PMIX_ERR_NOMEM;
+    int rc;
+    if (NULL == wu_client.staged[k] &&
+        PMIX_SUCCESS != (rc = wu_client.gds->store_create(&wu_client.staged[k]))) {
+        return rc;
     }
-    if (WU_SUCCESS == wu_hash_table_get_str(s->index, key, &pos)) {
-        slot = &s->info[(uintptr_t)pos - 1];
-        PMIX_INFO_DESTRUCT(slot);
-    } else {
-        if (s->n == s->cap) {
-            size_t cap = s->cap ? 2 * s->cap : 8;
-            pmix_info_t *grown = realloc(s->info, cap * sizeof *grown);
-            if (NULL == grown) {
-                return PMIX_ERR_NOMEM;
-            }
-            s->info = grown;
-            s->cap = cap;
-        }
-        if (WU_SUCCESS != wu_hash_table_set_str(s->index, key, (void *)(uintptr_t)(s->n + 1))) {
-            return PMIX_ERR_NOMEM;
-        }
-        slot = &s->info[s->n++];
-    }
-    PMIX_INFO_CONSTRUCT(slot);
-    PMIX_LOAD_KEY(slot->key, key);
-    return PMIx_Value_xfer(&slot->value, val);
+    return wu_client.gds->put(wu_client.staged[k], wu_client.myproc.nspace, wu_client.myproc.rank,
+                              key, val);
 }
 
 void wu_client_staged_clear(void)
 {
     for (int k = 0; k < 2; k++) {
-        wu_client_staged_t *s = &wu_client.staged[k];
-        for (size_t i = 0; i < s->n; i++) {
-            PMIX_INFO_DESTRUCT(&s->info[i]);
+        if (NULL != wu_client.staged[k]) {
+            wu_client.gds->store_release(wu_client.staged[k]);
+            wu_client.staged[k] = NULL;
         }
-        free(s->info);
-        if (NULL != s->index) {
-            wu_hash_table_remove_all(s->index);
-            WU_RELEASE(s->index);
-        }
-        memset(s, 0, sizeof *s);
     }
+}
+
+/* Pack what scope k staged as one info list, key by key from its store. */
+static int pack_staged(wu_buffer_t *b, int k)
+{
+    wu_proto_list_t list;
+    int rc = wu_proto_list_begin(&list, b);
+    if (PMIX_SUCCESS == rc && NULL != wu_client.staged[k]) {
+        rc = wu_client.gds->each_proc(wu_client.staged[k], wu_client.myproc.nspace,
+                                      wu_client.myproc.rank, wu_proto_list_add, &list);
+    }
+    return PMIX_SUCCESS == rc ? wu_proto_list_end(&list) : rc;
 }
 
 typedef struct {
@@ -89,12 +76,11 @@ static int put_fn(void *arg)
     if (PMIX_SUCCESS != rc || PMIX_INTERNAL == p->scope) {
         return rc;
     }
-    if (PMIX_REMOTE != p->scope &&
-        PMIX_SUCCESS != (rc = stage(&wu_client.staged[0], p->key, p->val))) {
+    if (PMIX_REMOTE != p->scope && PMIX_SUCCESS != (rc = stage(0, p->key, p->val))) {
         return rc;
     }
     if (PMIX_LOCAL != p->scope) {
-        rc = stage(&wu_client.staged[1], p->key, p->val);
+        rc = stage(1, p->key, p->val);
     }
     return rc;
 }
@@ -128,10 +114,10 @@ static void commit_fn(wu_wait_call_t *call)
     }
     rc = wu_client_msg_start(&b, WU_CMD_COMMIT);
     if (PMIX_SUCCESS == rc) {
-        rc = wu_proto_pack_list(&b, wu_client.staged[0].info, wu_client.staged[0].n, PMIX_INFO);
+        rc = pack_staged(&b, 0);
     }
     if (PMIX_SUCCESS == rc) {
-        rc = wu_proto_pack_list(&b, wu_client.staged[1].info, wu_client.staged[1].n, PMIX_INFO);
+        rc = pack_staged(&b, 1);
     }
     if (PMIX_SUCCESS != rc) {
         wu_buffer_destruct(&b);

@@ -275,12 +275,19 @@ double wu_client_timeout(const pmix_info_t *info, size_t n)
     return t > 0 && t < 1e8 ? t : 0;
 }
 
+static int store_one(const pmix_proc_t *proc, pmix_info_t *info, void *ctx)
+{
+    (void)ctx;
+    /* the data was checked by its owner's put; a refused key is skipped. The value moves into
+     * the store (no second copy of what can be a large blob). */
+    (void)wu_client.gds->take_info(wu_client.store, proc->nspace, proc->rank, info);
+    return PMIX_SUCCESS;
+}
+
 int wu_client_store_blob(const pmix_byte_object_t *bo)
 {
     wu_buffer_t b;
     pmix_proc_t proc;
-    pmix_info_t *info;
-    size_t n;
     int rc;
     if (NULL == bo || 0 == bo->size) {
         return PMIX_SUCCESS;
@@ -288,13 +295,7 @@ int wu_client_store_blob(const pmix_byte_object_t *bo)
     wu_buffer_construct(&b);
     b.base = bo->bytes; /* read-only view */
     b.used = b.cap = bo->size;
-    while (PMIX_SUCCESS == (rc = wu_proto_blob_next(&b, &proc, &info, &n))) {
-        for (size_t i = 0; i < n; i++) {
-            /* the data was checked by its owner's put; a refused key is skipped. The values
-             * move into the store (no second copy of what can be large blobs). */
-            (void)wu_client.gds->take_info(wu_client.store, proc.nspace, proc.rank, &info[i]);
-        }
-        PMIX_INFO_FREE(info, n);
+    while (PMIX_SUCCESS == (rc = wu_proto_blob_next_each(&b, &proc, store_one, NULL))) {
     }
     return PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER == rc ? PMIX_SUCCESS : rc;
 }

@@ -4,6 +4,7 @@
 #include "pmix/common/wu_pack_int.h"
 #include "pmix/common/wu_value.h"
 
+#include <endian.h>
 #include <hwloc.h>
 #include <stdlib.h>
 #include <string.h>
@@ -637,4 +638,35 @@ int wu_pack(wu_buffer_t *b, const void *src, int32_t n, pmix_data_type_t t)
         b->used = mark; /* all or nothing */
     }
     return rc;
+}
+
+int wu_pack_group_begin(wu_buffer_t *b, pmix_data_type_t t, size_t *mark)
+{
+    int rc;
+    if (NULL == b || NULL == mark) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (0 == wu_data_elem_size(t)) {
+        return PMIX_ERR_UNKNOWN_DATA_TYPE;
+    }
+    *mark = b->used;
+    rc = wu_buffer_put_u16(b, t);
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_buffer_put_u32(b, 0);
+    }
+    if (PMIX_SUCCESS != rc) {
+        b->used = *mark;
+    }
+    return rc;
+}
+
+int wu_pack_group_end(wu_buffer_t *b, size_t mark, size_t n)
+{
+    uint32_t be;
+    if (NULL == b || n > INT32_MAX || mark > b->used || b->used - mark < 6) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    be = htobe32((uint32_t)n);
+    memcpy(b->base + mark + 2, &be, sizeof be); /* after the u16 type tag */
+    return PMIX_SUCCESS;
 }

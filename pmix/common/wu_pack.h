@@ -54,6 +54,16 @@ int wu_unpack(wu_buffer_t *b, void *dst, int32_t *n, pmix_data_type_t t);
  * leaves *elem zeroed and the cursor where it was. */
 int wu_pack_one(wu_buffer_t *b, const void *elem, pmix_data_type_t t);
 int wu_unpack_one(wu_buffer_t *b, void *elem, pmix_data_type_t t);
+/* A group written element by element, for callers that do not hold the elements in one array:
+ * wu_pack_group_begin writes the group header with a count of 0 and sets *mark; the caller
+ * appends elements with wu_pack_one; wu_pack_group_end stores their number n in the header. */
+int wu_pack_group_begin(wu_buffer_t *b, pmix_data_type_t t, size_t *mark);
+int wu_pack_group_end(wu_buffer_t *b, size_t mark, size_t n);
+/* Read a group header of type t: *n is its element count (checked against the bytes left, as
+ * wu_unpack does), the cursor is on the first element, to be read with wu_unpack_one. On error
+ * the cursor is unchanged: PMIX_ERR_TYPE_MISMATCH, PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER,
+ * PMIX_ERR_UNPACK_FAILURE, PMIX_ERR_BAD_PARAM. */
+int wu_unpack_group(wu_buffer_t *b, int32_t *n, pmix_data_type_t t);
 /* One PMIX_BYTE_OBJECT (packed with count 1) as a view into b, without copying: bo->bytes
  * points into b's storage and stays valid as long as b does. On error the cursor is unchanged. */
 int wu_unpack_bo_view(wu_buffer_t *b, pmix_byte_object_t *bo);

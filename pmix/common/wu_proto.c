@@ -125,3 +125,87 @@ int wu_proto_blob_next(wu_buffer_t *blob, pmix_proc_t *proc, pmix_info_t **info,
     *info = arr;
     return PMIX_SUCCESS;
 }
+
+int wu_proto_unpack_info_each(wu_buffer_t *b, const pmix_proc_t *proc, wu_proto_info_fn_t fn,
+                              void *ctx)
+{
+    size_t mark;
+    int32_t cnt = 0;
+    int rc;
+
+    if (NULL == b) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    mark = b->rpos;
+    if (PMIX_SUCCESS != (rc = wu_unpack_group(b, &cnt, PMIX_INFO))) {
+        return rc;
+    }
+    for (int32_t i = 0; i < cnt; i++) {
+        pmix_info_t info;
+        memset(&info, 0, sizeof info);
+        if (PMIX_SUCCESS != (rc = wu_unpack_one(b, &info, PMIX_INFO))) {
+            b->rpos = mark;
+            return rc;
+        }
+        rc = NULL == fn ? PMIX_SUCCESS : fn(proc, &info, ctx);
+        PMIX_INFO_DESTRUCT(&info);
+        if (PMIX_SUCCESS != rc) {
+            return rc;
+        }
+    }
+    return PMIX_SUCCESS;
+}
+
+int wu_proto_blob_next_each(wu_buffer_t *blob, pmix_proc_t *proc, wu_proto_info_fn_t fn, void *ctx)
+{
+    size_t mark;
+    int32_t one = 1;
+    int rc;
+
+    if (NULL == blob || NULL == proc) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (0 == wu_buffer_remaining(blob)) {
+        return PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER;
+    }
+    mark = blob->rpos;
+    rc = wu_unpack(blob, proc, &one, PMIX_PROC);
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_proto_unpack_info_each(blob, proc, fn, ctx);
+    }
+    if (PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER == rc) {
+        blob->rpos = mark;
+        return PMIX_ERR_UNPACK_FAILURE; /* a record cut short is malformed, not the clean end */
+    }
+    return rc;
+}
+
+int wu_proto_list_begin(wu_proto_list_t *l, wu_buffer_t *b)
+{
+    if (NULL == l || NULL == b) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    l->b = b;
+    l->n = 0;
+    return wu_pack_group_begin(b, PMIX_INFO, &l->mark);
+}
+
+pmix_status_t wu_proto_list_add(const char *key, const pmix_value_t *val, void *list)
+{
+    wu_proto_list_t *l = list;
+    pmix_info_t info;
+    if (NULL == l || NULL == key || NULL == val || strlen(key) > PMIX_MAX_KEYLEN) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    /* a shallow info around val: packed, never destructed */
+    memset(&info, 0, sizeof info);
+    PMIX_LOAD_KEY(info.key, key);
+    info.value = *val;
+    l->n++;
+    return wu_pack_one(l->b, &info, PMIX_INFO);
+}
+
+int wu_proto_list_end(wu_proto_list_t *l)
+{
+    return NULL == l ? PMIX_ERR_BAD_PARAM : wu_pack_group_end(l->b, l->mark, l->n);
+}

@@ -120,4 +120,29 @@ int wu_proto_blob_add(wu_buffer_t *blob, const pmix_proc_t *proc, const pmix_inf
  * PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER at the clean end, another error on a bad record. */
 int wu_proto_blob_next(wu_buffer_t *blob, pmix_proc_t *proc, pmix_info_t **info, size_t *n);
 
+/* A list of PMIX_INFO written key by key (same wire form as wu_proto_pack_list of an info
+ * array): wu_proto_list_begin, then wu_proto_list_add per key (its signature fits a gds
+ * each_proc walk), then wu_proto_list_end. The value is packed, not kept. */
+typedef struct wu_proto_list {
+    wu_buffer_t *b;
+    size_t mark, n;
+} wu_proto_list_t;
+int wu_proto_list_begin(wu_proto_list_t *l, wu_buffer_t *b);
+pmix_status_t wu_proto_list_add(const char *key, const pmix_value_t *val, void *list);
+int wu_proto_list_end(wu_proto_list_t *l);
+
+/* Called for each info read by the *_each readers below; proc is the blob record's proc (NULL
+ * for a plain list). fn may take the info's value (leaving it PMIX_UNDEF); whatever is left is
+ * released after the call. A status other than PMIX_SUCCESS stops the walk and is returned. */
+typedef int (*wu_proto_info_fn_t)(const pmix_proc_t *proc, pmix_info_t *info, void *ctx);
+/* Read a list of PMIX_INFO element by element, handing each to fn (NULL: only check them), so
+ * the list never exists as one array (a pmix_info_t is over 500 bytes, whatever its value).
+ * PMIX_SUCCESS, fn's status, or the unpack error of a bad element (the ones before it were
+ * handed to fn already; the cursor is then left where the list started). */
+int wu_proto_unpack_info_each(wu_buffer_t *b, const pmix_proc_t *proc, wu_proto_info_fn_t fn,
+                              void *ctx);
+/* wu_proto_blob_next handing the record's infos to fn instead of returning an array. Same
+ * statuses (and fn's). */
+int wu_proto_blob_next_each(wu_buffer_t *blob, pmix_proc_t *proc, wu_proto_info_fn_t fn, void *ctx);
+
 #endif /* WU_PROTO_H */

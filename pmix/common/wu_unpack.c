@@ -717,6 +717,39 @@ int wu_unpack(wu_buffer_t *b, void *dst, int32_t *n, pmix_data_type_t t)
     return PMIX_SUCCESS;
 }
 
+int wu_unpack_group(wu_buffer_t *b, int32_t *n, pmix_data_type_t t)
+{
+    size_t mark, minw = wu_pack_min_wire(t);
+    uint16_t tag = 0;
+    uint32_t cnt = 0;
+    int rc;
+
+    if (NULL == b || NULL == n) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    *n = 0;
+    if (0 == wu_data_elem_size(t)) {
+        return PMIX_ERR_UNKNOWN_DATA_TYPE;
+    }
+    mark = b->rpos;
+    rc = wu_buffer_get_u16(b, &tag);
+    WU_STEP(wu_buffer_get_u32(b, &cnt));
+    if (PMIX_SUCCESS == rc && tag != t) {
+        rc = PMIX_ERR_TYPE_MISMATCH;
+    } else if (PMIX_SUCCESS == rc && cnt > INT32_MAX) {
+        rc = PMIX_ERR_UNPACK_FAILURE;
+    } else if (PMIX_SUCCESS == rc && 0 != cnt &&
+               (0 == minw || cnt > wu_buffer_remaining(b) / minw)) {
+        rc = PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER;
+    }
+    if (PMIX_SUCCESS != rc) {
+        b->rpos = mark;
+        return rc;
+    }
+    *n = (int32_t)cnt;
+    return PMIX_SUCCESS;
+}
+
 int wu_unpack_bo_view(wu_buffer_t *b, pmix_byte_object_t *bo)
 {
     size_t mark;

@@ -106,22 +106,35 @@ static bool committed(const pmix_proc_t *proc)
 
 pmix_status_t wu_srv_blob_of(const pmix_proc_t *proc, bool remote_scope, wu_buffer_t *blob)
 {
-    pmix_info_t *info = NULL;
-    size_t n = 0;
+    wu_proto_list_t list;
+    size_t start = blob->used;
     pmix_status_t rc;
 
-    rc = wu_srv.gds->export_proc(remote_scope ? wu_srv.export : wu_srv.local, proc->nspace,
-                                 proc->rank, &info, &n);
-    if (PMIX_ERR_NOT_FOUND == rc && NULL != wu_srv_client_find(proc)) {
-        rc = PMIX_SUCCESS; /* a client that has not committed: an empty record */
+    /* one record (wu_proto.h), packed straight from the store */
+    rc = wu_pack(blob, proc, 1, PMIX_PROC);
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_proto_list_begin(&list, blob);
     }
     if (PMIX_SUCCESS == rc) {
-        rc = wu_proto_blob_add(blob, proc, info, n);
+        rc = wu_srv.gds->each_proc(remote_scope ? wu_srv.export : wu_srv.local, proc->nspace,
+                                   proc->rank, wu_proto_list_add, &list);
+        if (PMIX_ERR_NOT_FOUND == rc && 0 == list.n && NULL != wu_srv_client_find(proc)) {
+            rc = PMIX_SUCCESS; /* a client that has not committed: an empty record */
+        }
     }
-    if (NULL != info) {
-        PMIX_INFO_FREE(info, n);
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_proto_list_end(&list);
+    }
+    if (PMIX_SUCCESS != rc) {
+        blob->used = start; /* a record is added whole or not at all */
     }
     return rc;
+}
+
+static int blob_take_one(const pmix_proc_t *proc, pmix_info_t *info, void *ctx)
+{
+    (void)ctx;
+    return wu_srv.gds->take_info(wu_srv.remote, proc->nspace, proc->rank, info);
 }
 
 pmix_status_t wu_srv_blob_store(const char *data, size_t ndata, wu_buffer_t *keep)
@@ -134,32 +147,32 @@ pmix_status_t wu_srv_blob_store(const char *data, size_t ndata, wu_buffer_t *kee
     b.used = b.cap = ndata;
     for (;;) {
         pmix_proc_t proc = PMIX_PROC_STATIC_INIT;
-        pmix_info_t *info = NULL;
-        size_t n = 0;
-        rc = wu_proto_blob_next(&b, &proc, &info, &n);
-        if (PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER == rc) {
+        size_t start = b.rpos;
+        int32_t one = 1;
+        /* the record's proc first: records of our own clients are what we sent, skipped */
+        rc = 0 == wu_buffer_remaining(&b) ? PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER
+                                          : wu_unpack(&b, &proc, &one, PMIX_PROC);
+        if (PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER == rc && start == ndata) {
             return PMIX_SUCCESS;
+        }
+        if (PMIX_SUCCESS == rc) {
+            bool skip = NULL != wu_srv_client_find(&proc) || PMIX_RANK_VALID < proc.rank;
+            if (!skip) {
+                /* the (nspace, rank) table exists afterwards even for an empty record */
+                rc = wu_srv.gds->take_proc(wu_srv.remote, proc.nspace, proc.rank, NULL, 0);
+            }
+            if (PMIX_SUCCESS == rc) {
+                rc = wu_proto_unpack_info_each(&b, &proc, skip ? NULL : blob_take_one, NULL);
+            }
+            if (PMIX_SUCCESS == rc && !skip && NULL != keep) {
+                rc = wu_buffer_put(keep, data + start, b.rpos - start); /* the record as is */
+            }
         }
         if (PMIX_SUCCESS != rc) {
             wu_output_verbose(WU_VERB_WARN, wu_srv.out,
                               "server: malformed data blob from the host: %s",
                               PMIx_Error_string(rc));
-            return rc;
-        }
-        /* records of our own clients are what we sent: skip them */
-        if (NULL == wu_srv_client_find(&proc) && PMIX_RANK_VALID >= proc.rank) {
-            if (NULL != keep) {
-                rc = wu_proto_blob_add(keep, &proc, info, n);
-            }
-            if (PMIX_SUCCESS == rc) {
-                rc = wu_srv.gds->take_proc(wu_srv.remote, proc.nspace, proc.rank, info, n);
-            }
-        }
-        if (NULL != info) {
-            PMIX_INFO_FREE(info, n);
-        }
-        if (PMIX_SUCCESS != rc) {
-            return rc;
+            return PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER == rc ? PMIX_ERR_UNPACK_FAILURE : rc;
         }
     }
 }
@@ -535,32 +548,49 @@ out:
     return rc;
 }
 
+typedef struct {
+    const wu_srv_client_t *cl;
+    wu_gds_store_t *store;
+} commit_take_t;
+
+static int commit_take_one(const pmix_proc_t *proc, pmix_info_t *info, void *ctx)
+{
+    commit_take_t *t = ctx;
+    (void)proc;
+    return wu_srv.gds->take_info(t->store, t->cl->proc.nspace, t->cl->proc.rank, info);
+}
+
 int wu_srv_cmd_commit(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
 {
     wu_srv_client_t *cl = wu_srv_client_find(&peer->proc);
-    pmix_info_t *lcl = NULL, *rmt = NULL;
-    size_t nlcl = 0, nrmt = 0;
+    commit_take_t lcl = {cl, wu_srv.local}, rmt = {cl, wu_srv.export};
+    size_t start = b->rpos;
     pmix_status_t rc;
 
-    if (PMIX_SUCCESS != wu_proto_unpack_list(b, (void **)&lcl, &nlcl, PMIX_INFO) ||
-        PMIX_SUCCESS != wu_proto_unpack_list(b, (void **)&rmt, &nrmt, PMIX_INFO) ||
+    /* The two lists (local scope, remote scope) are read element by element, never as arrays:
+     * first only checked, so a malformed message stores nothing, then moved into the stores. */
+    if (PMIX_SUCCESS != wu_proto_unpack_info_each(b, NULL, NULL, NULL) ||
+        PMIX_SUCCESS != wu_proto_unpack_info_each(b, NULL, NULL, NULL) ||
         0 != wu_buffer_remaining(b)) {
-        rc = PMIX_ERR_BAD_PARAM;
-    } else if (NULL == cl) {
-        rc = PMIX_ERR_NOT_FOUND;
-    } else if (PMIX_SUCCESS == (rc = wu_srv.gds->take_proc(wu_srv.export, cl->proc.nspace,
-                                                           cl->proc.rank, rmt, nrmt)) &&
-               PMIX_SUCCESS == (rc = wu_srv.gds->take_proc(wu_srv.local, cl->proc.nspace,
-                                                           cl->proc.rank, lcl, nlcl))) {
-        /* local last: its table is what marks the proc committed */
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (NULL == cl) {
+        return PMIX_ERR_NOT_FOUND;
+    }
+    b->rpos = start;
+    if (PMIX_SUCCESS ==
+        (rc = wu_srv.gds->take_proc(wu_srv.export, cl->proc.nspace, cl->proc.rank, NULL, 0))) {
+        rc = wu_srv.gds->take_proc(wu_srv.local, cl->proc.nspace, cl->proc.rank, NULL, 0);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_proto_unpack_info_each(b, NULL, commit_take_one, &lcl);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_proto_unpack_info_each(b, NULL, commit_take_one, &rmt);
+    }
+    if (PMIX_SUCCESS == rc) {
         wu_srv_reply(peer->conn, tag, PMIX_SUCCESS, NULL);
         wu_srv_data_changed(&cl->proc);
-    }
-    if (NULL != lcl) {
-        PMIX_INFO_FREE(lcl, nlcl);
-    }
-    if (NULL != rmt) {
-        PMIX_INFO_FREE(rmt, nrmt);
     }
     return rc;
 }

@@ -595,6 +595,32 @@ static pmix_status_t hash_export_proc(wu_gds_store_t *s, const char *nspace, pmi
     return PMIX_SUCCESS;
 }
 
+static pmix_status_t
+hash_each_proc(wu_gds_store_t *s, const char *nspace, pmix_rank_t rank,
+               pmix_status_t (*fn)(const char *key, const pmix_value_t *val, void *ctx), void *ctx)
+{
+    gds_job_t *job;
+    wu_hash_table_t *kv;
+    void *it = NULL, *v;
+    const char *key;
+    if (!args_ok(s, nspace, NULL) || NULL == fn || !rank_ok(rank)) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (NULL == (job = job_find(s, nspace, false))) {
+        return PMIX_ERR_NOT_FOUND;
+    }
+    if (NULL == (kv = kv_of(job->ranks, rank, false))) {
+        return PMIX_RANK_WILDCARD == rank ? PMIX_SUCCESS : PMIX_ERR_NOT_FOUND;
+    }
+    while (WU_SUCCESS == wu_hash_table_next_str(kv, &it, &key, &v)) {
+        pmix_status_t rc = fn(key, v, ctx);
+        if (PMIX_SUCCESS != rc) {
+            return rc;
+        }
+    }
+    return PMIX_SUCCESS;
+}
+
 static pmix_status_t hash_import_job(wu_gds_store_t *s, const char *nspace,
                                      const pmix_info_t info[], size_t ninfo)
 {
@@ -870,6 +896,7 @@ static const wu_gds_module_t hash_module = {
     .register_nspace = hash_register_nspace,
     .purge_nspace = hash_purge_nspace,
     .export_proc = hash_export_proc,
+    .each_proc = hash_each_proc,
     .import_job = hash_import_job,
     .take_proc = hash_take_proc,
     .has_proc = hash_has_proc,

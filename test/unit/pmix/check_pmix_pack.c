@@ -3,6 +3,7 @@
  * round trips of every type, the wire format, error returns, caller-created buffers. */
 #include "pmix.h"
 #include "pmix/common/wu_pack.h"
+#include "pmix/common/wu_proto.h"
 #include "pmix/common/wu_value.h"
 #include "test/support/wu_test.h"
 #include "test/unit/pmix/pack_samples.h"
@@ -558,6 +559,128 @@ START_TEST(compress_declines)
 }
 END_TEST
 
+/* ---- lists written and read element by element (wu_proto_list_*, *_each) ------------------ */
+
+typedef struct {
+    size_t n;
+    uint64_t sum;
+    pmix_rank_t rank;
+    size_t stop_at; /* 0: never */
+} each_t;
+
+static int count_one(const pmix_proc_t *proc, pmix_info_t *info, void *ctx)
+{
+    each_t *e = ctx;
+    ck_assert_uint_eq(PMIX_UINT32, info->value.type);
+    ck_assert_int_eq(0, strncmp(info->key, "k.", 2));
+    if (NULL != proc) {
+        e->rank = proc->rank;
+    }
+    e->sum += info->value.data.uint32;
+    info->value.type = PMIX_UNDEF; /* taken: a scalar, nothing to move */
+    return ++e->n == e->stop_at ? PMIX_ERR_EXISTS : PMIX_SUCCESS;
+}
+
+static void list_of(wu_buffer_t *b, size_t n)
+{
+    wu_proto_list_t l;
+    char key[32];
+    ck_assert_int_eq(PMIX_SUCCESS, wu_proto_list_begin(&l, b));
+    for (size_t i = 0; i < n; i++) {
+        pmix_value_t v;
+        uint32_t x = (uint32_t)i;
+        snprintf(key, sizeof key, "k.%zu", i);
+        PMIx_Value_load(&v, &x, PMIX_UINT32);
+        ck_assert_int_eq(PMIX_SUCCESS, wu_proto_list_add(key, &v, &l));
+    }
+    ck_assert_int_eq(PMIX_SUCCESS, wu_proto_list_end(&l));
+}
+
+START_TEST(streamed_lists)
+{
+    wu_buffer_t b, blob;
+    pmix_info_t *arr = NULL;
+    pmix_proc_t proc;
+    size_t n = 0, mark;
+    int32_t cnt;
+    each_t e = {0};
+
+    /* written key by key, read back as an array: the same wire form as wu_proto_pack_list */
+    wu_buffer_construct(&b);
+    list_of(&b, 1000);
+    list_of(&b, 0);
+    ck_assert_int_eq(PMIX_SUCCESS, wu_proto_unpack_list(&b, (void **)&arr, &n, PMIX_INFO));
+    ck_assert_uint_eq(1000, n);
+    ck_assert_str_eq("k.999", arr[999].key);
+    ck_assert_uint_eq(999, arr[999].value.data.uint32);
+    PMIX_INFO_FREE(arr, n);
+    ck_assert_int_eq(PMIX_SUCCESS, wu_proto_unpack_list(&b, (void **)&arr, &n, PMIX_INFO));
+    ck_assert_uint_eq(0, n);
+    ck_assert_uint_eq(0, wu_buffer_remaining(&b));
+
+    /* read element by element: every one handed over, in order; a check-only pass */
+    b.rpos = 0;
+    ck_assert_int_eq(PMIX_SUCCESS, wu_proto_unpack_info_each(&b, NULL, NULL, NULL));
+    ck_assert_int_eq(PMIX_SUCCESS, wu_proto_unpack_info_each(&b, NULL, NULL, NULL));
+    ck_assert_uint_eq(0, wu_buffer_remaining(&b));
+    b.rpos = 0;
+    ck_assert_int_eq(PMIX_SUCCESS, wu_proto_unpack_info_each(&b, NULL, count_one, &e));
+    ck_assert_uint_eq(1000, e.n);
+    ck_assert_uint_eq(999u * 1000u / 2u, e.sum);
+    /* the callback's error stops the walk */
+    b.rpos = 0;
+    memset(&e, 0, sizeof e);
+    e.stop_at = 10;
+    ck_assert_int_eq(PMIX_ERR_EXISTS, wu_proto_unpack_info_each(&b, NULL, count_one, &e));
+    ck_assert_uint_eq(10, e.n);
+    /* cut short: an error, and the cursor back where the list started */
+    mark = b.used;
+    b.used = mark / 2;
+    b.rpos = 0;
+    memset(&e, 0, sizeof e);
+    ck_assert_int_ne(PMIX_SUCCESS, wu_proto_unpack_info_each(&b, NULL, count_one, &e));
+    ck_assert_uint_eq(0, b.rpos);
+    b.used = mark;
+    /* a group of another type */
+    b.rpos = 0;
+    ck_assert_int_eq(PMIX_ERR_TYPE_MISMATCH, wu_unpack_group(&b, &cnt, PMIX_PROC));
+    ck_assert_uint_eq(0, b.rpos);
+    ck_assert_int_eq(PMIX_SUCCESS, wu_unpack_group(&b, &cnt, PMIX_INFO));
+    ck_assert_int_eq(1000, cnt);
+    wu_buffer_destruct(&b);
+
+    /* a count the buffer cannot hold is refused before anything is read */
+    wu_buffer_construct(&b);
+    ck_assert_int_eq(PMIX_SUCCESS, wu_pack_group_begin(&b, PMIX_INFO, &mark));
+    ck_assert_int_eq(PMIX_SUCCESS, wu_pack_group_end(&b, mark, 1u << 30));
+    ck_assert_int_eq(PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER,
+                     wu_proto_unpack_info_each(&b, NULL, count_one, &e));
+    ck_assert_int_eq(PMIX_ERR_BAD_PARAM, wu_pack_group_end(&b, mark, (size_t)INT32_MAX + 1));
+    ck_assert_int_eq(PMIX_ERR_BAD_PARAM, wu_pack_group_end(&b, b.used, 1));
+    wu_buffer_destruct(&b);
+
+    /* blob records read element by element carry their proc */
+    wu_buffer_construct(&blob);
+    PMIX_PROC_LOAD(&proc, "ns.each", 5);
+    ck_assert_int_eq(PMIX_SUCCESS, wu_pack(&blob, &proc, 1, PMIX_PROC));
+    list_of(&blob, 3);
+    memset(&e, 0, sizeof e);
+    memset(&proc, 0, sizeof proc);
+    ck_assert_int_eq(PMIX_SUCCESS, wu_proto_blob_next_each(&blob, &proc, count_one, &e));
+    ck_assert_str_eq("ns.each", proc.nspace);
+    ck_assert_uint_eq(5, e.rank);
+    ck_assert_uint_eq(3, e.n);
+    ck_assert_int_eq(PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER,
+                     wu_proto_blob_next_each(&blob, &proc, count_one, &e));
+    /* a record cut short is malformed, not the clean end */
+    blob.rpos = 0;
+    blob.used -= 3;
+    ck_assert_int_eq(PMIX_ERR_UNPACK_FAILURE, wu_proto_blob_next_each(&blob, &proc, NULL, NULL));
+    ck_assert_uint_eq(0, blob.rpos);
+    wu_buffer_destruct(&blob);
+}
+END_TEST
+
 static Suite *pmix_pack_suite(void)
 {
     Suite *s = suite_create("pmix_pack");
@@ -582,6 +705,7 @@ static Suite *pmix_pack_suite(void)
     tcase_add_test(tc, data_copy_edges);
     tcase_add_test(tc, data_print);
     tcase_add_test(tc, compress_declines);
+    tcase_add_test(tc, streamed_lists);
     suite_add_tcase(s, tc);
     return s;
 }

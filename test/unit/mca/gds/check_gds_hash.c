@@ -500,6 +500,50 @@ START_TEST(test_foreign_job_data)
 }
 END_TEST
 
+/* ---- walking a process's set without copying it ------------------------------------------ */
+
+typedef struct {
+    size_t n;
+    uint64_t sum;
+    size_t stop_at;
+} walk_t;
+
+static pmix_status_t walk_one(const char *key, const pmix_value_t *val, void *ctx)
+{
+    walk_t *w = ctx;
+    ck_assert_int_eq(0, strncmp(key, "w.", 2));
+    ck_assert_uint_eq(PMIX_UINT32, val->type);
+    w->sum += val->data.uint32;
+    return ++w->n == w->stop_at ? PMIX_ERR_EXISTS : PMIX_SUCCESS;
+}
+
+START_TEST(test_each_proc)
+{
+    walk_t w = {0};
+    ck_assert_int_eq(PMIX_SUCCESS, put_u32("jobW", 1, "w.a", 1));
+    ck_assert_int_eq(PMIX_SUCCESS, put_u32("jobW", 1, "w.b", 20));
+    ck_assert_int_eq(PMIX_SUCCESS, put_u32("jobW", 1, "w.c", 300));
+    ck_assert_int_eq(PMIX_SUCCESS, put_u32("jobW", 1, "w.b", 4000)); /* replaced, not added */
+    ck_assert_int_eq(PMIX_SUCCESS, gds->each_proc(st, "jobW", 1, walk_one, &w));
+    ck_assert_uint_eq(3, w.n);
+    ck_assert_uint_eq(4301, w.sum);
+    /* the walk stops at the callback's error */
+    memset(&w, 0, sizeof w);
+    w.stop_at = 2;
+    ck_assert_int_eq(PMIX_ERR_EXISTS, gds->each_proc(st, "jobW", 1, walk_one, &w));
+    ck_assert_uint_eq(2, w.n);
+    /* unknown namespace or rank; a namespace without job-level data has an empty set */
+    memset(&w, 0, sizeof w);
+    ck_assert_int_eq(PMIX_ERR_NOT_FOUND, gds->each_proc(st, "nojob", 1, walk_one, &w));
+    ck_assert_int_eq(PMIX_ERR_NOT_FOUND, gds->each_proc(st, "jobW", 2, walk_one, &w));
+    ck_assert_int_eq(PMIX_SUCCESS, gds->each_proc(st, "jobW", PMIX_RANK_WILDCARD, walk_one, &w));
+    ck_assert_uint_eq(0, w.n);
+    ck_assert_int_eq(PMIX_ERR_BAD_PARAM, gds->each_proc(st, "jobW", 1, NULL, &w));
+    ck_assert_int_eq(PMIX_ERR_BAD_PARAM, gds->each_proc(st, "", 1, walk_one, &w));
+    ck_assert_int_eq(PMIX_ERR_BAD_PARAM, gds->each_proc(st, "jobW", PMIX_RANK_UNDEF, walk_one, &w));
+}
+END_TEST
+
 /* ---- a process's committed set (the server's per-scope stores) --------------------------- */
 
 START_TEST(test_take_proc)
@@ -747,6 +791,7 @@ static Suite *gds_hash_suite(void)
     tcase_add_test(tc, test_register_malformed);
     tcase_add_test(tc, test_foreign_job_data);
     tcase_add_test(tc, test_take_proc);
+    tcase_add_test(tc, test_each_proc);
     tcase_add_test(tc, test_resolve);
     tcase_add_test(tc, test_many_keys);
     tcase_add_test(tc, test_many_namespaces);
