@@ -74,6 +74,35 @@ e2e_wrun() {
     return 0
 }
 
+# e2e_sanitized: is this a sanitizer build (libpmix.so.2 needs a sanitizer runtime)? Memory
+# bounds are not asserted there: the sanitizers' own bookkeeping dwarfs what is measured.
+e2e_sanitized() {
+    readelf -d "$b/.libs/libpmix.so.2" 2>/dev/null | grep -q 'NEEDED.*lib[a-z]*san\.so'
+}
+
+# e2e_wrun_hwm OUT N PROG [ARGS...]: e2e_wrun that also samples wrun's peak resident memory
+# (VmHWM, which only grows) while it runs; sets e2e_hwm_kb (0 if never read)
+e2e_wrun_hwm() {
+    out=$1
+    np=$2
+    shift 2
+    TMPDIR="$e2e_tmp/t" timeout 120 "$wrun" --oversubscribe -n "$np" "$@" >"$out" 2>&1 &
+    pid=$!
+    e2e_hwm_kb=0
+    # timeout execs nothing: wrun is its child (the libtool wrapper execs the real binary)
+    while kill -0 "$pid" 2>/dev/null; do
+        for c in $(cat "/proc/$pid/task/$pid/children" 2>/dev/null); do
+            h=$(awk '/^VmHWM:/ { print $2 }' "/proc/$c/status" 2>/dev/null)
+            [ -n "$h" ] && [ "$h" -gt "$e2e_hwm_kb" ] && e2e_hwm_kb=$h
+        done
+        sleep 0.1
+    done
+    wait "$pid"
+    e2e_rc=$?
+    e2e_check_leaks "wrun -n $np ${1##*/} ${2:-}"
+    return 0
+}
+
 # e2e_check_leaks WHAT: note (for e2e_exit) what WHAT left in the private TMPDIR, and clear it
 e2e_check_leaks() {
     left=$(cd "$e2e_tmp/t" && find . -mindepth 1 -maxdepth 2 | head -5 | tr '\n' ' ')
