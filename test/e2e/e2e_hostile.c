@@ -9,7 +9,9 @@
  *   bad-mode    the right credential and version, a bad psec mode
  * and prints "hostile: CASE: STATUS" with the status the server answered (or "closed"). Then
  * every rank fences and finalizes as usual and prints "hostile rank R of N: ok". The script
- * (hostile_connect.sh) checks what reached wrun's output. */
+ * (hostile_connect.sh) checks what reached wrun's output.
+ * `e2e_hostile abort`: rank 0 calls PMIx_Abort(5) with a message holding an escape sequence,
+ * a second line, a tab and UTF-8 text; the other ranks wait in a fence. */
 #include "e2e_util.h"
 
 #include <arpa/inet.h>
@@ -165,7 +167,7 @@ static const char *attempt(const char *uri, const msg_t *m)
     return what;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     pmix_info_t info;
     bool yes = true;
@@ -174,6 +176,18 @@ int main(void)
     e2e_step("PMIx_Init");
     E2E_RC(PMIx_Init(&e2e_me, NULL, 0), "PMIx_Init");
     uint32_t n = e2e_get_u32(e2e_me.nspace, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE);
+
+    if (argc > 1 && 0 == strcmp(argv[1], "abort")) {
+        if (0 == e2e_me.rank) {
+            e2e_step("PMIx_Abort");
+            PMIx_Abort(5, "bye\033[2J\nsecond line\tcaf\xc3\xa9", NULL, 0);
+            sleep(60); /* killed by the launcher meanwhile */
+            return 1;
+        }
+        e2e_step("fence, waiting for the abort");
+        e2e_fence(NULL, 0, "PMIx_Fence");
+        return 1;
+    }
 
     if (0 == e2e_me.rank) {
         const char *uri = getenv("WU_PMIX_SERVER_URI"), *token = getenv("WU_PSEC_TOKEN");

@@ -6,8 +6,10 @@
 # anything they sent is looked at). Checks: the job still finishes; wrun's output holds no
 # control byte and no forged line; every hostile peer is refused; a peer with valid credentials
 # sees its bad version and mode reported escaped, and an unauthenticated one gets nothing shown.
+# Last, a PMIx_Abort message with an escape sequence: shown escaped, its lines, tab and UTF-8
+# kept.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-e2e_plan 8
+e2e_plan 9
 e2e_mktemp
 out="$e2e_tmp/out"
 n=2
@@ -71,4 +73,15 @@ for ptl in usock tcp; do
         show "$out"
     fi
 done
+
+e2e_wrun "$out" $n "$e2e/e2e_hostile" abort
+tab=$(printf '\t')
+if [ "$e2e_rc" -eq 5 ] && grep -qF 'called PMIx_Abort with status 5: bye\x1b[2J' "$out" &&
+    grep -qx "second line${tab}café" "$out" &&
+    ! LC_ALL=C tr -d '\n\t' <"$out" | LC_ALL=C grep -q '[[:cntrl:]]'; then
+    e2e_ok "PMIx_Abort message shown escaped, its lines, tab and UTF-8 kept"
+else
+    e2e_not_ok "PMIx_Abort message (wrun exit $e2e_rc, want 5)"
+    show "$out"
+fi
 e2e_exit
