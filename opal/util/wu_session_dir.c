@@ -18,13 +18,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ctype.h>
+#include <dirent.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
 
 #define PREFIX_MAX     32
 #define HOST_MAX       32
-#define SHORT_NAME_MAX 80 /* leaves room below the 107-byte sun_path limit for socket names */
+#define SHORT_NAME_MAX 80  /* leaves room below the 107-byte sun_path limit for socket names */
+#define OWNER_MAX      512 /* largest owner file we read */
+#define OWNER_VERSION  1
 
 typedef struct {
     char *rel;   /* canonical relative path: components joined by single '/' */
@@ -186,9 +191,294 @@ static void short_host(char *out, size_t cap)
     out[i] = '\0';
 }
 
+static void keep_first(int *rc, int r)
+{
+    if (WU_SUCCESS == *rc) {
+        *rc = r;
+    }
+}
+
+/* ---- owners and stale directories ---------------------------------------------------------- */
+
+/* Who made a session directory: enough to tell later, from another process, whether that
+ * process still runs (pid plus its start time guards against pid reuse; boot id, pid namespace
+ * and host say whether the pid can be judged from here at all). */
+typedef struct {
+    long pid;
+    unsigned long long start; /* /proc/PID/stat field 22, clock ticks after boot; 0 unknown */
+    unsigned long long pidns; /* inode of /proc/self/ns/pid; 0 unknown */
+    char boot[64];            /* /proc/sys/kernel/random/boot_id; "-" unknown */
+    char host[256];           /* gethostname; "-" unknown */
+} owner_t;
+
+/* State (field 3) and start time (field 22) of process pid from /proc/PID/stat.
+ * 0, ENOENT (no such process) or another errno. */
+static int proc_stat(long pid, char *state, unsigned long long *start)
+{
+    char path[64], buf[1024], *p;
+    ssize_t n;
+    int fd, field;
+
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+        return errno;
+    }
+    n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) {
+        return n < 0 ? errno : EIO;
+    }
+    buf[n] = '\0';
+    /* "pid (comm) S ppid ...": comm may hold spaces and parentheses; fields follow the last ')' */
+    if (NULL == (p = strrchr(buf, ')')) || ' ' != p[1]) {
+        return EIO;
+    }
+    p += 2;
+    *state = *p;
+    for (field = 3; field < 22 && NULL != p; field++) {
+        p = strchr(p, ' ');
+        p = NULL != p ? p + 1 : NULL;
+    }
+    if (NULL == p || 1 != sscanf(p, "%llu", start)) {
+        return EIO;
+    }
+    return 0;
+}
+
+/* One line of a small file into buf, newline removed; "-" if it cannot be read. */
+static void read_word(const char *path, char *buf, size_t size)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    ssize_t n = fd >= 0 ? read(fd, buf, size - 1) : -1;
+    if (fd >= 0) {
+        close(fd);
+    }
+    if (n <= 0) {
+        snprintf(buf, size, "-");
+        return;
+    }
+    buf[n] = '\0';
+    buf[strcspn(buf, "\n \t")] = '\0';
+    if ('\0' == buf[0]) {
+        snprintf(buf, size, "-");
+    }
+}
+
+static void owner_self(owner_t *o)
+{
+    struct stat sb;
+    char state;
+
+    memset(o, 0, sizeof *o);
+    o->pid = (long)getpid();
+    if (0 != proc_stat(o->pid, &state, &o->start)) {
+        o->start = 0;
+    }
+    o->pidns = 0 == stat("/proc/self/ns/pid", &sb) ? (unsigned long long)sb.st_ino : 0;
+    read_word("/proc/sys/kernel/random/boot_id", o->boot, sizeof o->boot);
+    if (0 != gethostname(o->host, sizeof o->host - 1) || '\0' == o->host[0]) {
+        snprintf(o->host, sizeof o->host, "-");
+    }
+    o->host[strcspn(o->host, " \t\n")] = '\0';
+}
+
+/* Write the owner file into the new session directory (fd). */
+static int owner_write(int dfd)
+{
+    char line[OWNER_MAX];
+    owner_t o;
+    int fd, len, rc = WU_SUCCESS;
+
+    owner_self(&o);
+    len = snprintf(line, sizeof line, "%d %ld %llu %llu %s %s\n", OWNER_VERSION, o.pid, o.start,
+                   o.pidns, o.boot, o.host);
+    if (len <= 0 || (size_t)len >= sizeof line) {
+        return WU_ERR_SYS;
+    }
+    fd = openat(dfd, WU_SESSION_DIR_OWNER, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                0600);
+    if (fd < 0) {
+        return errno_to_rc(errno);
+    }
+    if (write(fd, line, (size_t)len) != len) {
+        rc = WU_ERR_SYS;
+    }
+    if (0 != close(fd) && WU_SUCCESS == rc) {
+        rc = WU_ERR_SYS;
+    }
+    return rc;
+}
+
+/* Read the owner file of the session directory dfd. False when there is none (being created,
+ * or made by a Wireup that wrote none) or it is not a small regular file of ours. */
+static bool owner_read(int dfd, owner_t *o)
+{
+    char buf[OWNER_MAX];
+    struct stat sb;
+    ssize_t n;
+    int fd, version;
+
+    fd = openat(dfd, WU_SESSION_DIR_OWNER, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        return false;
+    }
+    if (0 != fstat(fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_uid != geteuid()) {
+        close(fd);
+        return false;
+    }
+    n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0 || '\n' != buf[n - 1]) {
+        return false; /* empty or cut short: still being written */
+    }
+    buf[n] = '\0';
+    memset(o, 0, sizeof *o);
+    return 6 == sscanf(buf, "%d %ld %llu %llu %63s %255s", &version, &o->pid, &o->start, &o->pidns,
+                       o->boot, o->host) &&
+           OWNER_VERSION == version && o->pid > 0;
+}
+
+/* Is the process that wrote o certainly gone? False whenever it cannot be told from here. */
+static bool owner_gone(const owner_t *o, const owner_t *me)
+{
+    unsigned long long start;
+    char state;
+    int err;
+
+    if (0 != strcmp(o->host, me->host) || o->pidns != me->pidns) {
+        return false; /* another host or container: its pids are not ours to judge */
+    }
+    if (0 != strcmp(o->boot, "-") && 0 != strcmp(me->boot, "-") && 0 != strcmp(o->boot, me->boot)) {
+        return true; /* the machine rebooted since */
+    }
+    if (0 == me->start) {
+        /* no /proc here: only whether the pid exists */
+        return 0 != kill((pid_t)o->pid, 0) && ESRCH == errno;
+    }
+    err = proc_stat(o->pid, &state, &start);
+    if (ENOENT == err) {
+        return true;
+    }
+    if (0 != err) {
+        return false;
+    }
+    /* a zombie has ended; another start time is another process under the same pid */
+    return 'Z' == state || 'X' == state || (0 != o->start && start != o->start);
+}
+
+/* Does name have the form create() gives, "<prefix>.[<host>.]<uid>.XXXXXX", for this uid? */
+static bool name_matches(const char *name, const char *prefix, unsigned uid)
+{
+    char uidtext[16];
+    size_t nl = strlen(name), pl = strlen(prefix), ul;
+    const char *tail, *u;
+
+    ul = (size_t)snprintf(uidtext, sizeof uidtext, "%u", uid);
+    if (nl < pl + 1 + ul + 1 + 6 || 0 != strncmp(name, prefix, pl) || '.' != name[pl]) {
+        return false;
+    }
+    tail = name + nl - 6;
+    for (int i = 0; i < 6; i++) {
+        if (!isalnum((unsigned char)tail[i])) {
+            return false;
+        }
+    }
+    u = tail - 1 - ul;
+    if ('.' != tail[-1] || u < name + pl + 1 || 0 != strncmp(u, uidtext, ul)) {
+        return false;
+    }
+    if (u == name + pl + 1) {
+        return true; /* no host part */
+    }
+    if ('.' != u[-1] || u - 1 - (name + pl + 1) > HOST_MAX || u - 1 == name + pl + 1) {
+        return false;
+    }
+    for (const char *h = name + pl + 1; h < u - 1; h++) {
+        if (!isalnum((unsigned char)*h) && '-' != *h) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Is entry name of the directory tfd a stale session directory of ours? */
+static bool is_stale(int tfd, const char *name, const char *prefix, const owner_t *me)
+{
+    struct stat sb, db;
+    owner_t o;
+    bool stale;
+    int dfd;
+
+    if (!name_matches(name, prefix, (unsigned)getuid()) ||
+        0 != fstatat(tfd, name, &sb, AT_SYMLINK_NOFOLLOW) || !S_ISDIR(sb.st_mode) ||
+        sb.st_uid != geteuid() || 0 != (sb.st_mode & 077)) {
+        return false;
+    }
+    dfd = openat(tfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (dfd < 0) {
+        return false;
+    }
+    stale = 0 == fstat(dfd, &db) && db.st_dev == sb.st_dev && db.st_ino == sb.st_ino &&
+            owner_read(dfd, &o) && owner_gone(&o, me);
+    close(dfd);
+    return stale;
+}
+
+int wu_session_dir_sweep(const char *tmpdir, const char *prefix, unsigned *removed)
+{
+    struct dirent *de;
+    owner_t me;
+    DIR *d;
+    int tfd, rc = WU_SUCCESS;
+
+    if (NULL != removed) {
+        *removed = 0;
+    }
+    if (NULL == tmpdir) {
+        tmpdir = wu_tmpdir();
+    }
+    if (NULL == prefix) {
+        prefix = "wireup";
+    }
+    if ('/' != tmpdir[0] || '\0' == prefix[0] || NULL != strchr(prefix, '/')) {
+        return WU_ERR_BAD_PARAM;
+    }
+    if ((tfd = open(tmpdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+        return errno_to_rc(errno);
+    }
+    if (NULL == (d = fdopendir(tfd))) {
+        rc = errno_to_rc(errno);
+        close(tfd);
+        return rc;
+    }
+    owner_self(&me);
+    while (NULL != (de = readdir(d))) {
+        char *path;
+        int r;
+        if (!is_stale(tfd, de->d_name, prefix, &me)) {
+            continue;
+        }
+        /* rm_tree never follows a link: a directory swapped for one since is safe */
+        if (NULL == (path = wu_path_join(tmpdir, de->d_name, NULL))) {
+            keep_first(&rc, WU_ERR_NOMEM);
+            continue;
+        }
+        r = wu_path_rm_tree(path);
+        free(path);
+        if (WU_SUCCESS == r && NULL != removed) {
+            (*removed)++;
+        }
+        if (WU_ERR_NOT_FOUND != r) {
+            keep_first(&rc, r);
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
 int wu_session_dir_create(const char *tmpdir, const char *prefix, char **path)
 {
-    char host[HOST_MAX + 1], *tmpl = NULL;
+    char host[HOST_MAX + 1], *tmpl = NULL, *owner = NULL;
     size_t tlen;
     session_t *s;
     int rc;
@@ -223,6 +513,8 @@ int wu_session_dir_create(const char *tmpdir, const char *prefix, char **path)
     if (WU_SUCCESS != rc) {
         return rc;
     }
+    /* leftovers of our own killed processes go first; a failure there is not ours to report */
+    (void)wu_session_dir_sweep(tmpdir, prefix, NULL);
     if (NULL == mkdtemp(tmpl)) {
         rc = errno_to_rc(errno);
         free(tmpl);
@@ -230,13 +522,36 @@ int wu_session_dir_create(const char *tmpdir, const char *prefix, char **path)
     }
     s = calloc(1, sizeof(*s));
     *path = strdup(tmpl);
-    if (NULL == s || NULL == *path) {
+    owner = strdup(WU_SESSION_DIR_OWNER);
+    rc = NULL == s || NULL == *path || NULL == owner ? WU_ERR_NOMEM : WU_SUCCESS;
+    if (WU_SUCCESS == rc) {
+        int dfd = open(tmpl, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        rc = dfd < 0 ? errno_to_rc(errno) : owner_write(dfd);
+        if (dfd >= 0) {
+            if (WU_SUCCESS != rc) {
+                (void)unlinkat(dfd, WU_SESSION_DIR_OWNER, 0);
+            }
+            close(dfd);
+        }
+    }
+    if (WU_SUCCESS == rc && WU_SUCCESS != (rc = entry_add(s, owner, 1, false))) {
+        char *p = wu_path_join(tmpl, WU_SESSION_DIR_OWNER, NULL);
+        if (NULL != p) {
+            (void)unlink(p);
+        }
+        free(p);
+    }
+    if (WU_SUCCESS != rc) {
         (void)rmdir(tmpl);
         free(tmpl);
+        if (NULL != s) {
+            free(s->entries);
+        }
         free(s);
+        free(owner);
         free(*path);
         *path = NULL;
-        return WU_ERR_NOMEM;
+        return rc;
     }
     s->path = tmpl;
     s->pid = getpid();
@@ -371,13 +686,6 @@ static int entry_cmp(const void *a, const void *b)
         return x->depth > y->depth ? -1 : 1;
     }
     return x->seq > y->seq ? -1 : (x->seq < y->seq ? 1 : 0);
-}
-
-static void keep_first(int *rc, int r)
-{
-    if (WU_SUCCESS == *rc) {
-        *rc = r;
-    }
 }
 
 /* Remove one registered entry below the session directory fd. */

@@ -15,6 +15,15 @@
  * name would be longer than 80 bytes the host is left out
  * ("<tmpdir>/<prefix>.<uid>.XXXXXX"); a longer tmpdir still works, it only leaves less room.
  *
+ * Stale directories: each session directory holds a file WU_SESSION_DIR_OWNER naming its
+ * creator (pid, the process's start time from /proc/PID/stat, the pid namespace, the boot id and
+ * the host). Before creating one, wu_session_dir_create removes the directories of the same
+ * prefix in the same tmpdir that a process of this user left behind when it was killed
+ * (wu_session_dir_sweep): only real directories (never a link) with exactly this naming, owned
+ * by this user, mode 0700, whose owner file names a process that is certainly gone (no such
+ * pid, a zombie, or another process under a reused pid, or a reboot since); a directory without
+ * an owner file, or of another host or pid namespace, is left alone.
+ *
  * All functions are thread safe (one mutex). A forked child inherits the registry, but
  * wu_session_dir_remove_all only removes directories created by the calling process id, so a
  * child that exits does not remove its parent's directories. */
@@ -23,10 +32,14 @@
 
 #include "opal/util/wu_macros.h"
 
+/* Name of the owner file inside each session directory. */
+#define WU_SESSION_DIR_OWNER ".wu-owner"
+
 /* Create and register a new session directory inside tmpdir (NULL: wu_tmpdir(), which must
  * exist; it is not created). prefix names the user of the directory, e.g. "wired" (NULL:
  * "wireup"); it must be non-empty, at most 32 characters, without '/'. On success *path is the
- * malloc'd absolute path, which identifies the session in the calls below.
+ * malloc'd absolute path, which identifies the session in the calls below. Stale directories
+ * of the same prefix in tmpdir are removed first (see above; their failures are ignored).
  * WU_SUCCESS, WU_ERR_BAD_PARAM (path NULL, bad prefix, relative tmpdir), WU_ERR_NOT_FOUND
  * (tmpdir does not exist), WU_ERR_NO_PERMISSIONS, WU_ERR_NOMEM, WU_ERR_SYS. */
 WU_EXPORT int wu_session_dir_create(const char *tmpdir, const char *prefix, char **path);
@@ -56,6 +69,12 @@ WU_EXPORT int wu_session_dir_track(const char *session, const char *path);
  * gone), WU_ERR_NOT_FOUND (session unknown), WU_ERR_NO_PERMISSIONS or WU_ERR_SYS (a removal
  * failed for another reason; the rest was still attempted). */
 WU_EXPORT int wu_session_dir_remove(const char *session);
+
+/* Remove the stale session directories "<prefix>.*" in tmpdir (NULL: wu_tmpdir(); prefix
+ * NULL: "wireup") as described above, each with wu_path_rm_tree. *removed (may be NULL) counts
+ * them. WU_SUCCESS, WU_ERR_BAD_PARAM (relative tmpdir, bad prefix), or the first error of
+ * opening tmpdir or of a removal (the others are still attempted). */
+int wu_session_dir_sweep(const char *tmpdir, const char *prefix, unsigned *removed);
 
 /* wu_session_dir_remove for every session this process (by pid) created, e.g. at exit.
  * Sessions inherited from a parent across fork are forgotten without touching the disk.

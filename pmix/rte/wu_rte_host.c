@@ -12,6 +12,7 @@
 #include "pmix/rte/wu_rte_internal.h"
 #include "pmix/server/wu_server_host.h"
 #include "opal/util/wu_argv.h"
+#include "opal/util/wu_escape.h"
 #include "opal/util/wu_path.h"
 #include "opal/util/wu_show_help.h"
 #include "pmix/common/wu_value.h"
@@ -28,6 +29,9 @@
 /* --- upcalls --------------------------------------------------------------------------------- */
 
 typedef enum { UP_ABORT } up_kind_t;
+
+/* Longest PMIx_Abort message shown (bytes); a longer one is cut with "...". */
+#define ABORT_MSG_MAX 16384
 
 typedef struct {
     up_kind_t kind;
@@ -51,12 +55,19 @@ static void upcall_in_rte(void *arg)
 {
     upcall_t *u = arg;
     rte_proc_t *p = find_proc(&u->proc);
+    char *msg;
     int st;
 
     switch (u->kind) {
     case UP_ABORT:
+        /* the message is the user's (lines and UTF-8 kept), but no terminal control gets
+         * through; out of memory, it is left out */
+        msg = NULL != u->msg
+                  ? wu_str_escape_dup(u->msg, ABORT_MSG_MAX, WU_ESC_KEEP_NL | WU_ESC_KEEP_UTF8)
+                  : NULL;
         wu_rte_say("abort", wu_rte_tool, u->proc.rank, u->proc.nspace, u->status,
-                   NULL != u->msg && '\0' != u->msg[0] ? ": " : "", NULL != u->msg ? u->msg : "");
+                   NULL != msg && '\0' != msg[0] ? ": " : "", NULL != msg ? msg : "");
+        free(msg);
         /* the exit status keeps the low 8 bits, but a non-zero status never becomes 0 */
         st = u->status & 0xff;
         if (0 == st && 0 != u->status) {

@@ -172,7 +172,8 @@ void wu_srv_reply_shared(wu_ptl_conn_t *conn, uint32_t tag, pmix_status_t status
                          wu_ptl_shared_t *payload);
 /* Reply and close the connection (refused CONNECT). */
 void wu_srv_reply_close(wu_ptl_conn_t *conn, uint32_t tag, pmix_status_t status);
-/* "nspace:rank" for messages, in buf. */
+/* "nspace:rank" for messages, in buf; the namespace escaped (wu_escape.h), since a peer may
+ * have sent it, and cut with "..." if buf is short. */
 const char *wu_srv_proc_str(const pmix_proc_t *p, char *buf, size_t len);
 
 /* Host operations. wu_srv_op_new allocates and links an op (conn retained if not NULL);

@@ -9,6 +9,7 @@
  * someone else is left alone with a message). Links are never followed: a link is removed
  * itself. A directory is emptied of its files (not its subdirectories) and removed if then
  * empty; with PMIX_CLEANUP_RECURSIVE its whole tree goes (wu_path_rm_tree). */
+#include "opal/util/wu_escape.h"
 #include "opal/util/wu_output.h"
 #include "opal/util/wu_path.h"
 #include "opal/util/wu_show_help.h"
@@ -17,6 +18,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -109,6 +111,7 @@ static void cleanup_one(const wu_srv_cleanup_t *c)
     const char *why = refuse_reason(c->path);
     uid_t owner = (uid_t)-1 == c->owner ? geteuid() : c->owner;
     struct stat st;
+    char *shown; /* the path as a client gave it: escaped for messages */
     int rc;
 
     if (NULL == why && 0 != lstat(c->path, &st)) {
@@ -124,7 +127,9 @@ static void cleanup_one(const wu_srv_cleanup_t *c)
         why = "is a directory registered as a file";
     }
     if (NULL != why) {
-        wu_show_help(WU_SRV_HELP, "cleanup-refused", true, c->path, why);
+        shown = wu_str_escape_dup(c->path, PATH_MAX, WU_ESC_KEEP_UTF8);
+        wu_show_help(WU_SRV_HELP, "cleanup-refused", true, NULL != shown ? shown : "(a path)", why);
+        free(shown);
         return;
     }
     if (S_ISDIR(st.st_mode)) {
@@ -132,8 +137,11 @@ static void cleanup_one(const wu_srv_cleanup_t *c)
     } else {
         rc = 0 == unlink(c->path) ? WU_SUCCESS : wu_status_from_errno(errno);
     }
+    shown = wu_str_escape_dup(c->path, PATH_MAX, WU_ESC_KEEP_UTF8);
     wu_output_verbose(WU_SUCCESS == rc ? WU_VERB_INFO : WU_VERB_WARN, wu_srv.out,
-                      "server: cleanup of %s: %s", c->path, wu_strerror(rc));
+                      "server: cleanup of %s: %s", NULL != shown ? shown : "(a path)",
+                      wu_strerror(rc));
+    free(shown);
 }
 
 void wu_srv_cleanup_run(wu_srv_nspace_t *ns)

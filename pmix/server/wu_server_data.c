@@ -19,6 +19,7 @@
  * PMIX_OPTIONAL and PMIX_IMMEDIATE turn every wait (and the upcall) into PMIX_ERR_NOT_FOUND. A
  * target in another namespace than the requester's brings that namespace's job-level data
  * along (RFC0009). Waiting GETs are kept per target proc, so a commit looks only at its own. */
+#include "opal/util/wu_escape.h"
 #include "opal/util/wu_output.h"
 #include "pmix/common/wu_pack.h"
 #include "pmix/common/wu_proto.h"
@@ -300,7 +301,7 @@ static void get_timeout(void *arg)
 {
     wu_srv_get_t *g = arg;
     get_list_t *l = get_list(&g->target, false);
-    char who[PMIX_MAX_NSLEN + 16];
+    char who[PMIX_MAX_NSLEN + 16], key[4 * WU_ESC_SHORT + 4];
     for (wu_srv_get_t **pp = NULL != l ? &l->head : NULL; NULL != pp && NULL != *pp;
          pp = &(*pp)->next) {
         if (*pp == g) {
@@ -309,7 +310,8 @@ static void get_timeout(void *arg)
         }
     }
     get_list_tidy(&g->target);
-    wu_output_verbose(WU_VERB_INFO, wu_srv.out, "server: get of %s from %s timed out", g->key,
+    wu_output_verbose(WU_VERB_INFO, wu_srv.out, "server: get of %s from %s timed out",
+                      wu_str_escape(g->key, PMIX_MAX_KEYLEN, key, sizeof key, 0),
                       wu_srv_proc_str(&g->target, who, sizeof who));
     wu_srv_reply(g->conn, g->tag, PMIX_ERR_TIMEOUT, NULL);
     get_free(g);
@@ -667,12 +669,13 @@ int wu_srv_get_report(const char *nspace, char ***lines)
     while (WU_SUCCESS == rc && WU_SUCCESS == wu_hash_table_next_str(wu_srv.gets, &it, NULL, &v)) {
         for (wu_srv_get_t *g = ((get_list_t *)v)->head; NULL != g && WU_SUCCESS == rc;
              g = g->next) {
-            char who[PMIX_MAX_NSLEN + 16], *line = NULL;
+            char who[PMIX_MAX_NSLEN + 16], key[4 * WU_ESC_SHORT + 4], *line = NULL;
             if (!PMIX_CHECK_NSPACE(g->requester.nspace, nspace)) {
                 continue;
             }
             rc = wu_asprintf(&line, "rank %u in PMIx_Get, waiting for key '%s' of %s",
-                             g->requester.rank, g->key,
+                             g->requester.rank,
+                             wu_str_escape(g->key, PMIX_MAX_KEYLEN, key, sizeof key, 0),
                              wu_srv_proc_str(&g->target, who, sizeof who));
             if (WU_SUCCESS == rc) {
                 rc = wu_argv_append(lines, line);

@@ -2,6 +2,7 @@
 /* wu_server_state.c -- the server's namespaces, clients, replies and the host-operation
  * records that bring host callbacks back to the progress thread (see wu_server.h). */
 #include "pmix/server/wu_server.h"
+#include "opal/util/wu_escape.h"
 #include "opal/util/wu_output.h"
 #include "pmix/common/wu_pack.h"
 #include "pmix/common/wu_proto.h"
@@ -128,11 +129,21 @@ bool wu_srv_info_int(const pmix_info_t *info, long long *out)
 
 const char *wu_srv_proc_str(const pmix_proc_t *p, char *buf, size_t len)
 {
+    char rank[16];
+    size_t n;
+
     if (PMIX_RANK_WILDCARD == p->rank) {
-        snprintf(buf, len, "%.*s:*", PMIX_MAX_NSLEN, p->nspace);
+        snprintf(rank, sizeof rank, ":*");
     } else {
-        snprintf(buf, len, "%.*s:%u", PMIX_MAX_NSLEN, p->nspace, p->rank);
+        snprintf(rank, sizeof rank, ":%u", p->rank);
     }
+    /* the namespace may come from a peer: escaped, cut to leave room for the rank */
+    n = strlen(rank);
+    if (len <= n) {
+        return wu_str_escape(rank, n, buf, len, 0); /* no room for the namespace */
+    }
+    wu_str_escape(p->nspace, PMIX_MAX_NSLEN, buf, len - n, 0);
+    strcat(buf, rank);
     return buf;
 }
 

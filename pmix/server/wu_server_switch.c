@@ -10,6 +10,7 @@
 #include "mca/psec/psec.h"
 #include "opal/event/wu_wait.h"
 #include "opal/util/wu_argv.h"
+#include "opal/util/wu_escape.h"
 #include "opal/util/wu_output.h"
 #include "opal/util/wu_show_help.h"
 #include "pmix/common/wu_pack.h"
@@ -388,9 +389,18 @@ void wu_srv_pconn_fail_all(pmix_status_t status)
     }
 }
 
+/* CONNECT, in an order that says nothing about what a peer sent before it has shown who it is:
+ * (1) the request must parse; (2) the credential must satisfy psec without knowing the proc
+ * yet (TCP: the server's token; Unix sockets: the kernel knows the peer, and the session
+ * directory's mode keeps other users out); (3) only then are the protocol version and the psec
+ * mode compared, and a mismatch reported with the peer's strings escaped and bounded; (4) the
+ * proc's registration, waited for if need be, and its registered uid and gid checked in
+ * connect_proceed. A peer refused in (1) or (2) gets a bare status and costs one verbose
+ * line (plus psec's own refusal message, which shows nothing the peer sent). */
 static int cmd_connect(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
 {
     char *version = NULL, *mode = NULL;
+    char esc[4 * WU_ESC_SHORT + 4];
     pmix_byte_object_t cred = PMIX_BYTE_OBJECT_STATIC_INIT;
     pmix_proc_t proc = PMIX_PROC_STATIC_INIT;
     pid_t pid = 0;
@@ -405,11 +415,22 @@ static int cmd_connect(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
         PMIX_SUCCESS != (rc = wu_srv_unpack1(b, &proc, PMIX_PROC)) ||
         PMIX_SUCCESS != (rc = wu_srv_unpack1(b, &pid, PMIX_PID)) || 0 != wu_buffer_remaining(b) ||
         NULL == version || PMIX_RANK_VALID < proc.rank || '\0' == proc.nspace[0]) {
+        wu_output_verbose(WU_VERB_WARN, wu_srv.out, "server: refusing a malformed connect request");
         rc = PMIX_ERR_BAD_PARAM;
         goto refuse;
     }
+    rc = wu_psec_base_validate_peer(wu_ptl_conn_fd(peer->conn), WU_PSEC_ANY_ID, WU_PSEC_ANY_ID,
+                                    cred.bytes, cred.size, NULL);
+    if (PMIX_SUCCESS != rc) {
+        wu_output_verbose(WU_VERB_WARN, wu_srv.out,
+                          "server: refusing a connect request without valid credentials (%s)",
+                          PMIx_Error_string(rc));
+        rc = PMIX_ERR_INVALID_CRED;
+        goto refuse;
+    }
     if (0 != strcmp(version, WU_PROTO_VERSION)) {
-        wu_show_help(WU_SRV_HELP, "protocol-mismatch", true, version, WU_PROTO_VERSION);
+        wu_show_help(WU_SRV_HELP, "protocol-mismatch", true,
+                     wu_str_escape(version, WU_ESC_SHORT, esc, sizeof esc, 0), WU_PROTO_VERSION);
         rc = PMIX_ERR_NOT_SUPPORTED;
         goto refuse;
     }

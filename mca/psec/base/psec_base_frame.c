@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* psec_base_frame.c -- the psec framework declaration, mode checking and dispatch. */
 #include "mca/psec/psec.h"
+#include "opal/util/wu_escape.h"
 #include "opal/util/wu_show_help.h"
 #include "pmix_common.h"
 
@@ -33,13 +34,16 @@ const char *wu_psec_base_mode(void)
 int wu_psec_base_check_mode(const char *requested)
 {
     const char *mode = wu_psec_base_mode();
+    char shown[4 * WU_ESC_SHORT + 4];
     if (NULL == mode) {
         return WU_ERR_INIT;
     }
     if (NULL == requested || '\0' == requested[0] || 0 == strcmp(requested, mode)) {
         return WU_SUCCESS;
     }
-    wu_show_help("help-wu-psec.txt", "mode-mismatch", true, requested, mode, mode);
+    /* requested came from the peer: shown escaped and bounded */
+    wu_show_help("help-wu-psec.txt", "mode-mismatch", true,
+                 wu_str_escape(requested, WU_ESC_SHORT, shown, sizeof shown, 0), mode, mode);
     return PMIX_ERR_INVALID_CRED;
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* check_wu_session_dir.c -- tests of private session directories: creation, naming, exact
- * removal that spares foreign files and link targets, fork and thread behaviour.
+ * removal that spares foreign files and link targets, fork and thread behaviour, and the
+ * sweep of stale directories left by killed processes.
  *
  * Each test gets its own base directory (passed as tmpdir) below a per-case mkdtemp root, and
  * checks at its end that the base is empty: the module must leave nothing behind but what the
@@ -445,7 +446,10 @@ START_TEST(track_and_unknown_session_errors)
     ck_assert_int_eq(0, rmdir(other));
     free(other);
 
-    /* a session removed behind our back is not an error */
+    /* a session removed behind our back (its owner file, then itself) is not an error */
+    p = in(s, WU_SESSION_DIR_OWNER);
+    ck_assert_int_eq(0, unlink(p));
+    free(p);
     ck_assert_int_eq(0, rmdir(s));
     ck_assert_int_eq(WU_SUCCESS, wu_session_dir_remove(s));
     free(s);
@@ -532,6 +536,151 @@ START_TEST(threads)
 }
 END_TEST
 
+/* A planted session-like directory base/<name> (mode 0700) with an owner file holding line
+ * (NULL: none). Returns its malloc'd path. */
+static char *plant(const char *name, const char *line)
+{
+    char *d = in(base, name), *f;
+    ck_assert_int_eq(0, mkdir(d, 0700));
+    ck_assert_int_eq(0, chmod(d, 0700));
+    if (NULL != line) {
+        make_file(f = in(d, WU_SESSION_DIR_OWNER), line);
+        free(f);
+    }
+    return d;
+}
+
+/* The owner line of a real session, with its pid and start time replaced. */
+static char *owner_line(const char *real, long pid, long long start_delta, const char *host)
+{
+    char buf[512], boot[64], h[256], *f = in(real, WU_SESSION_DIR_OWNER), *out = NULL;
+    unsigned long long start, ns;
+    long mypid;
+    int v, fd = open(f, O_RDONLY);
+    ssize_t n;
+    ck_assert_int_ge(fd, 0);
+    n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    free(f);
+    ck_assert_int_gt(n, 0);
+    buf[n] = '\0';
+    ck_assert_int_eq(6,
+                     sscanf(buf, "%d %ld %llu %llu %63s %255s", &v, &mypid, &start, &ns, boot, h));
+    ck_assert_int_eq(mypid, (long)getpid());
+    ck_assert_int_eq(WU_SUCCESS, wu_asprintf(&out, "%d %ld %llu %llu %s %s\n", v, pid,
+                                             start + (unsigned long long)start_delta, ns, boot,
+                                             NULL != host ? host : h));
+    return out;
+}
+
+/* Stale directories go; live, foreign, unjudgeable and odd ones stay; links are not followed. */
+START_TEST(sweep_stale_only)
+{
+    char *real, *l, name[128], *dead_d, *reused_d, *zombie_d, *live_d, *none_d, *host_d, *uid_d,
+        *mode_d, *link, *target, *canary, *p;
+    unsigned uid = (unsigned)getuid(), removed = 99;
+    pid_t dead, zombie;
+    int st;
+
+    ck_assert_int_eq(WU_SUCCESS, wu_session_dir_create(base, "live", &real));
+    /* a process that is gone (reaped), and one that is a zombie */
+    if (0 == (dead = fork())) {
+        _exit(0);
+    }
+    ck_assert_int_eq(dead, waitpid(dead, &st, 0));
+    if (0 == (zombie = fork())) {
+        _exit(0);
+    }
+    for (int i = 0; i < 500; i++) { /* until it has exited (not reaped) */
+        char path[64], buf[256] = "";
+        FILE *f;
+        snprintf(path, sizeof path, "/proc/%d/stat", (int)zombie);
+        if (NULL != (f = fopen(path, "r"))) {
+            ck_assert_ptr_nonnull(fgets(buf, sizeof buf, f));
+            fclose(f);
+        }
+        if (NULL != strstr(buf, ") Z ")) {
+            break;
+        }
+        usleep(10 * 1000);
+    }
+    snprintf(name, sizeof name, "wutest.h.%u.dead01", uid);
+    dead_d = plant(name, l = owner_line(real, dead, 0, NULL));
+    free(l);
+    snprintf(name, sizeof name, "wutest.%u.reuse1", uid); /* no host part */
+    reused_d = plant(name, l = owner_line(real, getpid(), 1, NULL));
+    free(l);
+    snprintf(name, sizeof name, "wutest.h.%u.zombi1", uid);
+    zombie_d = plant(name, l = owner_line(real, zombie, 0, NULL));
+    free(l);
+    snprintf(name, sizeof name, "wutest.h.%u.alive1", uid);
+    live_d = plant(name, l = owner_line(real, getpid(), 0, NULL));
+    free(l);
+    snprintf(name, sizeof name, "wutest.h.%u.noown1", uid);
+    none_d = plant(name, NULL);
+    snprintf(name, sizeof name, "wutest.h.%u.other1", uid);
+    host_d = plant(name, l = owner_line(real, dead, 0, "another-host"));
+    free(l);
+    snprintf(name, sizeof name, "wutest.h.%u.wuid01", uid + 1);
+    uid_d = plant(name, l = owner_line(real, dead, 0, NULL));
+    free(l);
+    snprintf(name, sizeof name, "wutest.h.%u.mode01", uid);
+    mode_d = plant(name, l = owner_line(real, dead, 0, NULL));
+    free(l);
+    ck_assert_int_eq(0, chmod(mode_d, 0755));
+    /* a link named like a stale session, to a stale-looking directory elsewhere */
+    target = plant("target", l = owner_line(real, dead, 0, NULL));
+    free(l);
+    snprintf(name, sizeof name, "wutest.h.%u.link01", uid);
+    ck_assert_int_eq(0, symlink(target, link = in(base, name)));
+    /* inside the dead one: subdirectories and a link out to a canary */
+    canary = in(base, "canary");
+    make_file(canary, "alive");
+    ck_assert_int_eq(0, mkdir(p = in(dead_d, "job"), 0700));
+    free(p);
+    ck_assert_int_eq(0, symlink(canary, p = in(dead_d, "job/out")));
+    free(p);
+
+    ck_assert_int_eq(WU_SUCCESS, wu_session_dir_sweep(base, "wutest", &removed));
+    ck_assert_uint_eq(3, removed);
+    ck_assert(!exists(dead_d));
+    ck_assert(!exists(reused_d));
+    ck_assert(!exists(zombie_d));
+    ck_assert(exists(live_d) && exists(none_d) && exists(host_d) && exists(uid_d) &&
+              exists(mode_d) && exists(target) && exists(canary));
+    ck_assert_int_eq(0, access(link, F_OK));
+    /* another prefix is not swept; the live session of ours is untouched */
+    ck_assert_int_eq(WU_SUCCESS, wu_session_dir_sweep(base, "live", &removed));
+    ck_assert_uint_eq(0, removed);
+    ck_assert(exists(real));
+    /* creating a session sweeps its prefix: plant a stale one, create, it is gone */
+    snprintf(name, sizeof name, "wutest.h.%u.dead02", uid);
+    free(dead_d);
+    dead_d = plant(name, l = owner_line(real, dead, 0, NULL));
+    free(l);
+    ck_assert_int_eq(WU_SUCCESS, wu_session_dir_create(base, "wutest", &p));
+    ck_assert(!exists(dead_d));
+    ck_assert_int_eq(WU_SUCCESS, wu_session_dir_remove(p));
+    free(p);
+
+    ck_assert_int_eq(zombie, waitpid(zombie, &st, 0));
+    ck_assert_int_eq(WU_SUCCESS, wu_session_dir_remove(real));
+    ck_assert_int_eq(0, unlink(link));
+    ck_assert_int_eq(0, unlink(canary));
+    for (char **d = (char *[]){live_d, none_d, host_d, uid_d, mode_d, target, NULL}; *d; d++) {
+        ck_assert_int_eq(WU_SUCCESS, wu_path_rm_tree(*d));
+        free(*d);
+    }
+    free(real);
+    free(dead_d);
+    free(reused_d);
+    free(zombie_d);
+    free(link);
+    free(canary);
+    assert_base_empty();
+}
+END_TEST
+
 static Suite *session_dir_suite(void)
 {
     Suite *s = suite_create("wu_session_dir");
@@ -551,6 +700,7 @@ static Suite *session_dir_suite(void)
     tcase_add_test(tc, track_and_unknown_session_errors);
     tcase_add_test(tc, fork_child_keeps_parent_session);
     tcase_add_test(tc, threads);
+    tcase_add_test(tc, sweep_stale_only);
     suite_add_tcase(s, tc);
     return s;
 }
