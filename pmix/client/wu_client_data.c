@@ -4,7 +4,10 @@
  * Put stores the value in the client's own store at once (so the process's own Get sees it, and
  * the gds reserved-key rule of RFC0009 refuses undefined "pmix" keys) and stages it per scope;
  * Commit sends the staged local-scope (PMIX_LOCAL, PMIX_GLOBAL) and remote-scope (PMIX_REMOTE,
- * PMIX_GLOBAL) sets to the server. PMIX_INTERNAL puts stay in this process.
+ * PMIX_GLOBAL) sets to the server, a value in both scopes once. PMIX_INTERNAL puts stay in this
+ * process. A commit too large for the transport fails with PMIX_ERR_OUT_OF_RESOURCE and a
+ * message naming the limit; its data are dropped, and the server is told, so that peers asking
+ * for them get that error rather than wait.
  *
  * Get follows RFC0009: exactly one local lookup -- job-level data under PMIX_RANK_WILDCARD,
  * process data under its rank, node data (PMIX_NODE_INFO, or a PMIX_HOSTNAME / PMIX_NODEID
@@ -111,10 +114,77 @@ pmix_status_t PMIx_Put(pmix_scope_t scope, const char key[], pmix_value_t *val)
 
 /* ---- commit ---------------------------------------------------------------------------- */
 
+/* call->cbdata: the status of a commit that failed here (its failure was then reported to the
+ * server), which is the call's result; else PMIX_SUCCESS and the server's answer is. */
 static void commit_reply(int status, wu_buffer_t *reply, void *cbdata)
 {
+    wu_wait_call_t *call = cbdata;
+    pmix_status_t failed = *(pmix_status_t *)call->cbdata;
     (void)reply;
-    wu_wait_call_done(cbdata, status);
+    wu_wait_call_done(call, PMIX_SUCCESS != failed ? failed : status);
+}
+
+/* Split the remote-scope puts: those with the same value in the local scope (PMIX_GLOBAL puts)
+ * are named in *glob (BOOL true), so their values are sent once; the others are viewed in *rmt
+ * (shallow copies of the staged infos: free the array only). */
+static int commit_split(pmix_info_t **rmt, size_t *nrmt, pmix_info_t **glob, size_t *nglob)
+{
+    const wu_client_staged_t *lcl = &wu_client.staged[0], *rem = &wu_client.staged[1];
+    bool yes = true;
+    *rmt = *glob = NULL;
+    *nrmt = *nglob = 0;
+    if (0 == rem->n) {
+        return PMIX_SUCCESS;
+    }
+    *rmt = malloc(rem->n * sizeof **rmt);
+    PMIX_INFO_CREATE(*glob, rem->n);
+    if (NULL == *rmt || NULL == *glob) {
+        return PMIX_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < rem->n; i++) {
+        pmix_info_t *r = &rem->info[i];
+        void *pos = NULL;
+        if (NULL != lcl->index && WU_SUCCESS == wu_hash_table_get_str(lcl->index, r->key, &pos) &&
+            PMIX_EQUAL == PMIx_Value_compare(&lcl->info[(uintptr_t)pos - 1].value, &r->value)) {
+            PMIX_INFO_LOAD(&(*glob)[(*nglob)++], r->key, &yes, PMIX_BOOL);
+        } else {
+            (*rmt)[(*nrmt)++] = *r;
+        }
+    }
+    return PMIX_SUCCESS;
+}
+
+/* The COMMIT request: status, then the three lists of wu_proto.h (empty after a failure). */
+static int commit_pack(wu_buffer_t *b, pmix_status_t status)
+{
+    pmix_info_t *rmt = NULL, *glob = NULL;
+    size_t nrmt = 0, nglob = 0;
+    bool ok = PMIX_SUCCESS == status;
+    int rc = wu_client_msg_start(b, WU_CMD_COMMIT);
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_pack(b, &status, 1, PMIX_STATUS);
+    }
+    if (PMIX_SUCCESS == rc && ok) {
+        rc = commit_split(&rmt, &nrmt, &glob, &nglob);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_proto_pack_list(b, ok ? wu_client.staged[0].info : NULL,
+                                ok ? wu_client.staged[0].n : 0, PMIX_INFO);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_proto_pack_list(b, rmt, nrmt, PMIX_INFO);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_proto_pack_list(b, glob, nglob, PMIX_INFO);
+    }
+    free(rmt); /* a view: the values belong to the staged puts */
+    if (NULL != glob) {
+        PMIX_INFO_FREE(glob, wu_client.staged[1].n);
+    }
+    if (PMIX_SUCCESS != rc) {
+        wu_buffer_destruct(b);
+    }
+    return rc;
 }
 
 static void commit_fn(wu_wait_call_t *call)
@@ -126,29 +196,30 @@ static void commit_fn(wu_wait_call_t *call)
         wu_wait_call_done(call, PMIX_SUCCESS);
         return;
     }
-    rc = wu_client_msg_start(&b, WU_CMD_COMMIT);
+    rc = commit_pack(&b, PMIX_SUCCESS);
     if (PMIX_SUCCESS == rc) {
-        rc = wu_proto_pack_list(&b, wu_client.staged[0].info, wu_client.staged[0].n, PMIX_INFO);
+        rc = wu_client_request(&b, 0, commit_reply, call);
     }
-    if (PMIX_SUCCESS == rc) {
-        rc = wu_proto_pack_list(&b, wu_client.staged[1].info, wu_client.staged[1].n, PMIX_INFO);
-    }
-    if (PMIX_SUCCESS != rc) {
-        wu_buffer_destruct(&b);
-        wu_wait_call_done(call, rc);
-        return;
-    }
-    rc = wu_client_request(&b, 0, commit_reply, call);
     if (PMIX_SUCCESS == rc) {
         wu_client_staged_clear(); /* the server replaces earlier commits key by key */
-    } else {
-        wu_wait_call_done(call, rc);
+        return;
     }
+    /* The data cannot reach the server (too large: wu_client_request said why). They are
+     * dropped, so that a later commit of other data can work, and the server learns of the
+     * failure: peers waiting for this process's data get the error instead of waiting on. */
+    wu_client_staged_clear();
+    *(pmix_status_t *)call->cbdata = rc;
+    if (WU_CLIENT_CONNECTED == wu_client.mode && PMIX_SUCCESS == commit_pack(&b, rc) &&
+        PMIX_SUCCESS == wu_client_request(&b, 0, commit_reply, call)) {
+        return; /* commit_reply ends the call with rc */
+    }
+    wu_wait_call_done(call, rc);
 }
 
 pmix_status_t PMIx_Commit(void)
 {
-    return wu_client_wait_call(commit_fn, NULL);
+    pmix_status_t failed = PMIX_SUCCESS;
+    return wu_client_wait_call(commit_fn, &failed);
 }
 
 /* ---- store internal -------------------------------------------------------------------- */

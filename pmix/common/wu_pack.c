@@ -614,6 +614,22 @@ int wu_pack_one(wu_buffer_t *b, const void *src, pmix_data_type_t t)
     }
 }
 
+int wu_pack_bo_header(wu_buffer_t *b, size_t size)
+{
+    int rc;
+    if (NULL == b || size > UINT32_MAX) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    rc = wu_buffer_put_u16(b, PMIX_BYTE_OBJECT);
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_buffer_put_u32(b, 1);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_buffer_put_u32(b, (uint32_t)size); /* put_bo's length */
+    }
+    return rc;
+}
+
 int wu_pack(wu_buffer_t *b, const void *src, int32_t n, pmix_data_type_t t)
 {
     size_t sz = wu_data_elem_size(t), mark;

@@ -57,5 +57,8 @@ int wu_unpack_one(wu_buffer_t *b, void *elem, pmix_data_type_t t);
 /* One PMIX_BYTE_OBJECT (packed with count 1) as a view into b, without copying: bo->bytes
  * points into b's storage and stays valid as long as b does. On error the cursor is unchanged. */
 int wu_unpack_bo_view(wu_buffer_t *b, pmix_byte_object_t *bo);
+/* The start of one PMIX_BYTE_OBJECT (packed with count 1) of size bytes, without the bytes:
+ * the caller sends them right after (a large body packed without copying it). */
+int wu_pack_bo_header(wu_buffer_t *b, size_t size);
 
 #endif /* WU_PACK_H */

@@ -75,7 +75,8 @@ typedef struct wu_srv_client {
     void *server_object;
     wu_srv_cl_state_t state;
     pid_t pid;
-    wu_ptl_conn_t *conn; /* one reference while CONNECTING/CONNECTED */
+    wu_ptl_conn_t *conn;         /* one reference while CONNECTING/CONNECTED */
+    pmix_status_t commit_status; /* the last commit failed in the client: why */
 } wu_srv_client_t;
 
 /* The cbdata of an accepted connection. Freed by the closed callback, which first sets the
@@ -134,11 +135,12 @@ typedef struct wu_srv {
     const char *token;             /* psec token for peers without kernel identity, or NULL */
     /* the data, all in the selected gds module (wu_server_data.c) */
     const wu_gds_module_t *gds;
-    wu_gds_store_t *store;  /* what the host registered (job, proc, node, app data) */
-    wu_gds_store_t *local;  /* local clients' commits, local scope (PMIX_LOCAL, PMIX_GLOBAL) */
-    wu_gds_store_t *export; /* local clients' commits, remote scope (PMIX_REMOTE, PMIX_GLOBAL) */
-    wu_gds_store_t *remote; /* data of procs on other nodes (fence results, direct modex) */
-    wu_hash_table_t *gets;  /* "rank@nspace" of a target -> the GETs waiting for it */
+    wu_gds_store_t *store;   /* what the host registered (job, proc, node, app data) */
+    wu_gds_store_t *local;   /* local clients' commits, local scope (PMIX_LOCAL, PMIX_GLOBAL) */
+    wu_gds_store_t *export;  /* local clients' commits, remote scope only (PMIX_REMOTE) */
+    wu_gds_store_t *globals; /* per client: key -> BOOL true if local's value is remote too */
+    wu_gds_store_t *remote;  /* data of procs on other nodes (fence results, direct modex) */
+    wu_hash_table_t *gets;   /* "rank@nspace" of a target -> the GETs waiting for it */
     wu_srv_nspace_t *nspaces;
     wu_srv_client_t *clients;
     wu_srv_op_t *ops;
@@ -166,8 +168,11 @@ bool wu_srv_info_int(const pmix_info_t *info, long long *out);
 void wu_srv_reply(wu_ptl_conn_t *conn, uint32_t tag, pmix_status_t status, const wu_buffer_t *body);
 /* The same reply made once for many receivers (a fence's result): the payload (NULL: no memory;
  * release it with wu_ptl_shared_release), then one reply per receiver (conn not NULL); status
- * is the one inside, for the error path when the payload cannot go. */
-wu_ptl_shared_t *wu_srv_reply_payload(pmix_status_t status, const wu_buffer_t *body);
+ * is the one inside, for the error path when the payload cannot go. The body is the bytes of
+ * head then those of body (either may be NULL). A reply above ptl_base_max_msg_size is not
+ * made: the payload then holds only PMIX_ERR_OUT_OF_RESOURCE, and a message says why. */
+wu_ptl_shared_t *wu_srv_reply_payload(pmix_status_t status, const wu_buffer_t *head,
+                                      const wu_buffer_t *body);
 void wu_srv_reply_shared(wu_ptl_conn_t *conn, uint32_t tag, pmix_status_t status,
                          wu_ptl_shared_t *payload);
 /* Reply and close the connection (refused CONNECT). */

@@ -60,7 +60,8 @@ struct wu_srv_dmx {
 
 pmix_status_t wu_srv_stores_create(void)
 {
-    wu_gds_store_t **all[] = {&wu_srv.store, &wu_srv.local, &wu_srv.export, &wu_srv.remote};
+    wu_gds_store_t **all[] = {&wu_srv.store, &wu_srv.local, &wu_srv.export, &wu_srv.globals,
+                              &wu_srv.remote};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         if (PMIX_SUCCESS != wu_srv.gds->store_create(all[i])) {
             return PMIX_ERR_NOMEM;
@@ -74,7 +75,8 @@ pmix_status_t wu_srv_stores_create(void)
 
 void wu_srv_stores_release(void)
 {
-    wu_gds_store_t **all[] = {&wu_srv.store, &wu_srv.local, &wu_srv.export, &wu_srv.remote};
+    wu_gds_store_t **all[] = {&wu_srv.store, &wu_srv.local, &wu_srv.export, &wu_srv.globals,
+                              &wu_srv.remote};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         if (NULL != wu_srv.gds && NULL != *all[i]) {
             wu_srv.gds->store_release(*all[i]);
@@ -90,7 +92,8 @@ void wu_srv_stores_release(void)
 
 void wu_srv_stores_purge(const char *nspace)
 {
-    wu_gds_store_t *all[] = {wu_srv.store, wu_srv.local, wu_srv.export, wu_srv.remote};
+    wu_gds_store_t *all[] = {wu_srv.store, wu_srv.local, wu_srv.export, wu_srv.globals,
+                             wu_srv.remote};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         (void)wu_srv.gds->purge_nspace(all[i], nspace);
     }
@@ -104,14 +107,78 @@ static bool committed(const pmix_proc_t *proc)
 
 /* ---- blobs ----------------------------------------------------------------------------------- */
 
+/* Is key of proc in both scopes with the value of the local-scope store (a PMIX_GLOBAL put)? */
+static bool is_global(const pmix_proc_t *proc, const char *key)
+{
+    pmix_value_t *v = NULL;
+    bool yes =
+        PMIX_SUCCESS == wu_srv.gds->fetch(wu_srv.globals, proc->nspace, proc->rank, key, &v) &&
+        PMIX_BOOL == v->type && v->data.flag;
+    if (NULL != v) {
+        PMIX_VALUE_RELEASE(v);
+    }
+    return yes;
+}
+
+/* The remote-scope data of proc: what export holds, except keys now global, and the global
+ * keys' values from the local-scope store (kept there only). */
+static pmix_status_t remote_scope_of(const pmix_proc_t *proc, pmix_info_t **info, size_t *n)
+{
+    pmix_info_t *rmt = NULL, *glob = NULL, *all = NULL;
+    size_t nrmt = 0, nglob = 0, k = 0;
+    pmix_status_t rc, rg;
+
+    rc = wu_srv.gds->export_proc(wu_srv.export, proc->nspace, proc->rank, &rmt, &nrmt);
+    rg = wu_srv.gds->export_proc(wu_srv.globals, proc->nspace, proc->rank, &glob, &nglob);
+    if (PMIX_ERR_NOT_FOUND == rc && PMIX_SUCCESS == rg) {
+        rc = PMIX_SUCCESS;
+    }
+    if (PMIX_SUCCESS == rc && 0 < nrmt + nglob) {
+        PMIX_INFO_CREATE(all, nrmt + nglob);
+        rc = NULL == all ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
+    }
+    for (size_t i = 0; PMIX_SUCCESS == rc && i < nrmt; i++) {
+        if (!is_global(proc, rmt[i].key)) {
+            all[k++] = rmt[i]; /* moved: the source is left empty */
+            PMIX_INFO_CONSTRUCT(&rmt[i]);
+        }
+    }
+    for (size_t i = 0; PMIX_SUCCESS == rc && i < nglob; i++) {
+        pmix_value_t *v = NULL;
+        if (PMIX_BOOL == glob[i].value.type && glob[i].value.data.flag &&
+            PMIX_SUCCESS ==
+                wu_srv.gds->fetch(wu_srv.local, proc->nspace, proc->rank, glob[i].key, &v)) {
+            PMIX_LOAD_KEY(all[k].key, glob[i].key);
+            all[k++].value = *v; /* moved out of the fetched copy */
+            free(v);
+        }
+    }
+    if (NULL != rmt) {
+        PMIX_INFO_FREE(rmt, nrmt);
+    }
+    if (NULL != glob) {
+        PMIX_INFO_FREE(glob, nglob);
+    }
+    if (PMIX_SUCCESS != rc && NULL != all) {
+        PMIX_INFO_FREE(all, nrmt + nglob);
+        all = NULL;
+    }
+    *info = all;
+    *n = NULL != all ? k : 0;
+    return rc;
+}
+
 pmix_status_t wu_srv_blob_of(const pmix_proc_t *proc, bool remote_scope, wu_buffer_t *blob)
 {
     pmix_info_t *info = NULL;
     size_t n = 0;
     pmix_status_t rc;
 
-    rc = wu_srv.gds->export_proc(remote_scope ? wu_srv.export : wu_srv.local, proc->nspace,
-                                 proc->rank, &info, &n);
+    if (remote_scope) {
+        rc = remote_scope_of(proc, &info, &n);
+    } else {
+        rc = wu_srv.gds->export_proc(wu_srv.local, proc->nspace, proc->rank, &info, &n);
+    }
     if (PMIX_ERR_NOT_FOUND == rc && NULL != wu_srv_client_find(proc)) {
         rc = PMIX_SUCCESS; /* a client that has not committed: an empty record */
     }
@@ -192,6 +259,9 @@ static pmix_status_t lookup(const pmix_proc_t *t, const char *key, pmix_value_t 
     if (NULL != cl || committed(t)) {
         /* a proc of this node: its local-scope commits */
         rc = wu_srv.gds->fetch(wu_srv.local, t->nspace, t->rank, key, val);
+        if (PMIX_ERR_NOT_FOUND == rc && NULL != cl && PMIX_SUCCESS != cl->commit_status) {
+            return cl->commit_status; /* the data may be what could not be committed */
+        }
         if (PMIX_ERR_NOT_FOUND != rc || committed(t) || NULL == cl) {
             return rc;
         }
@@ -535,32 +605,116 @@ out:
     return rc;
 }
 
+/* Keys of a commit's local-scope list that were global (in the remote scope through the
+ * local-scope store) and are not any more: their old value stays the remote-scope one, so it
+ * moves to export before the local-scope store gets the new one. */
+static pmix_status_t keep_old_remote(const pmix_proc_t *p, const pmix_info_t *lcl, size_t nlcl,
+                                     const pmix_info_t *glob, size_t nglob)
+{
+    wu_hash_table_t *now = NULL;
+    pmix_status_t rc = PMIX_SUCCESS;
+    for (size_t i = 0; i < nlcl && PMIX_SUCCESS == rc; i++) {
+        pmix_value_t *old = NULL;
+        if (!is_global(p, lcl[i].key)) {
+            continue;
+        }
+        if (NULL == now) { /* the keys global in this commit, made once when needed */
+            if (NULL == (now = WU_NEW(wu_hash_table_t))) {
+                return PMIX_ERR_NOMEM;
+            }
+            for (size_t j = 0; j < nglob; j++) {
+                (void)wu_hash_table_set_str(now, glob[j].key, NULL);
+            }
+        }
+        if (WU_SUCCESS == wu_hash_table_get_str(now, lcl[i].key, NULL)) {
+            continue; /* global still */
+        }
+        if (PMIX_SUCCESS == wu_srv.gds->fetch(wu_srv.local, p->nspace, p->rank, lcl[i].key, &old)) {
+            rc = wu_srv.gds->put(wu_srv.export, p->nspace, p->rank, lcl[i].key, old);
+            PMIX_VALUE_RELEASE(old);
+        }
+        if (PMIX_SUCCESS == rc) {
+            pmix_value_t f = {.type = PMIX_BOOL, .data.flag = false};
+            rc = wu_srv.gds->put(wu_srv.globals, p->nspace, p->rank, lcl[i].key, &f);
+        }
+    }
+    if (NULL != now) {
+        wu_hash_table_remove_all(now);
+        WU_RELEASE(now);
+    }
+    return rc;
+}
+
+/* Store a commit: remote-only values in export (no longer global), the global marks, then the
+ * local-scope values (last: their table marks the proc committed). */
+static pmix_status_t commit_store(const pmix_proc_t *p, pmix_info_t *lcl, size_t nlcl,
+                                  pmix_info_t *rmt, size_t nrmt, pmix_info_t *glob, size_t nglob)
+{
+    pmix_status_t rc = keep_old_remote(p, lcl, nlcl, glob, nglob);
+    for (size_t i = 0; i < nrmt && PMIX_SUCCESS == rc; i++) {
+        if (is_global(p, rmt[i].key)) {
+            pmix_value_t f = {.type = PMIX_BOOL, .data.flag = false};
+            rc = wu_srv.gds->put(wu_srv.globals, p->nspace, p->rank, rmt[i].key, &f);
+        }
+    }
+    for (size_t i = 0; i < nglob && PMIX_SUCCESS == rc; i++) {
+        if (PMIX_BOOL != glob[i].value.type || !glob[i].value.data.flag) {
+            rc = PMIX_ERR_BAD_PARAM;
+        }
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_srv.gds->take_proc(wu_srv.export, p->nspace, p->rank, rmt, nrmt);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_srv.gds->take_proc(wu_srv.globals, p->nspace, p->rank, glob, nglob);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_srv.gds->take_proc(wu_srv.local, p->nspace, p->rank, lcl, nlcl);
+    }
+    return rc;
+}
+
 int wu_srv_cmd_commit(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
 {
     wu_srv_client_t *cl = wu_srv_client_find(&peer->proc);
-    pmix_info_t *lcl = NULL, *rmt = NULL;
-    size_t nlcl = 0, nrmt = 0;
-    pmix_status_t rc;
+    pmix_info_t *lcl = NULL, *rmt = NULL, *glob = NULL;
+    size_t nlcl = 0, nrmt = 0, nglob = 0;
+    pmix_status_t rc, status = PMIX_SUCCESS;
 
-    if (PMIX_SUCCESS != wu_proto_unpack_list(b, (void **)&lcl, &nlcl, PMIX_INFO) ||
+    if (PMIX_SUCCESS != wu_srv_unpack1(b, &status, PMIX_STATUS) ||
+        PMIX_SUCCESS != wu_proto_unpack_list(b, (void **)&lcl, &nlcl, PMIX_INFO) ||
         PMIX_SUCCESS != wu_proto_unpack_list(b, (void **)&rmt, &nrmt, PMIX_INFO) ||
+        PMIX_SUCCESS != wu_proto_unpack_list(b, (void **)&glob, &nglob, PMIX_INFO) ||
         0 != wu_buffer_remaining(b)) {
         rc = PMIX_ERR_BAD_PARAM;
     } else if (NULL == cl) {
         rc = PMIX_ERR_NOT_FOUND;
-    } else if (PMIX_SUCCESS == (rc = wu_srv.gds->take_proc(wu_srv.export, cl->proc.nspace,
-                                                           cl->proc.rank, rmt, nrmt)) &&
-               PMIX_SUCCESS == (rc = wu_srv.gds->take_proc(wu_srv.local, cl->proc.nspace,
-                                                           cl->proc.rank, lcl, nlcl))) {
-        /* local last: its table is what marks the proc committed */
-        wu_srv_reply(peer->conn, tag, PMIX_SUCCESS, NULL);
-        wu_srv_data_changed(&cl->proc);
+    } else {
+        if (PMIX_SUCCESS != status) {
+            char who[PMIX_MAX_NSLEN + 16];
+            wu_output_verbose(WU_VERB_INFO, wu_srv.out, "server: the commit of %s failed: %s",
+                              wu_srv_proc_str(&cl->proc, who, sizeof who),
+                              PMIx_Error_string(status));
+        }
+        cl->commit_status = status;
+        if (PMIX_SUCCESS == status) {
+            rc = commit_store(&cl->proc, lcl, nlcl, rmt, nrmt, glob, nglob);
+        } else { /* committed nothing, but committed: nobody waits for it any more */
+            rc = commit_store(&cl->proc, NULL, 0, NULL, 0, NULL, 0);
+        }
+        if (PMIX_SUCCESS == rc) {
+            wu_srv_reply(peer->conn, tag, PMIX_SUCCESS, NULL);
+            wu_srv_data_changed(&cl->proc);
+        }
     }
     if (NULL != lcl) {
         PMIX_INFO_FREE(lcl, nlcl);
     }
     if (NULL != rmt) {
         PMIX_INFO_FREE(rmt, nrmt);
+    }
+    if (NULL != glob) {
+        PMIX_INFO_FREE(glob, nglob);
     }
     return rc;
 }

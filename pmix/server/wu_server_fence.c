@@ -114,11 +114,11 @@ static void fence_unlink(wu_srv_fence_t *f)
 static void fence_complete(wu_srv_fence_t *f, pmix_status_t status, const wu_buffer_t *remote)
 {
     wu_ptl_shared_t *payload;
-    wu_buffer_t blob, body;
+    wu_buffer_t blob, head;
     pmix_status_t rc = status;
 
     wu_buffer_construct(&blob);
-    wu_buffer_construct(&body);
+    wu_buffer_construct(&head);
     if (PMIX_SUCCESS == rc && f->collect) {
         for (size_t i = 0; i < f->ncontrib && PMIX_SUCCESS == rc; i++) {
             rc = wu_srv_blob_of(&f->contrib[i].proc, false, &blob);
@@ -130,12 +130,15 @@ static void fence_complete(wu_srv_fence_t *f, pmix_status_t status, const wu_buf
             rc = wu_buffer_put(&blob, remote->base, remote->used);
         }
         if (PMIX_SUCCESS == rc) {
-            pmix_byte_object_t bo = {.bytes = blob.base, .size = blob.used};
-            rc = wu_pack(&body, &bo, 1, PMIX_BYTE_OBJECT);
+            /* the blob is the body of a BYTE_OBJECT: its header goes in front, no copy */
+            rc = wu_pack_bo_header(&head, blob.used);
         }
     }
     /* one payload for every contributor: the result is copied once, not once per client */
-    payload = wu_srv_reply_payload(rc, PMIX_SUCCESS == rc && body.used > 0 ? &body : NULL);
+    payload = PMIX_SUCCESS == rc && f->collect ? wu_srv_reply_payload(rc, &head, &blob)
+                                               : wu_srv_reply_payload(rc, NULL, NULL);
+    wu_buffer_destruct(&blob); /* the payload has its own copy */
+    wu_buffer_destruct(&head);
     for (size_t i = 0; i < f->ncontrib; i++) {
         if (NULL != f->contrib[i].conn) {
             wu_srv_reply_shared(f->contrib[i].conn, f->contrib[i].tag, rc, payload);
@@ -144,8 +147,6 @@ static void fence_complete(wu_srv_fence_t *f, pmix_status_t status, const wu_buf
     }
     wu_ptl_shared_release(payload);
     f->ncontrib = 0;
-    wu_buffer_destruct(&blob);
-    wu_buffer_destruct(&body);
     wu_progress_timer_cancel(f->timer);
     f->timer = NULL;
     f->done = true;

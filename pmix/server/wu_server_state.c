@@ -3,6 +3,7 @@
  * records that bring host callbacks back to the progress thread (see wu_server.h). */
 #include "pmix/server/wu_server.h"
 #include "opal/util/wu_output.h"
+#include "opal/util/wu_show_help.h"
 #include "pmix/common/wu_pack.h"
 #include "pmix/common/wu_proto.h"
 
@@ -136,18 +137,32 @@ const char *wu_srv_proc_str(const pmix_proc_t *p, char *buf, size_t len)
     return buf;
 }
 
-wu_ptl_shared_t *wu_srv_reply_payload(pmix_status_t status, const wu_buffer_t *body)
+wu_ptl_shared_t *wu_srv_reply_payload(pmix_status_t status, const wu_buffer_t *head,
+                                      const wu_buffer_t *body)
 {
     wu_buffer_t st;
     wu_ptl_shared_t *sh = NULL;
+    struct iovec iov[3] = {{NULL, 0}, {NULL, 0}, {NULL, 0}};
+    size_t len;
+    if (NULL != head) {
+        iov[1].iov_base = head->base;
+        iov[1].iov_len = head->used;
+    }
+    if (NULL != body) {
+        iov[2].iov_base = body->base;
+        iov[2].iov_len = body->used;
+    }
+    len = iov[1].iov_len + iov[2].iov_len;
+    if (len + 16 > wu_ptl_base_max_msg_size) { /* 16: room for the status */
+        wu_show_help(WU_SRV_HELP, "reply-too-large", true, len, wu_ptl_base_max_msg_size);
+        status = PMIX_ERR_OUT_OF_RESOURCE;
+        iov[1].iov_len = iov[2].iov_len = 0;
+    }
     wu_buffer_construct(&st);
     if (PMIX_SUCCESS == wu_pack(&st, &status, 1, PMIX_STATUS)) {
-        struct iovec iov[2] = {{st.base, st.used}, {NULL, 0}};
-        if (NULL != body) {
-            iov[1].iov_base = body->base;
-            iov[1].iov_len = body->used;
-        }
-        sh = wu_ptl_shared_new(iov, 2);
+        iov[0].iov_base = st.base;
+        iov[0].iov_len = st.used;
+        sh = wu_ptl_shared_new(iov, 3);
     }
     wu_buffer_destruct(&st);
     return sh;
@@ -160,7 +175,9 @@ void wu_srv_reply_shared(wu_ptl_conn_t *conn, uint32_t tag, pmix_status_t status
                              : WU_ERR_NOMEM;
     if (WU_SUCCESS != rc && PMIX_SUCCESS == status) {
         /* the body could not go (too large, no memory): tell the client at least that */
-        wu_ptl_shared_t *err = wu_srv_reply_payload(PMIX_ERR_NOMEM, NULL);
+        pmix_status_t why =
+            WU_ERR_VALUE_OUT_OF_BOUNDS == rc ? PMIX_ERR_OUT_OF_RESOURCE : PMIX_ERR_NOMEM;
+        wu_ptl_shared_t *err = wu_srv_reply_payload(why, NULL, NULL);
         wu_output_verbose(WU_VERB_WARN, wu_srv.out, "server: reply (tag %u) failed: %s", tag,
                           wu_strerror(rc));
         if (NULL != err) {
@@ -176,7 +193,7 @@ void wu_srv_reply(wu_ptl_conn_t *conn, uint32_t tag, pmix_status_t status, const
     if (NULL == conn) {
         return;
     }
-    payload = wu_srv_reply_payload(status, NULL != body && body->used > 0 ? body : NULL);
+    payload = wu_srv_reply_payload(status, NULL, NULL != body && body->used > 0 ? body : NULL);
     wu_srv_reply_shared(conn, tag, status, payload);
     wu_ptl_shared_release(payload);
 }
