@@ -107,6 +107,11 @@ typedef struct wu_gds_module {
      * a client to other nodes). PMIX_ERR_NOT_FOUND if the namespace or the rank is unknown. */
     pmix_status_t (*export_proc)(wu_gds_store_t *store, const char *nspace, pmix_rank_t rank,
                                  pmix_info_t **info, size_t *ninfo);
+    /* export_proc without copying the values: each info's value is a shallow copy of the
+     * store's (the same pointers), read-only and valid until the store changes. Free the array
+     * with free() alone, never PMIX_INFO_FREE. For sending large data without a copy. */
+    pmix_status_t (*view_proc)(wu_gds_store_t *store, const char *nspace, pmix_rank_t rank,
+                               pmix_info_t **info, size_t *ninfo);
     /* Cache a received job-level set for a (foreign) namespace: each info is stored as
      * job-level data, replacing values of the same keys. The namespace is created if needed. */
     pmix_status_t (*import_job)(wu_gds_store_t *store, const char *nspace, const pmix_info_t info[],

@@ -614,19 +614,46 @@ int wu_pack_one(wu_buffer_t *b, const void *src, pmix_data_type_t t)
     }
 }
 
+int wu_pack_group_header(wu_buffer_t *b, pmix_data_type_t t, int32_t n)
+{
+    int rc;
+    if (NULL == b || n < 0) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    rc = wu_buffer_put_u16(b, t);
+    return PMIX_SUCCESS == rc ? wu_buffer_put_u32(b, (uint32_t)n) : rc;
+}
+
 int wu_pack_bo_header(wu_buffer_t *b, size_t size)
 {
     int rc;
-    if (NULL == b || size > UINT32_MAX) {
+    if (size > UINT32_MAX) {
         return PMIX_ERR_BAD_PARAM;
     }
-    rc = wu_buffer_put_u16(b, PMIX_BYTE_OBJECT);
-    if (PMIX_SUCCESS == rc) {
-        rc = wu_buffer_put_u32(b, 1);
+    rc = wu_pack_group_header(b, PMIX_BYTE_OBJECT, 1);
+    return PMIX_SUCCESS == rc ? wu_buffer_put_u32(b, (uint32_t)size) : rc; /* put_bo's length */
+}
+
+int wu_pack_info_bo_head(wu_buffer_t *b, const pmix_info_t *info)
+{
+    int rc = PMIX_SUCCESS;
+    switch (NULL != info ? info->value.type : PMIX_UNDEF) {
+    case PMIX_BYTE_OBJECT:
+    case PMIX_COMPRESSED_STRING:
+    case PMIX_REGEX:
+    case PMIX_COMPRESSED_BYTE_OBJECT:
+        break;
+    default:
+        return PMIX_ERR_BAD_PARAM;
     }
-    if (PMIX_SUCCESS == rc) {
-        rc = wu_buffer_put_u32(b, (uint32_t)size); /* put_bo's length */
+    if (NULL == b || info->value.data.bo.size > UINT32_MAX) {
+        return PMIX_ERR_BAD_PARAM;
     }
+    /* as wu_pack_one(PMIX_INFO) and pack_value, up to put_bo's length */
+    WU_STEP(put_fixed(b, info->key, sizeof(info->key)));
+    WU_STEP(wu_buffer_put_u32(b, info->flags));
+    WU_STEP(wu_buffer_put_u16(b, info->value.type));
+    WU_STEP(wu_buffer_put_u32(b, (uint32_t)info->value.data.bo.size));
     return rc;
 }
 

@@ -191,6 +191,117 @@ pmix_status_t wu_srv_blob_of(const pmix_proc_t *proc, bool remote_scope, wu_buff
     return rc;
 }
 
+/* ---- messages in pieces ---------------------------------------------------------------------- */
+
+void wu_srv_pieces_construct(wu_srv_pieces_t *p)
+{
+    memset(p, 0, sizeof *p);
+    wu_buffer_construct(&p->buf);
+}
+
+void wu_srv_pieces_destruct(wu_srv_pieces_t *p)
+{
+    for (size_t i = 0; i < p->nviews; i++) {
+        free(p->views[i]); /* shallow copies: the values are the store's */
+    }
+    free(p->views);
+    free(p->refs);
+    wu_buffer_destruct(&p->buf);
+    memset(p, 0, sizeof *p);
+}
+
+pmix_status_t wu_srv_pieces_ref(wu_srv_pieces_t *p, const void *bytes, size_t len)
+{
+    if (0 == len) {
+        return PMIX_SUCCESS;
+    }
+    if (p->nrefs == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 16;
+        wu_srv_ref_t *grown = realloc(p->refs, cap * sizeof *grown);
+        if (NULL == grown) {
+            return PMIX_ERR_NOMEM;
+        }
+        p->refs = grown;
+        p->cap = cap;
+    }
+    p->refs[p->nrefs++] = (wu_srv_ref_t){p->buf.used, bytes, len};
+    p->len += len;
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t wu_srv_pieces_iov(const wu_srv_pieces_t *p, struct iovec **iov, int *n)
+{
+    struct iovec *v = calloc(2 * p->nrefs + 1, sizeof *v);
+    size_t from = 0;
+    int k = 0;
+    if (NULL == v) {
+        return PMIX_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < p->nrefs; i++) {
+        if (p->refs[i].at > from) {
+            v[k++] = (struct iovec){p->buf.base + from, p->refs[i].at - from};
+            from = p->refs[i].at;
+        }
+        v[k++] = (struct iovec){(void *)p->refs[i].bytes, p->refs[i].len};
+    }
+    if (p->buf.used > from) {
+        v[k++] = (struct iovec){p->buf.base + from, p->buf.used - from};
+    }
+    *iov = v;
+    *n = k;
+    return PMIX_SUCCESS;
+}
+
+static bool is_bo(pmix_data_type_t t)
+{
+    return PMIX_BYTE_OBJECT == t || PMIX_COMPRESSED_BYTE_OBJECT == t ||
+           PMIX_COMPRESSED_STRING == t || PMIX_REGEX == t;
+}
+
+pmix_status_t wu_srv_blob_pieces(const pmix_proc_t *proc, wu_srv_pieces_t *p)
+{
+    pmix_info_t *info = NULL, **grown;
+    size_t n = 0, mark = p->buf.used, nrefs = p->nrefs, len = p->len;
+    pmix_status_t rc;
+
+    rc = wu_srv.gds->view_proc(wu_srv.local, proc->nspace, proc->rank, &info, &n);
+    if (PMIX_ERR_NOT_FOUND == rc && NULL != wu_srv_client_find(proc)) {
+        rc = PMIX_SUCCESS; /* a client that has not committed: an empty record */
+    }
+    if (PMIX_SUCCESS != rc) {
+        return rc;
+    }
+    if (NULL == (grown = realloc(p->views, (p->nviews + 1) * sizeof *grown))) {
+        free(info);
+        return PMIX_ERR_NOMEM;
+    }
+    p->views = grown;
+    p->views[p->nviews++] = info; /* the refs point into its values: kept with the pieces */
+    /* the record of wu_proto_blob_add, large byte objects by reference */
+    rc = wu_pack(&p->buf, proc, 1, PMIX_PROC);
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_pack_group_header(&p->buf, PMIX_INFO, (int32_t)n);
+    }
+    for (size_t i = 0; i < n && PMIX_SUCCESS == rc; i++) {
+        if (is_bo(info[i].value.type) && info[i].value.data.bo.size >= WU_SRV_REF_MIN) {
+            rc = wu_pack_info_bo_head(&p->buf, &info[i]);
+            if (PMIX_SUCCESS == rc) {
+                rc = wu_srv_pieces_ref(p, info[i].value.data.bo.bytes, info[i].value.data.bo.size);
+            }
+        } else {
+            rc = wu_pack_one(&p->buf, &info[i], PMIX_INFO);
+        }
+    }
+    if (PMIX_SUCCESS != rc) { /* a record is added whole or not at all */
+        p->buf.used = mark;
+        p->nrefs = nrefs;
+        p->len = len;
+    } else {
+        p->len += p->buf.used - mark;
+    }
+    return rc;
+}
+
 pmix_status_t wu_srv_blob_store(const char *data, size_t ndata, wu_buffer_t *keep)
 {
     wu_buffer_t b;

@@ -137,34 +137,31 @@ const char *wu_srv_proc_str(const pmix_proc_t *p, char *buf, size_t len)
     return buf;
 }
 
-wu_ptl_shared_t *wu_srv_reply_payload(pmix_status_t status, const wu_buffer_t *head,
-                                      const wu_buffer_t *body)
+wu_ptl_shared_t *wu_srv_reply_payload(pmix_status_t status, const struct iovec *body, int nbody)
 {
     wu_buffer_t st;
     wu_ptl_shared_t *sh = NULL;
-    struct iovec iov[3] = {{NULL, 0}, {NULL, 0}, {NULL, 0}};
-    size_t len;
-    if (NULL != head) {
-        iov[1].iov_base = head->base;
-        iov[1].iov_len = head->used;
+    struct iovec *iov = calloc((size_t)nbody + 1, sizeof *iov);
+    size_t len = 0;
+    for (int i = 0; i < nbody; i++) {
+        len += body[i].iov_len;
     }
-    if (NULL != body) {
-        iov[2].iov_base = body->base;
-        iov[2].iov_len = body->used;
-    }
-    len = iov[1].iov_len + iov[2].iov_len;
     if (len + 16 > wu_ptl_base_max_msg_size) { /* 16: room for the status */
         wu_show_help(WU_SRV_HELP, "reply-too-large", true, len, wu_ptl_base_max_msg_size);
         status = PMIX_ERR_OUT_OF_RESOURCE;
-        iov[1].iov_len = iov[2].iov_len = 0;
+        nbody = 0;
     }
     wu_buffer_construct(&st);
-    if (PMIX_SUCCESS == wu_pack(&st, &status, 1, PMIX_STATUS)) {
+    if (NULL != iov && PMIX_SUCCESS == wu_pack(&st, &status, 1, PMIX_STATUS)) {
         iov[0].iov_base = st.base;
         iov[0].iov_len = st.used;
-        sh = wu_ptl_shared_new(iov, 3);
+        if (nbody > 0) {
+            memcpy(iov + 1, body, (size_t)nbody * sizeof *iov);
+        }
+        sh = wu_ptl_shared_new(iov, nbody + 1);
     }
     wu_buffer_destruct(&st);
+    free(iov);
     return sh;
 }
 
@@ -177,7 +174,7 @@ void wu_srv_reply_shared(wu_ptl_conn_t *conn, uint32_t tag, pmix_status_t status
         /* the body could not go (too large, no memory): tell the client at least that */
         pmix_status_t why =
             WU_ERR_VALUE_OUT_OF_BOUNDS == rc ? PMIX_ERR_OUT_OF_RESOURCE : PMIX_ERR_NOMEM;
-        wu_ptl_shared_t *err = wu_srv_reply_payload(why, NULL, NULL);
+        wu_ptl_shared_t *err = wu_srv_reply_payload(why, NULL, 0);
         wu_output_verbose(WU_VERB_WARN, wu_srv.out, "server: reply (tag %u) failed: %s", tag,
                           wu_strerror(rc));
         if (NULL != err) {
@@ -193,7 +190,12 @@ void wu_srv_reply(wu_ptl_conn_t *conn, uint32_t tag, pmix_status_t status, const
     if (NULL == conn) {
         return;
     }
-    payload = wu_srv_reply_payload(status, NULL, NULL != body && body->used > 0 ? body : NULL);
+    if (NULL != body && body->used > 0) {
+        struct iovec iov = {body->base, body->used};
+        payload = wu_srv_reply_payload(status, &iov, 1);
+    } else {
+        payload = wu_srv_reply_payload(status, NULL, 0);
+    }
     wu_srv_reply_shared(conn, tag, status, payload);
     wu_ptl_shared_release(payload);
 }

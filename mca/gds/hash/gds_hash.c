@@ -552,8 +552,9 @@ static pmix_status_t hash_purge_nspace(wu_gds_store_t *s, const char *nspace)
     return PMIX_SUCCESS;
 }
 
-static pmix_status_t hash_export_proc(wu_gds_store_t *s, const char *nspace, pmix_rank_t rank,
-                                      pmix_info_t **info, size_t *ninfo)
+/* export_proc, and view_proc when view is set (the values are shallow copies). */
+static pmix_status_t export_or_view(wu_gds_store_t *s, const char *nspace, pmix_rank_t rank,
+                                    pmix_info_t **info, size_t *ninfo, bool view)
 {
     gds_job_t *job;
     wu_hash_table_t *kv;
@@ -583,7 +584,12 @@ static pmix_status_t hash_export_proc(wu_gds_store_t *s, const char *nspace, pmi
     while (WU_SUCCESS == wu_hash_table_next_str(kv, &it, &key, &v)) {
         pmix_status_t rc;
         snprintf(out[n].key, sizeof out[n].key, "%s", key);
-        rc = PMIx_Value_xfer(&out[n].value, v);
+        if (view) {
+            out[n].value = *(const pmix_value_t *)v;
+            rc = PMIX_SUCCESS;
+        } else {
+            rc = PMIx_Value_xfer(&out[n].value, v);
+        }
         n++;
         if (PMIX_SUCCESS != rc) {
             PMIX_INFO_FREE(out, n);
@@ -593,6 +599,18 @@ static pmix_status_t hash_export_proc(wu_gds_store_t *s, const char *nspace, pmi
     *info = out;
     *ninfo = n;
     return PMIX_SUCCESS;
+}
+
+static pmix_status_t hash_export_proc(wu_gds_store_t *s, const char *nspace, pmix_rank_t rank,
+                                      pmix_info_t **info, size_t *ninfo)
+{
+    return export_or_view(s, nspace, rank, info, ninfo, false);
+}
+
+static pmix_status_t hash_view_proc(wu_gds_store_t *s, const char *nspace, pmix_rank_t rank,
+                                    pmix_info_t **info, size_t *ninfo)
+{
+    return export_or_view(s, nspace, rank, info, ninfo, true);
 }
 
 static pmix_status_t hash_import_job(wu_gds_store_t *s, const char *nspace,
@@ -870,6 +888,7 @@ static const wu_gds_module_t hash_module = {
     .register_nspace = hash_register_nspace,
     .purge_nspace = hash_purge_nspace,
     .export_proc = hash_export_proc,
+    .view_proc = hash_view_proc,
     .import_job = hash_import_job,
     .take_proc = hash_take_proc,
     .has_proc = hash_has_proc,
