@@ -634,10 +634,10 @@ int wu_pack_bo_header(wu_buffer_t *b, size_t size)
     return PMIX_SUCCESS == rc ? wu_buffer_put_u32(b, (uint32_t)size) : rc; /* put_bo's length */
 }
 
-int wu_pack_info_bo_head(wu_buffer_t *b, const pmix_info_t *info)
+int wu_pack_value_bo_head(wu_buffer_t *b, const pmix_value_t *v)
 {
     int rc = PMIX_SUCCESS;
-    switch (NULL != info ? info->value.type : PMIX_UNDEF) {
+    switch (NULL != v ? v->type : PMIX_UNDEF) {
     case PMIX_BYTE_OBJECT:
     case PMIX_COMPRESSED_STRING:
     case PMIX_REGEX:
@@ -646,14 +646,25 @@ int wu_pack_info_bo_head(wu_buffer_t *b, const pmix_info_t *info)
     default:
         return PMIX_ERR_BAD_PARAM;
     }
-    if (NULL == b || info->value.data.bo.size > UINT32_MAX) {
+    if (NULL == b || v->data.bo.size > UINT32_MAX) {
         return PMIX_ERR_BAD_PARAM;
     }
-    /* as wu_pack_one(PMIX_INFO) and pack_value, up to put_bo's length */
+    /* as pack_value, up to put_bo's length */
+    WU_STEP(wu_buffer_put_u16(b, v->type));
+    WU_STEP(wu_buffer_put_u32(b, (uint32_t)v->data.bo.size));
+    return rc;
+}
+
+int wu_pack_info_bo_head(wu_buffer_t *b, const pmix_info_t *info)
+{
+    int rc = PMIX_SUCCESS;
+    if (NULL == b || NULL == info) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    /* as wu_pack_one(PMIX_INFO) */
     WU_STEP(put_fixed(b, info->key, sizeof(info->key)));
     WU_STEP(wu_buffer_put_u32(b, info->flags));
-    WU_STEP(wu_buffer_put_u16(b, info->value.type));
-    WU_STEP(wu_buffer_put_u32(b, (uint32_t)info->value.data.bo.size));
+    WU_STEP(wu_pack_value_bo_head(b, &info->value));
     return rc;
 }
 

@@ -65,9 +65,11 @@ int wu_unpack_bo_view(wu_buffer_t *b, pmix_byte_object_t *bo);
  *    following (wu_pack_one, wu_pack_info_bo_head);
  *  - wu_pack_info_bo_head: one PMIX_INFO whose value has a byte-object type (PMIX_BYTE_OBJECT,
  *    PMIX_COMPRESSED_BYTE_OBJECT, PMIX_COMPRESSED_STRING, PMIX_REGEX), as wu_pack_one packs it,
- *    without the object's bytes (info->value.data.bo.size of them), which follow. */
+ *    without the object's bytes (info->value.data.bo.size of them), which follow;
+ *  - wu_pack_value_bo_head: the same for one PMIX_VALUE (wu_pack_one). */
 int wu_pack_bo_header(wu_buffer_t *b, size_t size);
 int wu_pack_group_header(wu_buffer_t *b, pmix_data_type_t t, int32_t n);
 int wu_pack_info_bo_head(wu_buffer_t *b, const pmix_info_t *info);
+int wu_pack_value_bo_head(wu_buffer_t *b, const pmix_value_t *v);
 
 #endif /* WU_PACK_H */

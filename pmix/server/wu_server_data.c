@@ -344,7 +344,8 @@ pmix_status_t wu_srv_blob_store(const char *data, size_t ndata, wu_buffer_t *kee
 
 /* ---- lookups --------------------------------------------------------------------------------- */
 
-static pmix_status_t lookup(const pmix_proc_t *t, const char *key, pmix_value_t **val)
+/* The value found is the store's own (gds fetch_view): used at once, never released. */
+static pmix_status_t lookup(const pmix_proc_t *t, const char *key, const pmix_value_t **val)
 {
     wu_srv_nspace_t *ns;
     wu_srv_client_t *cl;
@@ -352,7 +353,7 @@ static pmix_status_t lookup(const pmix_proc_t *t, const char *key, pmix_value_t 
 
     *val = NULL;
     if (PMIX_RANK_WILDCARD == t->rank) {
-        rc = wu_srv.gds->fetch(wu_srv.store, t->nspace, PMIX_RANK_WILDCARD, key, val);
+        rc = wu_srv.gds->fetch_view(wu_srv.store, t->nspace, PMIX_RANK_WILDCARD, key, val);
         if (PMIX_ERR_NOT_FOUND == rc && !wu_srv.gds->has_nspace(wu_srv.store, t->nspace) &&
             NULL == wu_srv_nspace_find(t->nspace)) {
             rc = PMIX_ERR_INVALID_NAMESPACE;
@@ -362,14 +363,14 @@ static pmix_status_t lookup(const pmix_proc_t *t, const char *key, pmix_value_t 
     if (PMIX_RANK_VALID < t->rank) {
         return PMIX_ERR_BAD_PARAM;
     }
-    rc = wu_srv.gds->fetch(wu_srv.store, t->nspace, t->rank, key, val);
+    rc = wu_srv.gds->fetch_view(wu_srv.store, t->nspace, t->rank, key, val);
     if (PMIX_ERR_NOT_FOUND != rc) {
         return rc;
     }
     cl = wu_srv_client_find(t);
     if (NULL != cl || committed(t)) {
         /* a proc of this node: its local-scope commits */
-        rc = wu_srv.gds->fetch(wu_srv.local, t->nspace, t->rank, key, val);
+        rc = wu_srv.gds->fetch_view(wu_srv.local, t->nspace, t->rank, key, val);
         if (PMIX_ERR_NOT_FOUND == rc && NULL != cl && PMIX_SUCCESS != cl->commit_status) {
             return cl->commit_status; /* the data may be what could not be committed */
         }
@@ -385,7 +386,7 @@ static pmix_status_t lookup(const pmix_proc_t *t, const char *key, pmix_value_t 
             return GET_WAIT;
         }
     }
-    rc = wu_srv.gds->fetch(wu_srv.remote, t->nspace, t->rank, key, val);
+    rc = wu_srv.gds->fetch_view(wu_srv.remote, t->nspace, t->rank, key, val);
     if (PMIX_ERR_NOT_FOUND != rc || wu_srv.gds->has_proc(wu_srv.remote, t->nspace, t->rank)) {
         return rc; /* found, or its data arrived without the key */
     }
@@ -396,28 +397,52 @@ static pmix_status_t lookup(const pmix_proc_t *t, const char *key, pmix_value_t 
     return GET_DMODEX;
 }
 
-/* Reply to a GET: the value and, for a foreign namespace, its job-level data. */
+/* Reply to a GET: the value and, for a foreign namespace, its job-level data. A large byte
+ * object goes from val into the reply's payload without another copy. */
 static void get_reply(wu_ptl_conn_t *conn, uint32_t tag, const pmix_proc_t *req,
-                      const pmix_proc_t *t, pmix_value_t *val)
+                      const pmix_proc_t *t, const pmix_value_t *val)
 {
     pmix_info_t *job = NULL;
     size_t njob = 0;
-    wu_buffer_t body;
+    wu_srv_pieces_t body;
+    struct iovec *iov = NULL;
+    int niov = 0;
+    wu_ptl_shared_t *payload = NULL;
     pmix_status_t rc;
 
-    wu_buffer_construct(&body);
+    if (NULL == conn) {
+        return;
+    }
+    wu_srv_pieces_construct(&body);
     if (!PMIX_CHECK_NSPACE(req->nspace, t->nspace)) {
         (void)wu_srv.gds->export_proc(wu_srv.store, t->nspace, PMIX_RANK_WILDCARD, &job, &njob);
     }
-    rc = wu_pack(&body, val, 1, PMIX_VALUE);
-    if (PMIX_SUCCESS == rc) {
-        rc = wu_proto_pack_list(&body, job, njob, PMIX_INFO);
+    if (is_bo(val->type) && val->data.bo.size >= WU_SRV_REF_MIN) {
+        rc = wu_pack_group_header(&body.buf, PMIX_VALUE, 1);
+        if (PMIX_SUCCESS == rc) {
+            rc = wu_pack_value_bo_head(&body.buf, val);
+        }
+        if (PMIX_SUCCESS == rc) {
+            rc = wu_srv_pieces_ref(&body, val->data.bo.bytes, val->data.bo.size);
+        }
+    } else {
+        rc = wu_pack(&body.buf, val, 1, PMIX_VALUE);
     }
-    wu_srv_reply(conn, tag, rc, PMIX_SUCCESS == rc ? &body : NULL);
-    wu_buffer_destruct(&body);
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_proto_pack_list(&body.buf, job, njob, PMIX_INFO);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_srv_pieces_iov(&body, &iov, &niov);
+    }
+    payload =
+        wu_srv_reply_payload(rc, PMIX_SUCCESS == rc ? iov : NULL, PMIX_SUCCESS == rc ? niov : 0);
+    free(iov);
+    wu_srv_pieces_destruct(&body);
     if (NULL != job) {
         PMIX_INFO_FREE(job, njob);
     }
+    wu_srv_reply_shared(conn, tag, rc, payload);
+    wu_ptl_shared_release(payload);
 }
 
 /* ---- waiting GETs ---------------------------------------------------------------------------- */
@@ -488,7 +513,7 @@ void wu_srv_data_changed(const pmix_proc_t *proc)
     get_list_t *l = get_list(proc, false);
     for (wu_srv_get_t **pp = NULL != l ? &l->head : NULL; NULL != pp && NULL != *pp;) {
         wu_srv_get_t *g = *pp;
-        pmix_value_t *val = NULL;
+        const pmix_value_t *val = NULL;
         pmix_status_t rc = lookup(&g->target, g->key, &val);
         if (GET_WAIT == rc) {
             pp = &g->next;
@@ -497,7 +522,6 @@ void wu_srv_data_changed(const pmix_proc_t *proc)
         *pp = g->next;
         if (PMIX_SUCCESS == rc) {
             get_reply(g->conn, g->tag, &g->requester, &g->target, val);
-            PMIX_VALUE_RELEASE(val);
         } else {
             wu_srv_reply(g->conn, g->tag, GET_DMODEX == rc ? PMIX_ERR_NOT_FOUND : rc, NULL);
         }
@@ -613,18 +637,17 @@ void wu_srv_dmx_fail_all(pmix_status_t status)
 
 static void dmodex_done(wu_srv_op_t *op)
 {
-    pmix_value_t *val = NULL;
+    const pmix_value_t *val = NULL;
     pmix_status_t rc = op->status;
 
     if (PMIX_SUCCESS == rc && NULL != op->data) {
         rc = wu_srv_blob_store(op->data, op->ndata, NULL);
     }
     if (PMIX_SUCCESS == rc) {
-        rc = wu_srv.gds->fetch(wu_srv.remote, op->proc.nspace, op->proc.rank, op->key, &val);
+        rc = wu_srv.gds->fetch_view(wu_srv.remote, op->proc.nspace, op->proc.rank, op->key, &val);
     }
     if (PMIX_SUCCESS == rc) {
         get_reply(op->conn, op->tag, &op->requester, &op->proc, val);
-        PMIX_VALUE_RELEASE(val);
     } else {
         wu_srv_reply(op->conn, op->tag, rc, NULL);
     }
@@ -638,7 +661,7 @@ int wu_srv_cmd_get(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
     char *key = NULL;
     pmix_info_t *dirs = NULL;
     size_t ndirs = 0;
-    pmix_value_t *val = NULL;
+    const pmix_value_t *val = NULL;
     bool nowait = false;
     long long tmo = 0;
     pmix_status_t rc;
@@ -662,7 +685,6 @@ int wu_srv_cmd_get(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
     rc = lookup(&target, key, &val);
     if (PMIX_SUCCESS == rc) {
         get_reply(peer->conn, tag, &peer->proc, &target, val);
-        PMIX_VALUE_RELEASE(val);
         goto out;
     }
     if ((GET_WAIT == rc || GET_DMODEX == rc) && nowait) {
