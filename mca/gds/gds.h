@@ -75,6 +75,10 @@ typedef struct wu_gds_module {
      * job-level key asked with a real rank is NOT found). Other special ranks: BAD_PARAM. */
     pmix_status_t (*fetch)(wu_gds_store_t *store, const char *nspace, pmix_rank_t rank,
                            const char *key, pmix_value_t **val);
+    /* fetch without a copy: *val is the store's own value, read-only and valid until the
+     * store changes (not to be released). For sending large data without a copy. */
+    pmix_status_t (*fetch_view)(wu_gds_store_t *store, const char *nspace, pmix_rank_t rank,
+                                const char *key, const pmix_value_t **val);
     /* Node-level data of a node of nspace, found by hostname (if not NULL) or else by node id
      * (if not WU_GDS_NODEID_NONE). PMIX_ERR_NOT_FOUND if the namespace, node or key is unknown. */
     pmix_status_t (*fetch_node)(wu_gds_store_t *store, const char *nspace, const char *hostname,

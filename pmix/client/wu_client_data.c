@@ -4,7 +4,10 @@
  * Put stores the value in the client's own store at once (so the process's own Get sees it, and
  * the gds reserved-key rule of RFC0009 refuses undefined "pmix" keys) and stages it per scope;
  * Commit sends the staged local-scope (PMIX_LOCAL, PMIX_GLOBAL) and remote-scope (PMIX_REMOTE,
- * PMIX_GLOBAL) sets to the server. PMIX_INTERNAL puts stay in this process.
+ * PMIX_GLOBAL) sets to the server, a value in both scopes once. PMIX_INTERNAL puts stay in this
+ * process. A commit too large for the transport fails with PMIX_ERR_OUT_OF_RESOURCE and a
+ * message naming the limit; its data are dropped, and the server is told, so that peers asking
+ * for them get that error rather than wait.
  *
  * Get follows RFC0009: exactly one local lookup -- job-level data under PMIX_RANK_WILDCARD,
  * process data under its rank, node data (PMIX_NODE_INFO, or a PMIX_HOSTNAME / PMIX_NODEID
@@ -50,18 +53,6 @@ void wu_client_staged_clear(void)
     }
 }
 
-/* Pack what scope k staged as one info list, key by key from its store. */
-static int pack_staged(wu_buffer_t *b, int k)
-{
-    wu_proto_list_t list;
-    int rc = wu_proto_list_begin(&list, b);
-    if (PMIX_SUCCESS == rc && NULL != wu_client.staged[k]) {
-        rc = wu_client.gds->each_proc(wu_client.staged[k], wu_client.myproc.nspace,
-                                      wu_client.myproc.rank, wu_proto_list_add, &list);
-    }
-    return PMIX_SUCCESS == rc ? wu_proto_list_end(&list) : rc;
-}
-
 typedef struct {
     pmix_scope_t scope;
     const char *key;
@@ -97,10 +88,77 @@ pmix_status_t PMIx_Put(pmix_scope_t scope, const char key[], pmix_value_t *val)
 
 /* ---- commit ---------------------------------------------------------------------------- */
 
+/* call->cbdata: the status of a commit that failed here (its failure was then reported to the
+ * server), which is the call's result; else PMIX_SUCCESS and the server's answer is. */
 static void commit_reply(int status, wu_buffer_t *reply, void *cbdata)
 {
+    wu_wait_call_t *call = cbdata;
+    pmix_status_t failed = *(pmix_status_t *)call->cbdata;
     (void)reply;
-    wu_wait_call_done(cbdata, status);
+    wu_wait_call_done(call, PMIX_SUCCESS != failed ? failed : status);
+}
+
+/* Is key staged in the local scope with the value val has in the remote scope (a PMIX_GLOBAL
+ * put)? Such a value is sent once, in the local-scope list. */
+static bool staged_global(const char *key, const pmix_value_t *val)
+{
+    const pmix_value_t *lcl = NULL;
+    return NULL != wu_client.staged[0] &&
+           PMIX_SUCCESS == wu_client.gds->fetch_view(wu_client.staged[0], wu_client.myproc.nspace,
+                                                     wu_client.myproc.rank, key, &lcl) &&
+           PMIX_EQUAL == PMIx_Value_compare((pmix_value_t *)lcl, (pmix_value_t *)val);
+}
+
+typedef struct {
+    wu_proto_list_t list;
+    int k;       /* the scope walked: 0 local, 1 remote */
+    bool global; /* remote scope: pack the global keys (named, BOOL true), else the others */
+} staged_walk_t;
+
+static pmix_status_t staged_one(const char *key, const pmix_value_t *val, void *ctx)
+{
+    staged_walk_t *w = ctx;
+    pmix_value_t yes = {.type = PMIX_BOOL, .data.flag = true};
+    if (1 == w->k && staged_global(key, val) != w->global) {
+        return PMIX_SUCCESS;
+    }
+    return wu_proto_list_add(key, w->global ? &yes : val, &w->list);
+}
+
+/* One list of the COMMIT, key by key from the staged store of scope k (empty when !data). */
+static int pack_staged(wu_buffer_t *b, int k, bool global, bool data)
+{
+    staged_walk_t w = {.k = k, .global = global};
+    int rc = wu_proto_list_begin(&w.list, b);
+    if (PMIX_SUCCESS == rc && data && NULL != wu_client.staged[k]) {
+        rc = wu_client.gds->each_proc(wu_client.staged[k], wu_client.myproc.nspace,
+                                      wu_client.myproc.rank, staged_one, &w);
+        rc = PMIX_ERR_NOT_FOUND == rc ? PMIX_SUCCESS : rc; /* nothing staged */
+    }
+    return PMIX_SUCCESS == rc ? wu_proto_list_end(&w.list) : rc;
+}
+
+/* The COMMIT request: status, then the three lists of wu_proto.h (empty after a failure). */
+static int commit_pack(wu_buffer_t *b, pmix_status_t status)
+{
+    bool ok = PMIX_SUCCESS == status;
+    int rc = wu_client_msg_start(b, WU_CMD_COMMIT);
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_pack(b, &status, 1, PMIX_STATUS);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = pack_staged(b, 0, false, ok);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = pack_staged(b, 1, false, ok);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = pack_staged(b, 1, true, ok);
+    }
+    if (PMIX_SUCCESS != rc) {
+        wu_buffer_destruct(b);
+    }
+    return rc;
 }
 
 static void commit_fn(wu_wait_call_t *call)
@@ -112,29 +170,30 @@ static void commit_fn(wu_wait_call_t *call)
         wu_wait_call_done(call, PMIX_SUCCESS);
         return;
     }
-    rc = wu_client_msg_start(&b, WU_CMD_COMMIT);
+    rc = commit_pack(&b, PMIX_SUCCESS);
     if (PMIX_SUCCESS == rc) {
-        rc = pack_staged(&b, 0);
+        rc = wu_client_request(&b, 0, commit_reply, call);
     }
-    if (PMIX_SUCCESS == rc) {
-        rc = pack_staged(&b, 1);
-    }
-    if (PMIX_SUCCESS != rc) {
-        wu_buffer_destruct(&b);
-        wu_wait_call_done(call, rc);
-        return;
-    }
-    rc = wu_client_request(&b, 0, commit_reply, call);
     if (PMIX_SUCCESS == rc) {
         wu_client_staged_clear(); /* the server replaces earlier commits key by key */
-    } else {
-        wu_wait_call_done(call, rc);
+        return;
     }
+    /* The data cannot reach the server (too large: wu_client_request said why). They are
+     * dropped, so that a later commit of other data can work, and the server learns of the
+     * failure: peers waiting for this process's data get the error instead of waiting on. */
+    wu_client_staged_clear();
+    *(pmix_status_t *)call->cbdata = rc;
+    if (WU_CLIENT_CONNECTED == wu_client.mode && PMIX_SUCCESS == commit_pack(&b, rc) &&
+        PMIX_SUCCESS == wu_client_request(&b, 0, commit_reply, call)) {
+        return; /* commit_reply ends the call with rc */
+    }
+    wu_wait_call_done(call, rc);
 }
 
 pmix_status_t PMIx_Commit(void)
 {
-    return wu_client_wait_call(commit_fn, NULL);
+    pmix_status_t failed = PMIX_SUCCESS;
+    return wu_client_wait_call(commit_fn, &failed);
 }
 
 /* ---- store internal -------------------------------------------------------------------- */

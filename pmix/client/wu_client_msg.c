@@ -5,6 +5,7 @@
 #include "pmix/client/wu_client.h"
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_error.h"
+#include "opal/util/wu_show_help.h"
 #include "pmix/common/wu_pack.h"
 #include "pmix/common/wu_proto.h"
 
@@ -133,6 +134,16 @@ int wu_client_request(wu_buffer_t *buf, double timeout, wu_client_reply_fn_t cb,
         wu_buffer_destruct(buf);
         return PMIX_ERR_UNREACH;
     }
+    if (buf->used > wu_ptl_base_max_msg_size) {
+        /* the transport refuses it: say which limit, and how to raise it */
+        /* the command byte follows wu_pack's type (2 bytes) and count (4 bytes) */
+        uint8_t cmd = buf->used > 6 ? (uint8_t)buf->base[6] : 0;
+        wu_show_help("help-wu-client.txt", "msg-too-large", true,
+                     WU_CMD_COMMIT == cmd ? "PMIx_Commit" : "a request", buf->used,
+                     wu_ptl_base_max_msg_size);
+        wu_buffer_destruct(buf);
+        return PMIX_ERR_OUT_OF_RESOURCE;
+    }
     if (NULL == (r = calloc(1, sizeof *r))) {
         wu_buffer_destruct(buf);
         return PMIX_ERR_NOMEM;
@@ -154,7 +165,7 @@ int wu_client_request(wu_buffer_t *buf, double timeout, wu_client_reply_fn_t cb,
     if (WU_SUCCESS != rc) {
         (void)wu_progress_timer_cancel(r->timer);
         free(r);
-        return WU_ERR_VALUE_OUT_OF_BOUNDS == rc ? PMIX_ERR_BAD_PARAM : PMIX_ERR_UNREACH;
+        return WU_ERR_VALUE_OUT_OF_BOUNDS == rc ? PMIX_ERR_OUT_OF_RESOURCE : PMIX_ERR_UNREACH;
     }
     r->next = wu_client.pending;
     if (NULL != r->next) {

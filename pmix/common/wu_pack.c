@@ -615,6 +615,60 @@ int wu_pack_one(wu_buffer_t *b, const void *src, pmix_data_type_t t)
     }
 }
 
+int wu_pack_group_header(wu_buffer_t *b, pmix_data_type_t t, int32_t n)
+{
+    int rc;
+    if (NULL == b || n < 0) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    rc = wu_buffer_put_u16(b, t);
+    return PMIX_SUCCESS == rc ? wu_buffer_put_u32(b, (uint32_t)n) : rc;
+}
+
+int wu_pack_bo_header(wu_buffer_t *b, size_t size)
+{
+    int rc;
+    if (size > UINT32_MAX) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    rc = wu_pack_group_header(b, PMIX_BYTE_OBJECT, 1);
+    return PMIX_SUCCESS == rc ? wu_buffer_put_u32(b, (uint32_t)size) : rc; /* put_bo's length */
+}
+
+int wu_pack_value_bo_head(wu_buffer_t *b, const pmix_value_t *v)
+{
+    int rc = PMIX_SUCCESS;
+    switch (NULL != v ? v->type : PMIX_UNDEF) {
+    case PMIX_BYTE_OBJECT:
+    case PMIX_COMPRESSED_STRING:
+    case PMIX_REGEX:
+    case PMIX_COMPRESSED_BYTE_OBJECT:
+        break;
+    default:
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (NULL == b || v->data.bo.size > UINT32_MAX) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    /* as pack_value, up to put_bo's length */
+    WU_STEP(wu_buffer_put_u16(b, v->type));
+    WU_STEP(wu_buffer_put_u32(b, (uint32_t)v->data.bo.size));
+    return rc;
+}
+
+int wu_pack_info_bo_head(wu_buffer_t *b, const pmix_info_t *info)
+{
+    int rc = PMIX_SUCCESS;
+    if (NULL == b || NULL == info) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    /* as wu_pack_one(PMIX_INFO) */
+    WU_STEP(put_fixed(b, info->key, sizeof(info->key)));
+    WU_STEP(wu_buffer_put_u32(b, info->flags));
+    WU_STEP(wu_pack_value_bo_head(b, &info->value));
+    return rc;
+}
+
 int wu_pack(wu_buffer_t *b, const void *src, int32_t n, pmix_data_type_t t)
 {
     size_t sz = wu_data_elem_size(t), mark;
@@ -650,11 +704,7 @@ int wu_pack_group_begin(wu_buffer_t *b, pmix_data_type_t t, size_t *mark)
         return PMIX_ERR_UNKNOWN_DATA_TYPE;
     }
     *mark = b->used;
-    rc = wu_buffer_put_u16(b, t);
-    if (PMIX_SUCCESS == rc) {
-        rc = wu_buffer_put_u32(b, 0);
-    }
-    if (PMIX_SUCCESS != rc) {
+    if (PMIX_SUCCESS != (rc = wu_pack_group_header(b, t, 0))) {
         b->used = *mark;
     }
     return rc;

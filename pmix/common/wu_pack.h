@@ -67,5 +67,19 @@ int wu_unpack_group(wu_buffer_t *b, int32_t *n, pmix_data_type_t t);
 /* One PMIX_BYTE_OBJECT (packed with count 1) as a view into b, without copying: bo->bytes
  * points into b's storage and stays valid as long as b does. On error the cursor is unchanged. */
 int wu_unpack_bo_view(wu_buffer_t *b, pmix_byte_object_t *bo);
+/* Pieces of wu_pack's format for messages sent in parts (iovecs), so that large byte objects
+ * are sent from where they are instead of copied into a buffer:
+ *  - wu_pack_bo_header: the start of one PMIX_BYTE_OBJECT (packed with count 1) of size bytes,
+ *    without the bytes, which the caller sends right after;
+ *  - wu_pack_group_header: the header of wu_pack alone (type t, n elements), the elements
+ *    following (wu_pack_one, wu_pack_info_bo_head);
+ *  - wu_pack_info_bo_head: one PMIX_INFO whose value has a byte-object type (PMIX_BYTE_OBJECT,
+ *    PMIX_COMPRESSED_BYTE_OBJECT, PMIX_COMPRESSED_STRING, PMIX_REGEX), as wu_pack_one packs it,
+ *    without the object's bytes (info->value.data.bo.size of them), which follow;
+ *  - wu_pack_value_bo_head: the same for one PMIX_VALUE (wu_pack_one). */
+int wu_pack_bo_header(wu_buffer_t *b, size_t size);
+int wu_pack_group_header(wu_buffer_t *b, pmix_data_type_t t, int32_t n);
+int wu_pack_info_bo_head(wu_buffer_t *b, const pmix_info_t *info);
+int wu_pack_value_bo_head(wu_buffer_t *b, const pmix_value_t *v);
 
 #endif /* WU_PACK_H */

@@ -58,10 +58,14 @@ typedef enum wu_proto_cmd {
     /* req: STATUS status, STRING message (may be NULL), list of PROC (empty = whole job).
      * reply: nothing; sent after the host's abort upcall completed (or failed). */
     WU_CMD_ABORT = 3,
-    /* req: list of INFO local-scope data (PMIX_LOCAL and PMIX_GLOBAL puts),
-     *      list of INFO remote-scope data (PMIX_REMOTE and PMIX_GLOBAL puts).
+    /* req: STATUS (PMIX_SUCCESS; an error says the client's commit failed before it could
+     *      be sent, and the lists are empty), list of INFO local-scope data (PMIX_LOCAL and
+     *      PMIX_GLOBAL puts), list of INFO remote-scope data that is not in the local-scope
+     *      list with the same value (PMIX_REMOTE puts), list of INFO (BOOL true) naming the
+     *      keys of the local-scope list that are in the remote scope too (PMIX_GLOBAL puts:
+     *      sent once).
      * reply: nothing. The data replace earlier commits key by key. Pending GETs for these keys
-     * are answered. */
+     * are answered; after a failed commit, GETs of missing keys get its status. */
     WU_CMD_COMMIT = 4,
     /* req: list of PROC participants (rank PMIX_RANK_WILDCARD = every proc of that nspace;
      *      an empty list = every proc of the caller's nspace), list of INFO directives

@@ -28,6 +28,7 @@
 #include "pmix/common/wu_pack.h"
 
 #include <stdbool.h>
+#include <sys/uio.h>
 #include <sys/types.h>
 
 /* Unpack exactly one element of type t into dst. */
@@ -75,7 +76,8 @@ typedef struct wu_srv_client {
     void *server_object;
     wu_srv_cl_state_t state;
     pid_t pid;
-    wu_ptl_conn_t *conn; /* one reference while CONNECTING/CONNECTED */
+    wu_ptl_conn_t *conn;         /* one reference while CONNECTING/CONNECTED */
+    pmix_status_t commit_status; /* the last commit failed in the client: why */
 } wu_srv_client_t;
 
 /* The cbdata of an accepted connection. Freed by the closed callback, which first sets the
@@ -134,11 +136,12 @@ typedef struct wu_srv {
     const char *token;             /* psec token for peers without kernel identity, or NULL */
     /* the data, all in the selected gds module (wu_server_data.c) */
     const wu_gds_module_t *gds;
-    wu_gds_store_t *store;  /* what the host registered (job, proc, node, app data) */
-    wu_gds_store_t *local;  /* local clients' commits, local scope (PMIX_LOCAL, PMIX_GLOBAL) */
-    wu_gds_store_t *export; /* local clients' commits, remote scope (PMIX_REMOTE, PMIX_GLOBAL) */
-    wu_gds_store_t *remote; /* data of procs on other nodes (fence results, direct modex) */
-    wu_hash_table_t *gets;  /* "rank@nspace" of a target -> the GETs waiting for it */
+    wu_gds_store_t *store;   /* what the host registered (job, proc, node, app data) */
+    wu_gds_store_t *local;   /* local clients' commits, local scope (PMIX_LOCAL, PMIX_GLOBAL) */
+    wu_gds_store_t *export;  /* local clients' commits, remote scope only (PMIX_REMOTE) */
+    wu_gds_store_t *globals; /* per client: key -> BOOL true if local's value is remote too */
+    wu_gds_store_t *remote;  /* data of procs on other nodes (fence results, direct modex) */
+    wu_hash_table_t *gets;   /* "rank@nspace" of a target -> the GETs waiting for it */
     wu_srv_nspace_t *nspaces;
     wu_srv_client_t *clients;
     wu_srv_op_t *ops;
@@ -166,8 +169,10 @@ bool wu_srv_info_int(const pmix_info_t *info, long long *out);
 void wu_srv_reply(wu_ptl_conn_t *conn, uint32_t tag, pmix_status_t status, const wu_buffer_t *body);
 /* The same reply made once for many receivers (a fence's result): the payload (NULL: no memory;
  * release it with wu_ptl_shared_release), then one reply per receiver (conn not NULL); status
- * is the one inside, for the error path when the payload cannot go. */
-wu_ptl_shared_t *wu_srv_reply_payload(pmix_status_t status, const wu_buffer_t *body);
+ * is the one inside, for the error path when the payload cannot go. The body is the bytes of
+ * the nbody iovecs (none: no body). A reply above ptl_base_max_msg_size is not
+ * made: the payload then holds only PMIX_ERR_OUT_OF_RESOURCE, and a message says why. */
+wu_ptl_shared_t *wu_srv_reply_payload(pmix_status_t status, const struct iovec *body, int nbody);
 void wu_srv_reply_shared(wu_ptl_conn_t *conn, uint32_t tag, pmix_status_t status,
                          wu_ptl_shared_t *payload);
 /* Reply and close the connection (refused CONNECT). */
@@ -209,6 +214,29 @@ void wu_srv_stores_purge(const char *nspace);
 /* Append proc's blob record: its committed remote-scope (or local-scope) data; an empty
  * record for a client that has not committed; PMIX_ERR_NOT_FOUND for a proc unknown here. */
 pmix_status_t wu_srv_blob_of(const pmix_proc_t *proc, bool remote_scope, wu_buffer_t *blob);
+/* A message built in pieces, to be sent without copying large values into it: packed bytes,
+ * and byte objects of at least WU_SRV_REF_MIN bytes referred to where they are (in a store:
+ * valid until the store changes, so the pieces are used at once). */
+#define WU_SRV_REF_MIN 4096
+typedef struct wu_srv_ref {
+    size_t at; /* offset in buf where the bytes go */
+    const void *bytes;
+    size_t len;
+} wu_srv_ref_t;
+typedef struct wu_srv_pieces {
+    wu_buffer_t buf;
+    wu_srv_ref_t *refs;
+    size_t nrefs, cap;
+    size_t len; /* of the whole message */
+} wu_srv_pieces_t;
+void wu_srv_pieces_construct(wu_srv_pieces_t *p);
+void wu_srv_pieces_destruct(wu_srv_pieces_t *p);
+/* Append bytes by reference. */
+pmix_status_t wu_srv_pieces_ref(wu_srv_pieces_t *p, const void *bytes, size_t len);
+/* The iovecs of the message (malloc'd, *n of them). */
+pmix_status_t wu_srv_pieces_iov(const wu_srv_pieces_t *p, struct iovec **iov, int *n);
+/* wu_srv_blob_of for the local scope, into pieces: the record refers to large values. */
+pmix_status_t wu_srv_blob_pieces(const pmix_proc_t *proc, wu_srv_pieces_t *p);
 /* Store every record of a blob as data of procs on other nodes (records of local clients are
  * skipped); if keep is not NULL, append the stored records to it. */
 pmix_status_t wu_srv_blob_store(const char *data, size_t ndata, wu_buffer_t *keep);

@@ -61,7 +61,8 @@ struct wu_srv_dmx {
 
 pmix_status_t wu_srv_stores_create(void)
 {
-    wu_gds_store_t **all[] = {&wu_srv.store, &wu_srv.local, &wu_srv.export, &wu_srv.remote};
+    wu_gds_store_t **all[] = {&wu_srv.store, &wu_srv.local, &wu_srv.export, &wu_srv.globals,
+                              &wu_srv.remote};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         if (PMIX_SUCCESS != wu_srv.gds->store_create(all[i])) {
             return PMIX_ERR_NOMEM;
@@ -75,7 +76,8 @@ pmix_status_t wu_srv_stores_create(void)
 
 void wu_srv_stores_release(void)
 {
-    wu_gds_store_t **all[] = {&wu_srv.store, &wu_srv.local, &wu_srv.export, &wu_srv.remote};
+    wu_gds_store_t **all[] = {&wu_srv.store, &wu_srv.local, &wu_srv.export, &wu_srv.globals,
+                              &wu_srv.remote};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         if (NULL != wu_srv.gds && NULL != *all[i]) {
             wu_srv.gds->store_release(*all[i]);
@@ -91,7 +93,8 @@ void wu_srv_stores_release(void)
 
 void wu_srv_stores_purge(const char *nspace)
 {
-    wu_gds_store_t *all[] = {wu_srv.store, wu_srv.local, wu_srv.export, wu_srv.remote};
+    wu_gds_store_t *all[] = {wu_srv.store, wu_srv.local, wu_srv.export, wu_srv.globals,
+                             wu_srv.remote};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         (void)wu_srv.gds->purge_nspace(all[i], nspace);
     }
@@ -105,20 +108,75 @@ static bool committed(const pmix_proc_t *proc)
 
 /* ---- blobs ----------------------------------------------------------------------------------- */
 
+/* Is key of proc in both scopes with the value of the local-scope store (a PMIX_GLOBAL put)? */
+static bool is_global(const pmix_proc_t *proc, const char *key)
+{
+    const pmix_value_t *v = NULL;
+    return PMIX_SUCCESS ==
+               wu_srv.gds->fetch_view(wu_srv.globals, proc->nspace, proc->rank, key, &v) &&
+           PMIX_BOOL == v->type && v->data.flag;
+}
+
+/* A walk over one scope of a proc's data, handing each key and value to add(ctx). */
+typedef struct {
+    const pmix_proc_t *proc;
+    pmix_status_t (*add)(const char *key, const pmix_value_t *val, void *ctx);
+    void *ctx;
+} scope_walk_t;
+
+static pmix_status_t remote_only_one(const char *key, const pmix_value_t *val, void *ctx)
+{
+    scope_walk_t *w = ctx;
+    /* a key global now: its value is the local-scope one, walked from globals */
+    return is_global(w->proc, key) ? PMIX_SUCCESS : w->add(key, val, w->ctx);
+}
+
+static pmix_status_t global_one(const char *key, const pmix_value_t *flag, void *ctx)
+{
+    scope_walk_t *w = ctx;
+    const pmix_value_t *val = NULL;
+    if (PMIX_BOOL != flag->type || !flag->data.flag ||
+        PMIX_SUCCESS !=
+            wu_srv.gds->fetch_view(wu_srv.local, w->proc->nspace, w->proc->rank, key, &val)) {
+        return PMIX_SUCCESS;
+    }
+    return w->add(key, val, w->ctx);
+}
+
+/* Hand every key and value of proc's local-scope data, or of its remote-scope data (what
+ * export holds except keys now global, and the global keys' values from the local-scope
+ * store, kept there only), to add, without copying. PMIX_ERR_NOT_FOUND if proc committed
+ * nothing here, else add's first error or PMIX_SUCCESS. */
+static pmix_status_t walk_scope(const pmix_proc_t *proc, bool remote_scope,
+                                pmix_status_t (*add)(const char *, const pmix_value_t *, void *),
+                                void *ctx)
+{
+    scope_walk_t w = {proc, add, ctx};
+    pmix_status_t rc, rg;
+    if (!remote_scope) {
+        return wu_srv.gds->each_proc(wu_srv.local, proc->nspace, proc->rank, add, ctx);
+    }
+    rc = wu_srv.gds->each_proc(wu_srv.export, proc->nspace, proc->rank, remote_only_one, &w);
+    if (PMIX_SUCCESS != rc && PMIX_ERR_NOT_FOUND != rc) {
+        return rc;
+    }
+    rg = wu_srv.gds->each_proc(wu_srv.globals, proc->nspace, proc->rank, global_one, &w);
+    return PMIX_ERR_NOT_FOUND == rg ? rc : rg;
+}
+
 pmix_status_t wu_srv_blob_of(const pmix_proc_t *proc, bool remote_scope, wu_buffer_t *blob)
 {
     wu_proto_list_t list;
     size_t start = blob->used;
     pmix_status_t rc;
 
-    /* one record (wu_proto.h), packed straight from the store */
+    /* one record (wu_proto.h), packed straight from the stores */
     rc = wu_pack(blob, proc, 1, PMIX_PROC);
     if (PMIX_SUCCESS == rc) {
         rc = wu_proto_list_begin(&list, blob);
     }
     if (PMIX_SUCCESS == rc) {
-        rc = wu_srv.gds->each_proc(remote_scope ? wu_srv.export : wu_srv.local, proc->nspace,
-                                   proc->rank, wu_proto_list_add, &list);
+        rc = walk_scope(proc, remote_scope, wu_proto_list_add, &list);
         if (PMIX_ERR_NOT_FOUND == rc && 0 == list.n && NULL != wu_srv_client_find(proc)) {
             rc = PMIX_SUCCESS; /* a client that has not committed: an empty record */
         }
@@ -128,6 +186,122 @@ pmix_status_t wu_srv_blob_of(const pmix_proc_t *proc, bool remote_scope, wu_buff
     }
     if (PMIX_SUCCESS != rc) {
         blob->used = start; /* a record is added whole or not at all */
+    }
+    return rc;
+}
+
+/* ---- messages in pieces ---------------------------------------------------------------------- */
+
+void wu_srv_pieces_construct(wu_srv_pieces_t *p)
+{
+    memset(p, 0, sizeof *p);
+    wu_buffer_construct(&p->buf);
+}
+
+void wu_srv_pieces_destruct(wu_srv_pieces_t *p)
+{
+    free(p->refs);
+    wu_buffer_destruct(&p->buf);
+    memset(p, 0, sizeof *p);
+}
+
+pmix_status_t wu_srv_pieces_ref(wu_srv_pieces_t *p, const void *bytes, size_t len)
+{
+    if (0 == len) {
+        return PMIX_SUCCESS;
+    }
+    if (p->nrefs == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 16;
+        wu_srv_ref_t *grown = realloc(p->refs, cap * sizeof *grown);
+        if (NULL == grown) {
+            return PMIX_ERR_NOMEM;
+        }
+        p->refs = grown;
+        p->cap = cap;
+    }
+    p->refs[p->nrefs++] = (wu_srv_ref_t){p->buf.used, bytes, len};
+    p->len += len;
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t wu_srv_pieces_iov(const wu_srv_pieces_t *p, struct iovec **iov, int *n)
+{
+    struct iovec *v = calloc(2 * p->nrefs + 1, sizeof *v);
+    size_t from = 0;
+    int k = 0;
+    if (NULL == v) {
+        return PMIX_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < p->nrefs; i++) {
+        if (p->refs[i].at > from) {
+            v[k++] = (struct iovec){p->buf.base + from, p->refs[i].at - from};
+            from = p->refs[i].at;
+        }
+        v[k++] = (struct iovec){(void *)p->refs[i].bytes, p->refs[i].len};
+    }
+    if (p->buf.used > from) {
+        v[k++] = (struct iovec){p->buf.base + from, p->buf.used - from};
+    }
+    *iov = v;
+    *n = k;
+    return PMIX_SUCCESS;
+}
+
+static bool is_bo(pmix_data_type_t t)
+{
+    return PMIX_BYTE_OBJECT == t || PMIX_COMPRESSED_BYTE_OBJECT == t ||
+           PMIX_COMPRESSED_STRING == t || PMIX_REGEX == t;
+}
+
+typedef struct {
+    wu_srv_pieces_t *p;
+    size_t n;
+} pieces_walk_t;
+
+/* One info of a record into pieces: a large byte object by reference, the rest packed. */
+static pmix_status_t piece_one(const char *key, const pmix_value_t *val, void *ctx)
+{
+    pieces_walk_t *w = ctx;
+    pmix_info_t info;
+    pmix_status_t rc;
+    /* a shallow info around the store's value: packed, never destructed */
+    memset(&info, 0, sizeof info);
+    PMIX_LOAD_KEY(info.key, key);
+    info.value = *val;
+    w->n++;
+    if (!is_bo(val->type) || val->data.bo.size < WU_SRV_REF_MIN) {
+        return wu_pack_one(&w->p->buf, &info, PMIX_INFO);
+    }
+    rc = wu_pack_info_bo_head(&w->p->buf, &info);
+    return PMIX_SUCCESS == rc ? wu_srv_pieces_ref(w->p, val->data.bo.bytes, val->data.bo.size) : rc;
+}
+
+pmix_status_t wu_srv_blob_pieces(const pmix_proc_t *proc, wu_srv_pieces_t *p)
+{
+    pieces_walk_t w = {p, 0};
+    size_t mark = p->buf.used, nrefs = p->nrefs, len = p->len, list;
+    pmix_status_t rc;
+
+    /* the record of wu_srv_blob_of (local scope), large byte objects by reference */
+    rc = wu_pack(&p->buf, proc, 1, PMIX_PROC);
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_pack_group_begin(&p->buf, PMIX_INFO, &list);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = walk_scope(proc, false, piece_one, &w);
+        if (PMIX_ERR_NOT_FOUND == rc && 0 == w.n && NULL != wu_srv_client_find(proc)) {
+            rc = PMIX_SUCCESS; /* a client that has not committed: an empty record */
+        }
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_pack_group_end(&p->buf, list, w.n);
+    }
+    if (PMIX_SUCCESS != rc) { /* a record is added whole or not at all */
+        p->buf.used = mark;
+        p->nrefs = nrefs;
+        p->len = len;
+    } else {
+        p->len += p->buf.used - mark;
     }
     return rc;
 }
@@ -180,7 +354,8 @@ pmix_status_t wu_srv_blob_store(const char *data, size_t ndata, wu_buffer_t *kee
 
 /* ---- lookups --------------------------------------------------------------------------------- */
 
-static pmix_status_t lookup(const pmix_proc_t *t, const char *key, pmix_value_t **val)
+/* The value found is the store's own (gds fetch_view): used at once, never released. */
+static pmix_status_t lookup(const pmix_proc_t *t, const char *key, const pmix_value_t **val)
 {
     wu_srv_nspace_t *ns;
     wu_srv_client_t *cl;
@@ -188,7 +363,7 @@ static pmix_status_t lookup(const pmix_proc_t *t, const char *key, pmix_value_t 
 
     *val = NULL;
     if (PMIX_RANK_WILDCARD == t->rank) {
-        rc = wu_srv.gds->fetch(wu_srv.store, t->nspace, PMIX_RANK_WILDCARD, key, val);
+        rc = wu_srv.gds->fetch_view(wu_srv.store, t->nspace, PMIX_RANK_WILDCARD, key, val);
         if (PMIX_ERR_NOT_FOUND == rc && !wu_srv.gds->has_nspace(wu_srv.store, t->nspace) &&
             NULL == wu_srv_nspace_find(t->nspace)) {
             rc = PMIX_ERR_INVALID_NAMESPACE;
@@ -198,14 +373,17 @@ static pmix_status_t lookup(const pmix_proc_t *t, const char *key, pmix_value_t 
     if (PMIX_RANK_VALID < t->rank) {
         return PMIX_ERR_BAD_PARAM;
     }
-    rc = wu_srv.gds->fetch(wu_srv.store, t->nspace, t->rank, key, val);
+    rc = wu_srv.gds->fetch_view(wu_srv.store, t->nspace, t->rank, key, val);
     if (PMIX_ERR_NOT_FOUND != rc) {
         return rc;
     }
     cl = wu_srv_client_find(t);
     if (NULL != cl || committed(t)) {
         /* a proc of this node: its local-scope commits */
-        rc = wu_srv.gds->fetch(wu_srv.local, t->nspace, t->rank, key, val);
+        rc = wu_srv.gds->fetch_view(wu_srv.local, t->nspace, t->rank, key, val);
+        if (PMIX_ERR_NOT_FOUND == rc && NULL != cl && PMIX_SUCCESS != cl->commit_status) {
+            return cl->commit_status; /* the data may be what could not be committed */
+        }
         if (PMIX_ERR_NOT_FOUND != rc || committed(t) || NULL == cl) {
             return rc;
         }
@@ -218,7 +396,7 @@ static pmix_status_t lookup(const pmix_proc_t *t, const char *key, pmix_value_t 
             return GET_WAIT;
         }
     }
-    rc = wu_srv.gds->fetch(wu_srv.remote, t->nspace, t->rank, key, val);
+    rc = wu_srv.gds->fetch_view(wu_srv.remote, t->nspace, t->rank, key, val);
     if (PMIX_ERR_NOT_FOUND != rc || wu_srv.gds->has_proc(wu_srv.remote, t->nspace, t->rank)) {
         return rc; /* found, or its data arrived without the key */
     }
@@ -229,28 +407,52 @@ static pmix_status_t lookup(const pmix_proc_t *t, const char *key, pmix_value_t 
     return GET_DMODEX;
 }
 
-/* Reply to a GET: the value and, for a foreign namespace, its job-level data. */
+/* Reply to a GET: the value and, for a foreign namespace, its job-level data. A large byte
+ * object goes from val into the reply's payload without another copy. */
 static void get_reply(wu_ptl_conn_t *conn, uint32_t tag, const pmix_proc_t *req,
-                      const pmix_proc_t *t, pmix_value_t *val)
+                      const pmix_proc_t *t, const pmix_value_t *val)
 {
     pmix_info_t *job = NULL;
     size_t njob = 0;
-    wu_buffer_t body;
+    wu_srv_pieces_t body;
+    struct iovec *iov = NULL;
+    int niov = 0;
+    wu_ptl_shared_t *payload = NULL;
     pmix_status_t rc;
 
-    wu_buffer_construct(&body);
+    if (NULL == conn) {
+        return;
+    }
+    wu_srv_pieces_construct(&body);
     if (!PMIX_CHECK_NSPACE(req->nspace, t->nspace)) {
         (void)wu_srv.gds->export_proc(wu_srv.store, t->nspace, PMIX_RANK_WILDCARD, &job, &njob);
     }
-    rc = wu_pack(&body, val, 1, PMIX_VALUE);
-    if (PMIX_SUCCESS == rc) {
-        rc = wu_proto_pack_list(&body, job, njob, PMIX_INFO);
+    if (is_bo(val->type) && val->data.bo.size >= WU_SRV_REF_MIN) {
+        rc = wu_pack_group_header(&body.buf, PMIX_VALUE, 1);
+        if (PMIX_SUCCESS == rc) {
+            rc = wu_pack_value_bo_head(&body.buf, val);
+        }
+        if (PMIX_SUCCESS == rc) {
+            rc = wu_srv_pieces_ref(&body, val->data.bo.bytes, val->data.bo.size);
+        }
+    } else {
+        rc = wu_pack(&body.buf, val, 1, PMIX_VALUE);
     }
-    wu_srv_reply(conn, tag, rc, PMIX_SUCCESS == rc ? &body : NULL);
-    wu_buffer_destruct(&body);
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_proto_pack_list(&body.buf, job, njob, PMIX_INFO);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_srv_pieces_iov(&body, &iov, &niov);
+    }
+    payload =
+        wu_srv_reply_payload(rc, PMIX_SUCCESS == rc ? iov : NULL, PMIX_SUCCESS == rc ? niov : 0);
+    free(iov);
+    wu_srv_pieces_destruct(&body);
     if (NULL != job) {
         PMIX_INFO_FREE(job, njob);
     }
+    wu_srv_reply_shared(conn, tag, rc, payload);
+    wu_ptl_shared_release(payload);
 }
 
 /* ---- waiting GETs ---------------------------------------------------------------------------- */
@@ -322,7 +524,7 @@ void wu_srv_data_changed(const pmix_proc_t *proc)
     get_list_t *l = get_list(proc, false);
     for (wu_srv_get_t **pp = NULL != l ? &l->head : NULL; NULL != pp && NULL != *pp;) {
         wu_srv_get_t *g = *pp;
-        pmix_value_t *val = NULL;
+        const pmix_value_t *val = NULL;
         pmix_status_t rc = lookup(&g->target, g->key, &val);
         if (GET_WAIT == rc) {
             pp = &g->next;
@@ -331,7 +533,6 @@ void wu_srv_data_changed(const pmix_proc_t *proc)
         *pp = g->next;
         if (PMIX_SUCCESS == rc) {
             get_reply(g->conn, g->tag, &g->requester, &g->target, val);
-            PMIX_VALUE_RELEASE(val);
         } else {
             wu_srv_reply(g->conn, g->tag, GET_DMODEX == rc ? PMIX_ERR_NOT_FOUND : rc, NULL);
         }
@@ -447,18 +648,17 @@ void wu_srv_dmx_fail_all(pmix_status_t status)
 
 static void dmodex_done(wu_srv_op_t *op)
 {
-    pmix_value_t *val = NULL;
+    const pmix_value_t *val = NULL;
     pmix_status_t rc = op->status;
 
     if (PMIX_SUCCESS == rc && NULL != op->data) {
         rc = wu_srv_blob_store(op->data, op->ndata, NULL);
     }
     if (PMIX_SUCCESS == rc) {
-        rc = wu_srv.gds->fetch(wu_srv.remote, op->proc.nspace, op->proc.rank, op->key, &val);
+        rc = wu_srv.gds->fetch_view(wu_srv.remote, op->proc.nspace, op->proc.rank, op->key, &val);
     }
     if (PMIX_SUCCESS == rc) {
         get_reply(op->conn, op->tag, &op->requester, &op->proc, val);
-        PMIX_VALUE_RELEASE(val);
     } else {
         wu_srv_reply(op->conn, op->tag, rc, NULL);
     }
@@ -472,7 +672,7 @@ int wu_srv_cmd_get(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
     char *key = NULL;
     pmix_info_t *dirs = NULL;
     size_t ndirs = 0;
-    pmix_value_t *val = NULL;
+    const pmix_value_t *val = NULL;
     bool nowait = false;
     long long tmo = 0;
     pmix_status_t rc;
@@ -496,7 +696,6 @@ int wu_srv_cmd_get(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
     rc = lookup(&target, key, &val);
     if (PMIX_SUCCESS == rc) {
         get_reply(peer->conn, tag, &peer->proc, &target, val);
-        PMIX_VALUE_RELEASE(val);
         goto out;
     }
     if ((GET_WAIT == rc || GET_DMODEX == rc) && nowait) {
@@ -550,45 +749,142 @@ out:
     return rc;
 }
 
+/* A COMMIT (wu_proto.h) is read list by list, element by element, never as arrays (a
+ * pmix_info_t is over 500 bytes whatever its value): where each list starts, after the check. */
 typedef struct {
-    const wu_srv_client_t *cl;
+    wu_buffer_t *b;
+    size_t lcl, rmt, glob;
+    const pmix_proc_t *proc;
     wu_gds_store_t *store;
-} commit_take_t;
+    wu_hash_table_t *now; /* the keys global in this commit, made when first needed */
+} commit_t;
 
-static int commit_take_one(const pmix_proc_t *proc, pmix_info_t *info, void *ctx)
+/* Walk the list starting at pos with fn. */
+static pmix_status_t commit_walk(commit_t *c, size_t pos, wu_proto_info_fn_t fn)
 {
-    commit_take_t *t = ctx;
+    c->b->rpos = pos;
+    return wu_proto_unpack_info_each(c->b, c->proc, fn, c);
+}
+
+static int glob_check_one(const pmix_proc_t *proc, pmix_info_t *info, void *ctx)
+{
     (void)proc;
-    return wu_srv.gds->take_info(t->store, t->cl->proc.nspace, t->cl->proc.rank, info);
+    (void)ctx;
+    return PMIX_BOOL == info->value.type && info->value.data.flag ? PMIX_SUCCESS
+                                                                  : PMIX_ERR_BAD_PARAM;
+}
+
+static int glob_index_one(const pmix_proc_t *proc, pmix_info_t *info, void *ctx)
+{
+    commit_t *c = ctx;
+    (void)proc;
+    return WU_SUCCESS == wu_hash_table_set_str(c->now, info->key, NULL) ? PMIX_SUCCESS
+                                                                        : PMIX_ERR_NOMEM;
+}
+
+static pmix_status_t mark_not_global(const pmix_proc_t *p, const char *key)
+{
+    pmix_value_t f = {.type = PMIX_BOOL, .data.flag = false};
+    return wu_srv.gds->put(wu_srv.globals, p->nspace, p->rank, key, &f);
+}
+
+/* A key of the local-scope list that was global and is not any more: its old value stays the
+ * remote-scope one, so it moves to export before the local-scope store gets the new one. */
+static int keep_old_remote_one(const pmix_proc_t *p, pmix_info_t *info, void *ctx)
+{
+    commit_t *c = ctx;
+    const pmix_value_t *old = NULL;
+    size_t pos = c->b->rpos;
+    pmix_status_t rc = PMIX_SUCCESS;
+    if (!is_global(p, info->key)) {
+        return PMIX_SUCCESS;
+    }
+    if (NULL == c->now) {
+        if (NULL == (c->now = WU_NEW(wu_hash_table_t))) {
+            return PMIX_ERR_NOMEM;
+        }
+        rc = commit_walk(c, c->glob, glob_index_one);
+        c->b->rpos = pos; /* back to the local-scope list */
+        if (PMIX_SUCCESS != rc) {
+            return rc;
+        }
+    }
+    if (WU_SUCCESS == wu_hash_table_get_str(c->now, info->key, NULL)) {
+        return PMIX_SUCCESS; /* global still */
+    }
+    if (PMIX_SUCCESS == wu_srv.gds->fetch_view(wu_srv.local, p->nspace, p->rank, info->key, &old)) {
+        rc = wu_srv.gds->put(wu_srv.export, p->nspace, p->rank, info->key, old);
+    }
+    return PMIX_SUCCESS == rc ? mark_not_global(p, info->key) : rc;
+}
+
+/* A remote-only key that was global is not any more. */
+static int demote_one(const pmix_proc_t *p, pmix_info_t *info, void *ctx)
+{
+    (void)ctx;
+    return is_global(p, info->key) ? mark_not_global(p, info->key) : PMIX_SUCCESS;
+}
+
+static int take_one(const pmix_proc_t *p, pmix_info_t *info, void *ctx)
+{
+    commit_t *c = ctx;
+    return wu_srv.gds->take_info(c->store, p->nspace, p->rank, info);
+}
+
+/* Store a commit: remote-only values in export (no longer global), the global marks, then the
+ * local-scope values. Every table exists afterwards: the proc has committed. */
+static pmix_status_t commit_store(commit_t *c, bool with_data)
+{
+    const pmix_proc_t *p = c->proc;
+    wu_gds_store_t *stores[] = {wu_srv.export, wu_srv.globals, wu_srv.local};
+    size_t lists[] = {c->rmt, c->glob, c->lcl};
+    pmix_status_t rc = PMIX_SUCCESS;
+    if (with_data) {
+        rc = commit_walk(c, c->lcl, keep_old_remote_one);
+        if (PMIX_SUCCESS == rc) {
+            rc = commit_walk(c, c->rmt, demote_one);
+        }
+    }
+    for (size_t i = 0; i < 3 && PMIX_SUCCESS == rc; i++) {
+        rc = wu_srv.gds->take_proc(stores[i], p->nspace, p->rank, NULL, 0);
+        if (PMIX_SUCCESS == rc && with_data) {
+            c->store = stores[i];
+            rc = commit_walk(c, lists[i], take_one);
+        }
+    }
+    return rc;
 }
 
 int wu_srv_cmd_commit(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
 {
     wu_srv_client_t *cl = wu_srv_client_find(&peer->proc);
-    commit_take_t lcl = {cl, wu_srv.local}, rmt = {cl, wu_srv.export};
-    size_t start = b->rpos;
-    pmix_status_t rc;
+    commit_t c = {.b = b};
+    pmix_status_t rc, status = PMIX_SUCCESS;
 
-    /* The two lists (local scope, remote scope) are read element by element, never as arrays:
-     * first only checked, so a malformed message stores nothing, then moved into the stores. */
-    if (PMIX_SUCCESS != wu_proto_unpack_info_each(b, NULL, NULL, NULL) ||
-        PMIX_SUCCESS != wu_proto_unpack_info_each(b, NULL, NULL, NULL) ||
+    /* checked whole first, so that a malformed message stores nothing */
+    if (PMIX_SUCCESS != wu_srv_unpack1(b, &status, PMIX_STATUS) ||
+        (c.lcl = b->rpos, PMIX_SUCCESS != wu_proto_unpack_info_each(b, NULL, NULL, NULL)) ||
+        (c.rmt = b->rpos, PMIX_SUCCESS != wu_proto_unpack_info_each(b, NULL, NULL, NULL)) ||
+        (c.glob = b->rpos,
+         PMIX_SUCCESS != wu_proto_unpack_info_each(b, NULL, glob_check_one, NULL)) ||
         0 != wu_buffer_remaining(b)) {
         return PMIX_ERR_BAD_PARAM;
     }
     if (NULL == cl) {
         return PMIX_ERR_NOT_FOUND;
     }
-    b->rpos = start;
-    if (PMIX_SUCCESS ==
-        (rc = wu_srv.gds->take_proc(wu_srv.export, cl->proc.nspace, cl->proc.rank, NULL, 0))) {
-        rc = wu_srv.gds->take_proc(wu_srv.local, cl->proc.nspace, cl->proc.rank, NULL, 0);
+    if (PMIX_SUCCESS != status) {
+        char who[PMIX_MAX_NSLEN + 16];
+        wu_output_verbose(WU_VERB_INFO, wu_srv.out, "server: the commit of %s failed: %s",
+                          wu_srv_proc_str(&cl->proc, who, sizeof who), PMIx_Error_string(status));
     }
-    if (PMIX_SUCCESS == rc) {
-        rc = wu_proto_unpack_info_each(b, NULL, commit_take_one, &lcl);
-    }
-    if (PMIX_SUCCESS == rc) {
-        rc = wu_proto_unpack_info_each(b, NULL, commit_take_one, &rmt);
+    cl->commit_status = status;
+    c.proc = &cl->proc;
+    /* a failed commit stores nothing, but the proc has committed: nobody waits for it any more */
+    rc = commit_store(&c, PMIX_SUCCESS == status);
+    if (NULL != c.now) {
+        wu_hash_table_remove_all(c.now);
+        WU_RELEASE(c.now);
     }
     if (PMIX_SUCCESS == rc) {
         wu_srv_reply(peer->conn, tag, PMIX_SUCCESS, NULL);

@@ -113,29 +113,51 @@ static void fence_unlink(wu_srv_fence_t *f)
 /* Answer every contributor; free the tracker unless the host still holds it. */
 static void fence_complete(wu_srv_fence_t *f, pmix_status_t status, const wu_buffer_t *remote)
 {
-    wu_ptl_shared_t *payload;
-    wu_buffer_t blob, body;
+    wu_ptl_shared_t *payload = NULL;
+    wu_srv_pieces_t blob;
+    wu_buffer_t head;
+    struct iovec *iov = NULL;
+    int niov = 0;
     pmix_status_t rc = status;
 
-    wu_buffer_construct(&blob);
-    wu_buffer_construct(&body);
+    /* the result: a BYTE_OBJECT holding the blob, whose records refer to the stored values,
+     * so that the one payload for every contributor is the only copy */
+    wu_srv_pieces_construct(&blob);
+    wu_buffer_construct(&head);
     if (PMIX_SUCCESS == rc && f->collect) {
         for (size_t i = 0; i < f->ncontrib && PMIX_SUCCESS == rc; i++) {
-            rc = wu_srv_blob_of(&f->contrib[i].proc, false, &blob);
+            rc = wu_srv_blob_pieces(&f->contrib[i].proc, &blob);
             if (PMIX_ERR_NOT_FOUND == rc) {
                 rc = PMIX_SUCCESS; /* deregistered meanwhile: nothing to give */
             }
         }
-        if (PMIX_SUCCESS == rc && NULL != remote && remote->used > 0) {
-            rc = wu_buffer_put(&blob, remote->base, remote->used);
+        if (PMIX_SUCCESS == rc && NULL != remote) {
+            rc = wu_srv_pieces_ref(&blob, remote->base, remote->used);
         }
         if (PMIX_SUCCESS == rc) {
-            pmix_byte_object_t bo = {.bytes = blob.base, .size = blob.used};
-            rc = wu_pack(&body, &bo, 1, PMIX_BYTE_OBJECT);
+            rc = wu_pack_bo_header(&head, blob.len);
+        }
+        if (PMIX_SUCCESS == rc) {
+            rc = wu_srv_pieces_iov(&blob, &iov, &niov);
+        }
+        if (PMIX_SUCCESS == rc) {
+            struct iovec *all = realloc(iov, ((size_t)niov + 1) * sizeof *all);
+            if (NULL == all) {
+                rc = PMIX_ERR_NOMEM;
+            } else {
+                iov = all;
+                memmove(iov + 1, iov, (size_t)niov * sizeof *iov);
+                iov[0] = (struct iovec){head.base, head.used};
+                payload = wu_srv_reply_payload(rc, iov, niov + 1);
+            }
         }
     }
-    /* one payload for every contributor: the result is copied once, not once per client */
-    payload = wu_srv_reply_payload(rc, PMIX_SUCCESS == rc && body.used > 0 ? &body : NULL);
+    if (NULL == payload) {
+        payload = wu_srv_reply_payload(rc, NULL, 0);
+    }
+    free(iov);
+    wu_srv_pieces_destruct(&blob);
+    wu_buffer_destruct(&head);
     for (size_t i = 0; i < f->ncontrib; i++) {
         if (NULL != f->contrib[i].conn) {
             wu_srv_reply_shared(f->contrib[i].conn, f->contrib[i].tag, rc, payload);
@@ -144,8 +166,6 @@ static void fence_complete(wu_srv_fence_t *f, pmix_status_t status, const wu_buf
     }
     wu_ptl_shared_release(payload);
     f->ncontrib = 0;
-    wu_buffer_destruct(&blob);
-    wu_buffer_destruct(&body);
     wu_progress_timer_cancel(f->timer);
     f->timer = NULL;
     f->done = true;

@@ -4,6 +4,7 @@
 #include "pmix/server/wu_server.h"
 #include "opal/util/wu_escape.h"
 #include "opal/util/wu_output.h"
+#include "opal/util/wu_show_help.h"
 #include "pmix/common/wu_pack.h"
 #include "pmix/common/wu_proto.h"
 
@@ -147,20 +148,31 @@ const char *wu_srv_proc_str(const pmix_proc_t *p, char *buf, size_t len)
     return buf;
 }
 
-wu_ptl_shared_t *wu_srv_reply_payload(pmix_status_t status, const wu_buffer_t *body)
+wu_ptl_shared_t *wu_srv_reply_payload(pmix_status_t status, const struct iovec *body, int nbody)
 {
     wu_buffer_t st;
     wu_ptl_shared_t *sh = NULL;
+    struct iovec *iov = calloc((size_t)nbody + 1, sizeof *iov);
+    size_t len = 0;
+    for (int i = 0; i < nbody; i++) {
+        len += body[i].iov_len;
+    }
+    if (len + 16 > wu_ptl_base_max_msg_size) { /* 16: room for the status */
+        wu_show_help(WU_SRV_HELP, "reply-too-large", true, len, wu_ptl_base_max_msg_size);
+        status = PMIX_ERR_OUT_OF_RESOURCE;
+        nbody = 0;
+    }
     wu_buffer_construct(&st);
-    if (PMIX_SUCCESS == wu_pack(&st, &status, 1, PMIX_STATUS)) {
-        struct iovec iov[2] = {{st.base, st.used}, {NULL, 0}};
-        if (NULL != body) {
-            iov[1].iov_base = body->base;
-            iov[1].iov_len = body->used;
+    if (NULL != iov && PMIX_SUCCESS == wu_pack(&st, &status, 1, PMIX_STATUS)) {
+        iov[0].iov_base = st.base;
+        iov[0].iov_len = st.used;
+        if (nbody > 0) {
+            memcpy(iov + 1, body, (size_t)nbody * sizeof *iov);
         }
-        sh = wu_ptl_shared_new(iov, 2);
+        sh = wu_ptl_shared_new(iov, nbody + 1);
     }
     wu_buffer_destruct(&st);
+    free(iov);
     return sh;
 }
 
@@ -171,7 +183,9 @@ void wu_srv_reply_shared(wu_ptl_conn_t *conn, uint32_t tag, pmix_status_t status
                              : WU_ERR_NOMEM;
     if (WU_SUCCESS != rc && PMIX_SUCCESS == status) {
         /* the body could not go (too large, no memory): tell the client at least that */
-        wu_ptl_shared_t *err = wu_srv_reply_payload(PMIX_ERR_NOMEM, NULL);
+        pmix_status_t why =
+            WU_ERR_VALUE_OUT_OF_BOUNDS == rc ? PMIX_ERR_OUT_OF_RESOURCE : PMIX_ERR_NOMEM;
+        wu_ptl_shared_t *err = wu_srv_reply_payload(why, NULL, 0);
         wu_output_verbose(WU_VERB_WARN, wu_srv.out, "server: reply (tag %u) failed: %s", tag,
                           wu_strerror(rc));
         if (NULL != err) {
@@ -187,7 +201,12 @@ void wu_srv_reply(wu_ptl_conn_t *conn, uint32_t tag, pmix_status_t status, const
     if (NULL == conn) {
         return;
     }
-    payload = wu_srv_reply_payload(status, NULL != body && body->used > 0 ? body : NULL);
+    if (NULL != body && body->used > 0) {
+        struct iovec iov = {body->base, body->used};
+        payload = wu_srv_reply_payload(status, &iov, 1);
+    } else {
+        payload = wu_srv_reply_payload(status, NULL, 0);
+    }
     wu_srv_reply_shared(conn, tag, status, payload);
     wu_ptl_shared_release(payload);
 }

@@ -337,6 +337,27 @@ static pmix_status_t hash_fetch(wu_gds_store_t *s, const char *nspace, pmix_rank
     return kv_get(kv_of(job->ranks, rank, false), key, val);
 }
 
+static pmix_status_t hash_fetch_view(wu_gds_store_t *s, const char *nspace, pmix_rank_t rank,
+                                     const char *key, const pmix_value_t **val)
+{
+    gds_job_t *job;
+    wu_hash_table_t *kv;
+    void *found = NULL;
+    if (NULL != val) {
+        *val = NULL;
+    }
+    if (!args_ok(s, nspace, key) || NULL == key || NULL == val || !rank_ok(rank)) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (NULL == (job = job_find(s, nspace, false)) ||
+        NULL == (kv = kv_of(job->ranks, rank, false)) ||
+        WU_SUCCESS != wu_hash_table_get_str(kv, key, &found)) {
+        return PMIX_ERR_NOT_FOUND;
+    }
+    *val = found;
+    return PMIX_SUCCESS;
+}
+
 static pmix_status_t hash_fetch_node(wu_gds_store_t *s, const char *nspace, const char *hostname,
                                      uint32_t nodeid, const char *key, pmix_value_t **val)
 {
@@ -890,6 +911,7 @@ static const wu_gds_module_t hash_module = {
     .put_info = hash_put_info,
     .take_info = hash_take_info,
     .fetch = hash_fetch,
+    .fetch_view = hash_fetch_view,
     .fetch_node = hash_fetch_node,
     .fetch_app = hash_fetch_app,
     .has_nspace = hash_has_nspace,

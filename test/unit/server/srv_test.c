@@ -321,14 +321,16 @@ pmix_status_t cli_commit(cli_t *cl, const char *lkey, uint32_t lval, const char 
 {
     wu_buffer_t b;
     pmix_info_t l, r;
-    pmix_status_t st;
+    pmix_status_t st, ok = PMIX_SUCCESS;
     PMIX_INFO_CONSTRUCT(&l);
     PMIX_INFO_CONSTRUCT(&r);
     PMIx_Info_load(&l, lkey, &lval, PMIX_UINT32);
     PMIx_Info_load(&r, rkey, &rval, PMIX_UINT32);
     msg_start(&b, WU_CMD_COMMIT);
+    wu_pack(&b, &ok, 1, PMIX_STATUS);
     wu_proto_pack_list(&b, &l, 1, PMIX_INFO);
     wu_proto_pack_list(&b, &r, 1, PMIX_INFO);
+    wu_proto_pack_list(&b, NULL, 0, PMIX_INFO); /* no key in both scopes */
     st = cli_call(cl, &b, NULL);
     PMIX_INFO_DESTRUCT(&l);
     PMIX_INFO_DESTRUCT(&r);
