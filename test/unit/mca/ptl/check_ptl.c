@@ -30,6 +30,9 @@ typedef struct {
     int accepted, closed, closed_err;
     int last_status;
     wu_wait_t err_wait; /* released at the first close with an error status */
+    bool untrusted;     /* leave accepted peers untrusted (else trusted in the accept callback) */
+    bool trust_on_recv; /* untrusted: trust the peer at its first frame, before echoing it */
+    int received;       /* frames received */
 } server_t;
 static server_t srv;
 
@@ -41,6 +44,9 @@ static int srv_accept(wu_ptl_listener_t *l, wu_ptl_conn_t *c, void *cbdata)
     pthread_mutex_lock(&srv.lock);
     srv.accepted++;
     pthread_mutex_unlock(&srv.lock);
+    if (!srv.untrusted) {
+        wu_ptl_conn_set_trusted(c);
+    }
     return WU_SUCCESS;
 }
 
@@ -48,6 +54,12 @@ static void srv_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void 
                      void *cbdata)
 {
     (void)cbdata;
+    pthread_mutex_lock(&srv.lock);
+    srv.received++;
+    pthread_mutex_unlock(&srv.lock);
+    if (srv.trust_on_recv) {
+        wu_ptl_conn_set_trusted(c);
+    }
     ck_assert_int_eq(WU_SUCCESS, wu_ptl_send(c, tag, flags, p, len));
 }
 
