@@ -16,10 +16,36 @@
  * Frame on the wire: a 12-byte header in network byte order, then `length` payload bytes:
  *   byte 0 magic 'W' (0x57) | byte 1 version (WU_PTL_WIRE_VERSION) | bytes 2-3 flags |
  *   bytes 4-7 tag (request/reply matching) | bytes 8-11 payload length.
- * The payload is opaque here (wu_pack'ed data to the layers above). A header with a wrong magic
- * or version, or a length above ptl_base_max_msg_size (default 64 MiB), drops the peer: its
+ * The payload is opaque here (wu_pack'ed data to the layers above); one message is one frame,
+ * so a message has at most ptl_base_max_msg_size bytes (default 1 GiB, at most 4 GiB - 1).
+ * A header with a wrong magic or version, or a length above the limit, drops the peer: its
  * socket is closed, the closed callback runs once with the reason, resources are freed. A bad
- * peer never blocks nor crashes the progress thread.
+ * peer never blocks nor crashes the progress thread. The receiver's buffer grows with the bytes
+ * that arrive (doubling, up to the announced length): announcing a large frame costs nothing.
+ *
+ * Trust. A connection a listener accepts starts untrusted: it may send one frame (its connect
+ * request) of at most ptl_base_handshake_max bytes (16 KiB), complete within
+ * ptl_base_handshake_timeout seconds (10) of the accept. Its owner (the server) then checks it
+ * and either calls wu_ptl_conn_set_trusted, which lifts these limits, or closes it; until then
+ * any further byte drops the peer, and no deadline applies (the owner's own wait does). A
+ * listener holds at most ptl_base_max_untrusted (64) untrusted connections: at that number it
+ * stops accepting (later peers wait in the kernel's queue) until one is trusted or gone. So a
+ * peer that is not authenticated costs at most handshake_max bytes, for a bounded time. A
+ * trusted peer that stalls in the middle of a frame (no byte for ptl_base_frame_timeout
+ * seconds, 300; 0: never) is dropped; one idle between frames never is. Connections made by
+ * wu_ptl_connect are trusted from the start.
+ *
+ * Descriptors. When accept fails for want of file descriptors (EMFILE, ENFILE) the listener
+ * closes a reserve descriptor to accept and at once close a waiting peer (which sees its
+ * connection end, not a hang), says so once per shortage (help-ptl-base.txt), and pauses with
+ * back-off when even that fails; it recovers by itself once descriptors are free.
+ *
+ * Closed-callback statuses: WU_PTL_PEER_CLOSED the peer closed between frames, WU_SUCCESS a
+ * local wu_ptl_close or listener close, WU_ERR_BAD_FORMAT a bad header or the peer closing
+ * mid-frame, WU_ERR_VALUE_OUT_OF_BOUNDS a frame above the limit (max_msg_size, or
+ * handshake_max while untrusted), WU_ERR_NO_PERMISSIONS a second frame while untrusted,
+ * WU_ERR_TIMEOUT the handshake deadline or a stalled frame, WU_ERR_SYS a socket error,
+ * WU_ERR_NOMEM no memory for a frame.
  *
  * Connection lifetime: every connection gets exactly one closed callback, whatever ends it
  * (local close, peer gone, protocol error, listener closed). No callback of a connection runs
@@ -43,9 +69,8 @@
 #define WU_PTL_WIRE_VERSION 1u
 #define WU_PTL_HDR_SIZE     12u
 
-/* Closed-callback status when the peer closed its end cleanly (between frames). A peer closing
- * mid-frame gives WU_ERR_BAD_FORMAT, an oversize frame WU_ERR_VALUE_OUT_OF_BOUNDS, a socket
- * error WU_ERR_SYS, a local wu_ptl_close or listener close WU_SUCCESS. */
+/* Closed-callback status when the peer closed its end cleanly (between frames); the other
+ * statuses are listed at the top of this file. */
 #define WU_PTL_PEER_CLOSED WU_ERR_EMPTY
 
 /* What a listener is asked for. */
@@ -78,8 +103,11 @@ typedef struct wu_ptl_module {
 } wu_ptl_module_t;
 
 WU_EXPORT extern wu_mca_framework_t wu_mca_ptl_framework;
-/* ptl_base_max_msg_size: largest payload accepted or sent (bytes). */
+/* ptl_base_max_msg_size: largest payload accepted from a trusted peer or sent (bytes). */
 extern size_t wu_ptl_base_max_msg_size;
+/* Bytes allocated right now for frames being received, over every connection of the process
+ * (diagnostics and tests). Any thread. */
+size_t wu_ptl_base_rx_buffered(void);
 
 typedef struct wu_ptl_conn wu_ptl_conn_t;
 typedef struct wu_ptl_listener wu_ptl_listener_t;
@@ -102,9 +130,10 @@ typedef void (*wu_ptl_recv_fn_t)(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags,
                                  const void *payload, size_t len, void *cbdata);
 /* The connection ended (exactly once per connection; see the status list above). */
 typedef void (*wu_ptl_closed_fn_t)(wu_ptl_conn_t *c, int status, void *cbdata);
-/* A peer connected to a listener. Return WU_SUCCESS to keep it (it then starts receiving), or
- * an error to drop it at once (no closed callback then). The accept callback is the place for
- * a handshake or validator: see wu_ptl_conn_fd, wu_ptl_conn_set_cbdata. */
+/* A peer connected to a listener. Return WU_SUCCESS to keep it (it then starts receiving, as
+ * untrusted unless the callback calls wu_ptl_conn_set_trusted), or an error to drop it at once
+ * (no closed callback then). The accept callback is the place for a validator: see
+ * wu_ptl_conn_fd, wu_ptl_conn_set_cbdata. */
 typedef int (*wu_ptl_accept_fn_t)(wu_ptl_listener_t *l, wu_ptl_conn_t *c, void *cbdata);
 
 typedef struct wu_ptl_listener_cbs {
@@ -172,6 +201,12 @@ void wu_ptl_close(wu_ptl_conn_t *c);
 void wu_ptl_conn_retain(wu_ptl_conn_t *c);
 /* Drop a reference; the last one frees c (its socket is closed by then). NULL is a no-op. */
 void wu_ptl_conn_release(wu_ptl_conn_t *c);
+/* The owner of an accepted connection has authenticated its peer: lift the untrusted limits
+ * (one frame of handshake_max bytes, the handshake deadline) and free its place among the
+ * listener's untrusted connections. Call it before replying to the peer's first frame: frames
+ * the peer sends after that reply are then accepted. Any thread (from another thread it takes
+ * effect in order with the sends that follow). No-op if already trusted or closed, or NULL. */
+void wu_ptl_conn_set_trusted(wu_ptl_conn_t *c);
 /* The socket, for peer checks (SO_PEERCRED); -1 once closed. Do not read, write or close it. */
 int wu_ptl_conn_fd(const wu_ptl_conn_t *c);
 void wu_ptl_conn_set_cbdata(wu_ptl_conn_t *c, void *cbdata);

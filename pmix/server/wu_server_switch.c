@@ -277,6 +277,7 @@ static void connect_done(wu_srv_op_t *op)
     }
     cl->state = WU_SRV_CL_CONNECTED;
     peer->connected = true;
+    wu_ptl_conn_set_trusted(op->conn); /* authenticated: its next messages may be large */
     wu_srv_reply(op->conn, op->tag, PMIX_SUCCESS, &body);
     wu_buffer_destruct(&body);
 }

@@ -16,19 +16,63 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 /* frames read from one peer per wakeup, so one busy peer cannot starve the others */
 #define WU_PTL_READ_BURST 64
+/* first allocation for a frame being received; the buffer then doubles as bytes arrive */
+#define WU_PTL_RX_INITIAL ((size_t)16 << 10)
+/* pause of a listener that cannot accept for want of descriptors: first, longest (seconds) */
+#define WU_PTL_BACKOFF_MIN 0.05
+#define WU_PTL_BACKOFF_MAX 2.0
 
-size_t wu_ptl_base_max_msg_size = (size_t)64 << 20;
+size_t wu_ptl_base_max_msg_size = (size_t)1 << 30;
+static size_t handshake_max = (size_t)16 << 10;
+static int handshake_timeout = 10;
+static int max_untrusted = 64;
+static int frame_timeout = 300;
+
+/* bytes allocated for frames being received, all connections (wu_ptl_base_rx_buffered) */
+static _Atomic size_t rx_buffered;
 
 static const wu_mca_param_t ptl_base_params[] = {
-    WU_PARAM_SIZE("max_msg_size", &wu_ptl_base_max_msg_size, WU_INFO_LVL_4,
-                  "Largest message payload (bytes, k/m/g suffixes) a ptl connection sends or "
-                  "accepts; a peer sending a larger one is dropped"),
+    {.name = "max_msg_size",
+     .type = WU_PARAM_TYPE_SIZE,
+     .storage = &wu_ptl_base_max_msg_size,
+     .level = WU_INFO_LVL_4,
+     .help = "Largest message (bytes, k/m/g suffixes; at most 4g - 1) a ptl connection sends or "
+             "accepts from a peer the server has authenticated; a peer sending a larger one is "
+             "dropped, a larger send fails (WU_ERR_VALUE_OUT_OF_BOUNDS). The default 1g holds "
+             "e.g. a fence collecting 64 MiB from each of 4 ranks (or 16 MiB from each of 64). "
+             "Memory follows the bytes that arrive, not the size a peer announces",
+     .flags = WU_PARAM_FLAG_RANGE,
+     .min = 1,
+     .max = UINT32_MAX},
+    {.name = "handshake_max",
+     .type = WU_PARAM_TYPE_SIZE,
+     .storage = &handshake_max,
+     .level = WU_INFO_LVL_5,
+     .help = "Largest first message (bytes, k/m/g suffixes) of a peer not yet authenticated (a "
+             "client's connect request, a few hundred bytes); a peer announcing a larger one is "
+             "dropped",
+     .flags = WU_PARAM_FLAG_RANGE,
+     .min = 64,
+     .max = UINT32_MAX},
+    WU_PARAM_INT_RANGE("handshake_timeout", &handshake_timeout, 1, 3600, WU_INFO_LVL_5,
+                       "Seconds a new connection has to deliver its first message (the connect "
+                       "request); a peer that has not is dropped"),
+    WU_PARAM_INT_RANGE("max_untrusted", &max_untrusted, 1, 65535, WU_INFO_LVL_5,
+                       "Connections per listener not yet authenticated by the server; at this "
+                       "number the listener stops accepting (new peers wait in the kernel's "
+                       "queue) until one is authenticated, dropped or gone"),
+    WU_PARAM_INT_RANGE("frame_timeout", &frame_timeout, 0, 86400, WU_INFO_LVL_5,
+                       "Seconds an authenticated peer may stall in the middle of a message (no "
+                       "byte arriving) before it is dropped; 0: never. Idle peers between "
+                       "messages are never dropped"),
     WU_PARAM_END};
 
 WU_MCA_STATIC_DECL(ptl);
@@ -72,11 +116,20 @@ struct wu_ptl_conn {
     wu_ptl_frame_t *qhead, *qtail; /* frames to write */
     unsigned char hdr[WU_PTL_HDR_SIZE];
     size_t hdr_got;
-    unsigned char *payload; /* frame being received, after its header */
-    size_t plen, pgot;
+    unsigned char *payload;  /* frame being received, after its header */
+    size_t plen, pgot, pcap; /* announced, received, allocated */
     bool in_payload;
     uint32_t tag;
     uint16_t flags;
+    /* Trust (see ptl.h): an accepted connection starts untrusted, counted in its listener's
+     * untrusted until wu_ptl_conn_set_trusted or its end; first_done once its one frame came. */
+    bool trusted, counted, first_done;
+    /* One timer: the handshake deadline of an untrusted peer, or the stall check of a trusted
+     * peer's frame (fires frame_timeout after it was armed; dropped if rx_bytes is still
+     * rx_mark and a frame is half read, re-armed if bytes came meanwhile). */
+    struct event *tmo;
+    bool tmo_on;
+    uint64_t rx_bytes, rx_mark;
 };
 
 struct wu_ptl_listener {
@@ -89,6 +142,19 @@ struct wu_ptl_listener {
     wu_ptl_listener_cbs_t cbs;
     void *cbdata;
     wu_ptl_conn_t *conns; /* accepted and open */
+    /* Admission (progress thread): ev is added only while ev_on; it is taken off while
+     * untrusted connections reach max_untrusted (full) and while a descriptor shortage backs
+     * off (retry pending). */
+    bool ev_on, closing, full, retry_on;
+    size_t untrusted;
+    unsigned long full_episodes;
+    struct event *retry; /* re-enables ev after a descriptor shortage */
+    double backoff;      /* seconds of the next pause */
+    /* Descriptor shortage (EMFILE/ENFILE): reserve is an open /dev/null, closed for a moment to
+     * accept and at once close a waiting peer, so it sees a refusal rather than a silent wait. */
+    int reserve;
+    bool shortage;
+    unsigned long refused; /* peers refused in the current shortage */
 };
 
 int wu_ptl_base_open(void)
@@ -116,6 +182,72 @@ const wu_ptl_module_t *wu_ptl_base_module(const char *scheme)
 }
 
 /* ---- connections ------------------------------------------------------------------------ */
+
+static void listener_update(wu_ptl_listener_t *l);
+
+size_t wu_ptl_base_rx_buffered(void)
+{
+    return atomic_load(&rx_buffered);
+}
+
+/* Free the buffer of the frame being received. */
+static void rx_free(wu_ptl_conn_t *c)
+{
+    if (NULL != c->payload) {
+        atomic_fetch_sub(&rx_buffered, c->pcap);
+        free(c->payload);
+        c->payload = NULL;
+    }
+    c->pcap = 0;
+}
+
+/* Room for more of the payload: double the buffer, at most to the announced length, so what
+ * a peer costs follows what it sent, not what it announced. */
+static int rx_grow(wu_ptl_conn_t *c)
+{
+    size_t ncap = 0 == c->pcap ? WU_PTL_RX_INITIAL : 2 * c->pcap;
+    unsigned char *p;
+    if (ncap > c->plen) {
+        ncap = c->plen;
+    }
+    if (NULL == (p = realloc(c->payload, ncap))) {
+        return WU_ERR_NOMEM;
+    }
+    atomic_fetch_add(&rx_buffered, ncap - c->pcap);
+    c->payload = p;
+    c->pcap = ncap;
+    return WU_SUCCESS;
+}
+
+/* c no longer counts among its listener's untrusted connections (trusted, or gone). */
+static void uncount(wu_ptl_conn_t *c)
+{
+    if (c->counted) {
+        c->counted = false;
+        c->listener->untrusted--;
+        listener_update(c->listener);
+    }
+}
+
+/* Take c off its listener's list (and count). */
+static void conn_unlink(wu_ptl_conn_t *c)
+{
+    wu_ptl_listener_t *l = c->listener;
+    if (NULL == l) {
+        return;
+    }
+    uncount(c);
+    if (NULL != c->lprev) {
+        c->lprev->lnext = c->lnext;
+    } else {
+        l->conns = c->lnext;
+    }
+    if (NULL != c->lnext) {
+        c->lnext->lprev = c->lprev;
+    }
+    c->lprev = c->lnext = NULL;
+    c->listener = NULL;
+}
 
 void wu_ptl_conn_retain(wu_ptl_conn_t *c)
 {
@@ -162,8 +294,11 @@ void wu_ptl_conn_release(wu_ptl_conn_t *c)
     if (NULL != c->wev) {
         event_free(c->wev);
     }
+    if (NULL != c->tmo) {
+        event_free(c->tmo);
+    }
     free_queue(c);
-    free(c->payload);
+    rx_free(c);
     free(c);
 }
 
@@ -188,30 +323,20 @@ void *wu_ptl_conn_get_cbdata(const wu_ptl_conn_t *c)
  * reference (c may be freed on return). */
 static void teardown(wu_ptl_conn_t *c, int status)
 {
-    wu_ptl_listener_t *l = c->listener;
     if (c->closed) {
         return;
     }
     c->closed = true;
     event_free(c->rev);
     event_free(c->wev);
-    c->rev = c->wev = NULL;
+    event_free(c->tmo);
+    c->rev = c->wev = c->tmo = NULL;
+    c->tmo_on = false;
     close(c->fd);
     c->fd = -1;
     free_queue(c);
-    free(c->payload);
-    c->payload = NULL;
-    if (NULL != l) {
-        if (NULL != c->lprev) {
-            c->lprev->lnext = c->lnext;
-        } else {
-            l->conns = c->lnext;
-        }
-        if (NULL != c->lnext) {
-            c->lnext->lprev = c->lprev;
-        }
-        c->listener = NULL;
-    }
+    rx_free(c);
+    conn_unlink(c);
     WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_INFO, "ptl:base: connection closed: %s",
                    wu_strerror(status));
     if (NULL != c->closed_fn) {
@@ -286,7 +411,60 @@ static void write_cb(evutil_socket_t fd, short what, void *arg)
     flush(arg);
 }
 
-/* Check a complete header; set up the payload. Returns WU_SUCCESS or why the peer is dropped. */
+/* Arm c's timer to fire in seconds (again, if it is pending). */
+static void tmo_arm(wu_ptl_conn_t *c, int seconds)
+{
+    struct timeval tv = {.tv_sec = seconds, .tv_usec = 0};
+    c->tmo_on = 0 == event_add(c->tmo, &tv);
+}
+
+static void tmo_stop(wu_ptl_conn_t *c)
+{
+    if (c->tmo_on) {
+        event_del(c->tmo);
+        c->tmo_on = false;
+    }
+}
+
+static bool mid_frame(const wu_ptl_conn_t *c)
+{
+    return c->in_payload || c->hdr_got > 0;
+}
+
+/* The handshake deadline of an untrusted peer, or the stall check of a trusted one. */
+static void tmo_cb(evutil_socket_t fd, short what, void *arg)
+{
+    wu_ptl_conn_t *c = arg;
+    (void)fd;
+    (void)what;
+    c->tmo_on = false;
+    if (!c->trusted) {
+        if (!c->first_done) {
+            WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_WARN,
+                           "ptl:base: dropping a peer that sent no complete first message "
+                           "(connect request) within ptl_base_handshake_timeout (%d s)",
+                           handshake_timeout);
+            teardown(c, WU_ERR_TIMEOUT);
+        }
+        return;
+    }
+    if (!mid_frame(c) || frame_timeout <= 0) {
+        return; /* idle between frames: fine for as long as it likes */
+    }
+    if (c->rx_bytes != c->rx_mark) {
+        c->rx_mark = c->rx_bytes; /* bytes came since the timer was armed */
+        tmo_arm(c, frame_timeout);
+        return;
+    }
+    WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_WARN,
+                   "ptl:base: dropping a peer that sent nothing for ptl_base_frame_timeout (%d s) "
+                   "in the middle of a message (%zu of %zu bytes received)",
+                   frame_timeout, c->pgot, c->in_payload ? c->plen : 0);
+    teardown(c, WU_ERR_TIMEOUT);
+}
+
+/* Check a complete header; set up the payload (its buffer grows as bytes arrive). Returns
+ * WU_SUCCESS or why the peer is dropped. */
 static int parse_header(wu_ptl_conn_t *c)
 {
     uint16_t flags;
@@ -303,6 +481,13 @@ static int parse_header(wu_ptl_conn_t *c)
     c->flags = ntohs(flags);
     c->tag = ntohl(tag);
     c->plen = ntohl(len);
+    if (!c->trusted && c->plen > handshake_max) {
+        WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_WARN,
+                       "ptl:base: dropping a peer not authenticated yet: its first message of "
+                       "%zu bytes exceeds ptl_base_handshake_max (%zu)",
+                       c->plen, handshake_max);
+        return WU_ERR_VALUE_OUT_OF_BOUNDS;
+    }
     if (c->plen > wu_ptl_base_max_msg_size) {
         WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_WARN,
                        "ptl:base: dropping peer: frame of %zu bytes exceeds ptl_base_max_msg_size "
@@ -312,75 +497,89 @@ static int parse_header(wu_ptl_conn_t *c)
     }
     c->pgot = 0;
     c->in_payload = true;
-    if (c->plen > 0 && NULL == (c->payload = malloc(c->plen))) {
-        return WU_ERR_NOMEM;
-    }
     return WU_SUCCESS;
+}
+
+/* Hand the complete frame to the receive callback. */
+static void deliver(wu_ptl_conn_t *c)
+{
+    unsigned char *p = c->payload;
+    size_t cap = c->pcap;
+    c->payload = NULL;
+    c->pcap = 0;
+    c->in_payload = false;
+    c->hdr_got = 0;
+    if (!c->trusted) {
+        c->first_done = true; /* its owner decides now: trust it or close it */
+        tmo_stop(c);
+    }
+    c->recv(c, c->tag, c->flags, p, c->plen, c->cbdata);
+    atomic_fetch_sub(&rx_buffered, cap);
+    free(p);
 }
 
 static void read_cb(evutil_socket_t fd, short what, void *arg)
 {
     wu_ptl_conn_t *c = arg;
-    int frames = 0;
+    int frames = 0, rc;
     (void)fd;
     (void)what;
+    wu_ptl_conn_retain(c); /* a callback may drop the last other reference */
     while (!c->closed && frames < WU_PTL_READ_BURST) {
         unsigned char *dst;
         size_t want;
         ssize_t n;
+        if (c->in_payload && c->pgot == c->plen) {
+            deliver(c);
+            frames++;
+            continue;
+        }
         if (c->in_payload) {
+            if (c->pgot == c->pcap && WU_SUCCESS != (rc = rx_grow(c))) {
+                teardown(c, rc);
+                break;
+            }
             dst = c->payload + c->pgot;
-            want = c->plen - c->pgot;
+            want = c->pcap - c->pgot;
         } else {
             dst = c->hdr + c->hdr_got;
             want = WU_PTL_HDR_SIZE - c->hdr_got;
         }
-        if (want > 0) {
-            n = recv(c->fd, dst, want, 0);
-            if (n < 0) {
-                if (EINTR == errno) {
-                    continue;
-                }
-                if (EAGAIN != errno && EWOULDBLOCK != errno) {
-                    teardown(c, WU_ERR_SYS);
-                }
-                return;
+        n = recv(c->fd, dst, want, 0);
+        if (n < 0) {
+            if (EINTR == errno) {
+                continue;
             }
-            if (0 == n) {
-                teardown(c, (c->in_payload || c->hdr_got > 0) ? WU_ERR_BAD_FORMAT
-                                                              : WU_PTL_PEER_CLOSED);
-                return;
+            if (EAGAIN != errno && EWOULDBLOCK != errno) {
+                teardown(c, WU_ERR_SYS);
             }
-            if (c->in_payload) {
-                c->pgot += (size_t)n;
-            } else {
-                c->hdr_got += (size_t)n;
-            }
+            break;
         }
-        if (!c->in_payload) {
-            int rc;
-            if (c->hdr_got < WU_PTL_HDR_SIZE || WU_SUCCESS == (rc = parse_header(c))) {
-                continue; /* read more, or go on with the payload (maybe empty) */
-            }
+        if (0 == n) {
+            teardown(c, mid_frame(c) ? WU_ERR_BAD_FORMAT : WU_PTL_PEER_CLOSED);
+            break;
+        }
+        if (!c->trusted && c->first_done) {
+            WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_WARN,
+                           "ptl:base: dropping a peer that sent more than one message before "
+                           "the server authenticated it");
+            teardown(c, WU_ERR_NO_PERMISSIONS);
+            break;
+        }
+        c->rx_bytes += (uint64_t)n;
+        if (c->trusted && !c->tmo_on && frame_timeout > 0) {
+            c->rx_mark = c->rx_bytes;
+            tmo_arm(c, frame_timeout);
+        }
+        if (c->in_payload) {
+            c->pgot += (size_t)n;
+        } else if (WU_PTL_HDR_SIZE == (c->hdr_got += (size_t)n) &&
+                   WU_SUCCESS != (rc = parse_header(c))) {
             teardown(c, rc);
-            return;
-        }
-        if (c->pgot == c->plen) {
-            unsigned char *p = c->payload;
-            c->payload = NULL;
-            c->in_payload = false;
-            c->hdr_got = 0;
-            frames++;
-            wu_ptl_conn_retain(c);
-            c->recv(c, c->tag, c->flags, p, c->plen, c->cbdata);
-            free(p);
-            if (c->closed) {
-                wu_ptl_conn_release(c);
-                return;
-            }
-            wu_ptl_conn_release(c);
+            break;
         }
     }
+    wu_ptl_conn_release(c);
 }
 
 /* A connection around a connected socket; not yet reading. NULL on failure (fd left open). */
@@ -401,7 +600,8 @@ static wu_ptl_conn_t *conn_new(wu_progress_t *pt, int fd, wu_ptl_recv_fn_t recv,
     c->cbdata = cbdata;
     c->rev = event_new(wu_progress_base(pt), fd, EV_READ | EV_PERSIST, read_cb, c);
     c->wev = event_new(wu_progress_base(pt), fd, EV_WRITE | EV_PERSIST, write_cb, c);
-    if (NULL == c->rev || NULL == c->wev) {
+    c->tmo = evtimer_new(wu_progress_base(pt), tmo_cb, c);
+    if (NULL == c->rev || NULL == c->wev || NULL == c->tmo) {
         c->fd = -1;
         wu_ptl_conn_release(c);
         return NULL;
@@ -441,6 +641,7 @@ int wu_ptl_connect(wu_progress_t *pt, const char *uri, wu_ptl_recv_fn_t recv,
         close(fd);
         return WU_ERR_NOMEM;
     }
+    c->trusted = true;     /* it reached the server it asked for */
     wu_ptl_conn_retain(c); /* the caller's reference; the first is the base's */
     if (0 != event_add(c->rev, NULL)) {
         c->refs = 1;
@@ -581,7 +782,112 @@ void wu_ptl_close(wu_ptl_conn_t *c)
     }
 }
 
+static void trust(wu_ptl_conn_t *c)
+{
+    if (c->closed || c->trusted) {
+        return;
+    }
+    c->trusted = true;
+    tmo_stop(c); /* the handshake deadline; nothing is half read (that would have dropped c) */
+    uncount(c);
+}
+
+static void trust_fn(void *arg)
+{
+    trust(arg);
+    wu_ptl_conn_release(arg);
+}
+
+void wu_ptl_conn_set_trusted(wu_ptl_conn_t *c)
+{
+    if (NULL == c) {
+        return;
+    }
+    if (wu_progress_in_thread(c->pt)) {
+        trust(c);
+        return;
+    }
+    wu_ptl_conn_retain(c);
+    if (WU_SUCCESS != wu_progress_shift(c->pt, trust_fn, c)) {
+        wu_ptl_conn_release(c);
+    }
+}
+
 /* ---- listeners -------------------------------------------------------------------------- */
+
+/* Add or remove l's accept event as admission allows: not while closing, nor while a
+ * descriptor shortage backs off, nor with max_untrusted connections unauthenticated. */
+static void listener_update(wu_ptl_listener_t *l)
+{
+    bool room = l->untrusted < (size_t)max_untrusted;
+    bool want = !l->closing && !l->retry_on && room;
+    if (l->full && room && !l->closing) {
+        l->full = false;
+        WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_INFO,
+                       "ptl:base: %s accepts connections again", l->uri);
+    }
+    if (want && !l->ev_on) {
+        l->ev_on = 0 == event_add(l->ev, NULL);
+        if (!l->ev_on) {
+            WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_ERROR,
+                           "ptl:base: %s cannot resume accepting (event_add failed)", l->uri);
+        }
+    } else if (!want && l->ev_on) {
+        event_del(l->ev);
+        l->ev_on = false;
+    }
+}
+
+static void retry_cb(evutil_socket_t fd, short what, void *arg)
+{
+    wu_ptl_listener_t *l = arg;
+    (void)fd;
+    (void)what;
+    l->retry_on = false;
+    listener_update(l); /* accept_cb runs if peers are waiting */
+}
+
+/* Stop accepting for a while (doubling up to WU_PTL_BACKOFF_MAX), then try again. */
+static void listener_pause(wu_ptl_listener_t *l)
+{
+    struct timeval tv = {.tv_sec = (time_t)l->backoff,
+                         .tv_usec = (suseconds_t)((l->backoff - (double)(time_t)l->backoff) * 1e6)};
+    l->retry_on = 0 == event_add(l->retry, &tv);
+    l->backoff = 2 * l->backoff < WU_PTL_BACKOFF_MAX ? 2 * l->backoff : WU_PTL_BACKOFF_MAX;
+    listener_update(l);
+}
+
+/* accept failed with err, EMFILE or ENFILE: say so once per shortage, then refuse one waiting
+ * peer through the reserve descriptor (accepted and closed at once: it sees its connection
+ * end rather than wait in the queue). 1: one refused, try again; 0: nobody waits; -1: no
+ * reserve to do it with. */
+static int refuse_one(wu_ptl_listener_t *l, int err)
+{
+    int fd;
+    if (!l->shortage) {
+        struct rlimit rl = {0, 0};
+        (void)getrlimit(RLIMIT_NOFILE, &rl);
+        l->shortage = true;
+        l->refused = 0;
+        wu_show_help("help-ptl-base.txt", "fd-shortage", true, l->uri, strerror(err),
+                     (unsigned long)rl.rlim_cur);
+    }
+    if (l->reserve < 0) {
+        return -1;
+    }
+    close(l->reserve);
+    fd = accept4(l->fd, NULL, NULL, SOCK_CLOEXEC);
+    err = errno;
+    if (fd >= 0) {
+        close(fd);
+        l->refused++;
+    }
+    l->reserve = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        return 1;
+    }
+    return EAGAIN == err || EWOULDBLOCK == err ? 0 : -1;
+}
 
 static void accept_cb(evutil_socket_t lfd, short what, void *arg)
 {
@@ -589,27 +895,57 @@ static void accept_cb(evutil_socket_t lfd, short what, void *arg)
     (void)what;
     for (;;) {
         wu_ptl_conn_t *c;
-        int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        int fd, rc = -1;
+        if (l->untrusted >= (size_t)max_untrusted) {
+            if (!l->full) {
+                l->full = true;
+                l->full_episodes++;
+                WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_WARN,
+                               "ptl:base: %s: %zu connections are not authenticated yet "
+                               "(ptl_base_max_untrusted): accepting no more until one is "
+                               "(%lu time(s) so far)",
+                               l->uri, l->untrusted, l->full_episodes);
+            }
+            listener_update(l);
+            return;
+        }
+        fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0) {
-            if (EINTR == errno || ECONNABORTED == errno) {
+            int err = errno;
+            if (EINTR == err || ECONNABORTED == err) {
                 continue;
             }
-            if (EAGAIN != errno && EWOULDBLOCK != errno) {
-                WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_WARN,
-                               "ptl:base: accept on %s failed: %s", l->uri, strerror(errno));
+            if (EAGAIN == err || EWOULDBLOCK == err) {
+                return;
             }
+            if (EMFILE == err || ENFILE == err) {
+                rc = refuse_one(l, err);
+            } else {
+                WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_WARN,
+                               "ptl:base: accept on %s failed: %s", l->uri, strerror(err));
+            }
+            if (rc >= 0) {
+                if (rc > 0) {
+                    continue;
+                }
+                return;
+            }
+            listener_pause(l); /* no busy loop: the queue is looked at again later */
             return;
+        }
+        if (l->shortage) {
+            l->shortage = false;
+            WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_WARN,
+                           "ptl:base: %s accepts again after a shortage of file descriptors "
+                           "(%lu connection(s) refused meanwhile)",
+                           l->uri, l->refused);
+        }
+        l->backoff = WU_PTL_BACKOFF_MIN;
+        if (l->reserve < 0) {
+            l->reserve = open("/dev/null", O_RDONLY | O_CLOEXEC);
         }
         if (NULL == (c = conn_new(l->pt, fd, l->cbs.recv, l->cbs.closed, l->cbdata))) {
             close(fd);
-            continue;
-        }
-        if (NULL != l->cbs.accept && WU_SUCCESS != l->cbs.accept(l, c, l->cbdata)) {
-            wu_ptl_conn_release(c); /* closes fd; no closed callback for a refused peer */
-            continue;
-        }
-        if (0 != event_add(c->rev, NULL)) {
-            wu_ptl_conn_release(c);
             continue;
         }
         c->listener = l;
@@ -618,6 +954,17 @@ static void accept_cb(evutil_socket_t lfd, short what, void *arg)
             l->conns->lprev = c;
         }
         l->conns = c;
+        c->counted = true;
+        l->untrusted++;
+        if ((NULL != l->cbs.accept && WU_SUCCESS != l->cbs.accept(l, c, l->cbdata)) ||
+            0 != event_add(c->rev, NULL)) {
+            conn_unlink(c);
+            wu_ptl_conn_release(c); /* closes fd; no closed callback for a refused peer */
+            continue;
+        }
+        if (!c->trusted) {
+            tmo_arm(c, handshake_timeout);
+        }
     }
 }
 
@@ -636,18 +983,32 @@ static int listen_one(wu_progress_t *pt, const wu_mca_comp_entry_t *e,
     l->module = m;
     l->cbs = *cbs;
     l->cbdata = cbdata;
+    l->backoff = WU_PTL_BACKOFF_MIN;
+    /* may fail (-1): a shortage then only pauses the listener */
+    l->reserve = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (WU_SUCCESS != (rc = m->listen(req, &l->fd, &l->uri, &l->state))) {
         if (WU_ERR_TAKE_NEXT == rc) {
             WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_INFO,
                            "ptl:base: %s is not asked to listen", e->component->name);
         }
+        if (l->reserve >= 0) {
+            close(l->reserve);
+        }
         free(l);
         return rc;
     }
     l->ev = event_new(wu_progress_base(pt), l->fd, EV_READ | EV_PERSIST, accept_cb, l);
-    if (NULL == l->ev || 0 != event_add(l->ev, NULL)) {
+    l->retry = evtimer_new(wu_progress_base(pt), retry_cb, l);
+    l->ev_on = true; /* before event_add: accept_cb may run at once */
+    if (NULL == l->ev || NULL == l->retry || 0 != event_add(l->ev, NULL)) {
         if (NULL != l->ev) {
             event_free(l->ev);
+        }
+        if (NULL != l->retry) {
+            event_free(l->retry);
+        }
+        if (l->reserve >= 0) {
+            close(l->reserve);
         }
         close(l->fd);
         m->unlisten(l->state);
@@ -750,10 +1111,17 @@ const char *wu_ptl_listener_uri(const wu_ptl_listener_t *l)
 static void listener_close_fn(wu_wait_call_t *call)
 {
     wu_ptl_listener_t *l = call->cbdata;
+    l->closing = true;
     event_free(l->ev);
-    l->ev = NULL;
+    event_free(l->retry);
+    l->ev = l->retry = NULL;
+    l->ev_on = l->retry_on = false;
     close(l->fd);
     l->fd = -1;
+    if (l->reserve >= 0) {
+        close(l->reserve);
+        l->reserve = -1;
+    }
     while (NULL != l->conns) {
         teardown(l->conns, WU_SUCCESS); /* unlinks it */
     }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* check_ptl.c -- the ptl framework with each component (usock, tcp): echo round trips, pipelining,
  * several clients, peers sending garbage, bad headers, oversize frames or closing mid-frame,
- * closed-exactly-once on both sides, and no files left behind. */
+ * closed-exactly-once on both sides, and no files left behind; the limits of peers not
+ * authenticated yet, receive memory that follows the bytes sent, messages above 64 MiB and
+ * stalled frames (issue 11). */
 #include "mca/ptl/ptl.h"
 #include "opal/event/wu_wait.h"
 #include "test/support/wu_test.h"
@@ -30,6 +32,9 @@ typedef struct {
     int accepted, closed, closed_err;
     int last_status;
     wu_wait_t err_wait; /* released at the first close with an error status */
+    bool untrusted;     /* leave accepted peers untrusted (else trusted in the accept callback) */
+    bool trust_on_recv; /* untrusted: trust the peer at its first frame, before echoing it */
+    int received;       /* frames received */
 } server_t;
 static server_t srv;
 
@@ -41,6 +46,9 @@ static int srv_accept(wu_ptl_listener_t *l, wu_ptl_conn_t *c, void *cbdata)
     pthread_mutex_lock(&srv.lock);
     srv.accepted++;
     pthread_mutex_unlock(&srv.lock);
+    if (!srv.untrusted) {
+        wu_ptl_conn_set_trusted(c);
+    }
     return WU_SUCCESS;
 }
 
@@ -48,6 +56,12 @@ static void srv_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void 
                      void *cbdata)
 {
     (void)cbdata;
+    pthread_mutex_lock(&srv.lock);
+    srv.received++;
+    pthread_mutex_unlock(&srv.lock);
+    if (srv.trust_on_recv) {
+        wu_ptl_conn_set_trusted(c);
+    }
     ck_assert_int_eq(WU_SUCCESS, wu_ptl_send(c, tag, flags, p, len));
 }
 
@@ -472,6 +486,249 @@ START_TEST(test_bad_args)
 }
 END_TEST
 
+/* ---- issue 11: peers not authenticated yet, receive memory, large messages, stalls ------- */
+
+/* Reopen the framework with parameter name (ptl_base_<name>) set to value. */
+static void reopen_with(const char *name, const char *value)
+{
+    char var[128];
+    snprintf(var, sizeof var, "PMIX_MCA_ptl_base_%s", name);
+    wu_ptl_base_close();
+    wu_mca_base_close();
+    setenv(var, value, 1);
+    ck_assert_int_eq(WU_SUCCESS, wu_mca_base_open());
+    ck_assert_int_eq(WU_SUCCESS, wu_ptl_base_open());
+}
+
+/* Write all of n bytes, or fail. */
+static void write_all(int s, const void *buf, size_t n)
+{
+    const unsigned char *p = buf;
+    while (n > 0) {
+        ssize_t w = send(s, p, n, MSG_NOSIGNAL);
+        ck_assert_int_gt(w, 0);
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+/* A complete frame of len bytes (tag 5) on raw socket s; with echo, read back its echo. */
+static void raw_frame(int s, uint32_t len, bool echo)
+{
+    unsigned char *buf = calloc(1, WU_PTL_HDR_SIZE + len);
+    size_t got = 0;
+    hdr(buf, WU_PTL_WIRE_MAGIC, WU_PTL_WIRE_VERSION, len);
+    write_all(s, buf, WU_PTL_HDR_SIZE + len);
+    while (echo && got < WU_PTL_HDR_SIZE + len) {
+        struct pollfd p = {.fd = s, .events = POLLIN};
+        ssize_t n;
+        ck_assert_int_eq(1, poll(&p, 1, (int)(TMO * 1000)));
+        n = read(s, buf, WU_PTL_HDR_SIZE + len - got);
+        ck_assert_int_gt(n, 0);
+        got += (size_t)n;
+    }
+    free(buf);
+}
+
+/* The server's first close with an error, and its status. */
+static void expect_drop(int s, int status)
+{
+    expect_eof(s);
+    close(s);
+    ck_assert_int_eq(status, wu_wait_for(&srv.err_wait, TMO));
+    wu_wait_destroy(&srv.err_wait);
+    wu_wait_init(&srv.err_wait);
+}
+
+/* Nothing to read on s (still open) after ms milliseconds. */
+static void expect_open(int s, int ms)
+{
+    struct pollfd p = {.fd = s, .events = POLLIN};
+    ck_assert_int_eq(0, poll(&p, 1, ms));
+}
+
+static int srv_count(const int *field)
+{
+    int v;
+    pthread_mutex_lock(&srv.lock);
+    v = *field;
+    pthread_mutex_unlock(&srv.lock);
+    return v;
+}
+
+/* Poll until *field reaches want (TMO at most). */
+static void wait_count(const int *field, int want)
+{
+    for (int i = 0; i < (int)(TMO * 100) && srv_count(field) < want; i++) {
+        usleep(10 * 1000);
+    }
+    ck_assert_int_eq(want, srv_count(field));
+}
+
+/* An untrusted peer may send one frame; a second one before trust drops it. Once trusted
+ * (as the server does after the CONNECT) it may send more. */
+START_TEST(test_untrusted_second_frame)
+{
+    int s;
+    srv.untrusted = true;
+    start_server(_i);
+    s = raw_connect();
+    raw_frame(s, 10, true);
+    raw_frame(s, 10, false);
+    expect_drop(s, WU_ERR_NO_PERMISSIONS);
+    ck_assert_int_eq(1, srv_count(&srv.received));
+    /* trusted at its first frame: the second one is echoed too */
+    srv.trust_on_recv = true;
+    s = raw_connect();
+    raw_frame(s, 10, true);
+    raw_frame(s, 100, true);
+    close(s);
+    wait_count(&srv.received, 3);
+}
+END_TEST
+
+/* An untrusted peer's first frame is at most ptl_base_handshake_max bytes. */
+START_TEST(test_untrusted_oversize)
+{
+    int s;
+    unsigned char h[WU_PTL_HDR_SIZE];
+    srv.untrusted = true;
+    start_server(_i);
+    s = raw_connect();
+    hdr(h, WU_PTL_WIRE_MAGIC, WU_PTL_WIRE_VERSION, 16 * 1024 + 1);
+    write_all(s, h, sizeof h);
+    expect_drop(s, WU_ERR_VALUE_OUT_OF_BOUNDS);
+    s = raw_connect(); /* exactly the limit is fine */
+    raw_frame(s, 16 * 1024, true);
+    close(s);
+    ck_assert_int_eq(1, srv_count(&srv.received));
+}
+END_TEST
+
+/* No complete first frame within ptl_base_handshake_timeout: dropped. A peer that delivered it
+ * waits for its owner's decision without a deadline. */
+START_TEST(test_handshake_deadline)
+{
+    int silent, partial, done;
+    reopen_with("handshake_timeout", "1");
+    srv.untrusted = true;
+    start_server(_i);
+    silent = raw_connect();
+    partial = raw_connect();
+    done = raw_connect();
+    write_all(partial, "W\001", 2);
+    raw_frame(done, 10, true);
+    expect_drop(silent, WU_ERR_TIMEOUT);
+    expect_drop(partial, WU_ERR_TIMEOUT);
+    expect_open(done, 1500);
+    close(done);
+}
+END_TEST
+
+/* At ptl_base_max_untrusted unauthenticated connections the listener accepts no more; a place
+ * frees when one is trusted or leaves. */
+START_TEST(test_untrusted_cap)
+{
+    int s[4];
+    client_t cl;
+    reopen_with("max_untrusted", "2");
+    srv.untrusted = true;
+    srv.trust_on_recv = true;
+    start_server(_i);
+    s[0] = raw_connect();
+    s[1] = raw_connect();
+    wait_count(&srv.accepted, 2);
+    s[2] = raw_connect(); /* waits in the kernel's queue */
+    usleep(300 * 1000);
+    ck_assert_int_eq(2, srv_count(&srv.accepted));
+    raw_frame(s[0], 10, true); /* s[0] is trusted now: s[2] gets its place */
+    wait_count(&srv.accepted, 3);
+    raw_frame(s[0], 10, true);
+    close(s[1]); /* leaving frees a place too */
+    s[3] = raw_connect();
+    wait_count(&srv.accepted, 4);
+    close(s[2]);
+    client_init(&cl, uri); /* a real client still gets in and works */
+    round_trip(&cl, 3, 10);
+    client_fini(&cl);
+    close(s[0]);
+    close(s[3]);
+}
+END_TEST
+
+/* Receive memory follows the bytes that arrive, not the length a header announces. */
+START_TEST(test_rx_follows_bytes)
+{
+    enum { MB = 1 << 20 };
+    unsigned char h[WU_PTL_HDR_SIZE], *junk = calloc(1, MB);
+    int s;
+    start_server(_i);
+    ck_assert_uint_eq(0, wu_ptl_base_rx_buffered());
+    s = raw_connect();
+    hdr(h, WU_PTL_WIRE_MAGIC, WU_PTL_WIRE_VERSION, 64u * MB);
+    write_all(s, h, sizeof h);
+    write_all(s, junk, 10);
+    for (int i = 0; i < 1000 && 0 == wu_ptl_base_rx_buffered(); i++) {
+        usleep(10 * 1000);
+    }
+    ck_assert_uint_gt(wu_ptl_base_rx_buffered(), 0);
+    ck_assert_uint_le(wu_ptl_base_rx_buffered(), 64 * 1024);
+    write_all(s, junk, MB);
+    for (int i = 0; i < 1000 && wu_ptl_base_rx_buffered() < MB + 10; i++) {
+        usleep(10 * 1000);
+    }
+    ck_assert_uint_ge(wu_ptl_base_rx_buffered(), MB + 10);
+    ck_assert_uint_le(wu_ptl_base_rx_buffered(), 2 * (MB + 10));
+    close(s);
+    ck_assert_int_eq(WU_ERR_BAD_FORMAT, wu_wait_for(&srv.err_wait, TMO));
+    sync_pt();
+    ck_assert_uint_eq(0, wu_ptl_base_rx_buffered());
+    free(junk);
+}
+END_TEST
+
+/* A message larger than the old 64 MiB limit goes through whole. */
+START_TEST(test_large_message)
+{
+    client_t cl;
+    start_server(_i);
+    client_init(&cl, uri);
+    round_trip(&cl, 1, (size_t)80 << 20);
+    client_fini(&cl);
+    ck_assert_uint_eq(0, wu_ptl_base_rx_buffered());
+}
+END_TEST
+
+/* A trusted peer stalled mid-frame for ptl_base_frame_timeout is dropped; one that sends
+ * slowly, or sits idle between frames, is not. */
+START_TEST(test_stalled_frame)
+{
+    int stalled, slow;
+    client_t cl;
+    unsigned char h[WU_PTL_HDR_SIZE];
+    reopen_with("frame_timeout", "2");
+    start_server(_i);
+    client_init(&cl, uri);
+    round_trip(&cl, 1, 10);
+    stalled = raw_connect();
+    slow = raw_connect();
+    hdr(h, WU_PTL_WIRE_MAGIC, WU_PTL_WIRE_VERSION, 100);
+    write_all(stalled, h, sizeof h);
+    write_all(stalled, h, 10);
+    write_all(slow, h, sizeof h);
+    for (int i = 0; i < 20; i++) { /* 20 bytes over about 5 s */
+        usleep(250 * 1000);
+        write_all(slow, "x", 1);
+    }
+    expect_drop(stalled, WU_ERR_TIMEOUT);
+    expect_open(slow, 0);
+    close(slow);
+    round_trip(&cl, 1, 10); /* idle for seconds, still there */
+    ck_assert_int_eq(0, cl.closed);
+    client_fini(&cl);
+}
+END_TEST
+
 /* A server's listeners (wu_ptl_base_listen_all) for a ptl selection and the remote-connections
  * attribute: which modules listen, in which order, whether a token is needed, and that the
  * first URI (the one handed to clients) answers. */
@@ -598,6 +855,13 @@ static Suite *ptl_suite(void)
     tcase_add_loop_test(tc, test_listen_all, 0, sizeof lsets / sizeof lsets[0]);
     tcase_add_test(tc, test_listen_all_none);
     tcase_add_test(tc, test_tcp_attributes);
+    tcase_add_loop_test(tc, test_untrusted_second_frame, 0, 2);
+    tcase_add_loop_test(tc, test_untrusted_oversize, 0, 2);
+    tcase_add_loop_test(tc, test_handshake_deadline, 0, 2);
+    tcase_add_loop_test(tc, test_untrusted_cap, 0, 2);
+    tcase_add_loop_test(tc, test_rx_follows_bytes, 0, 2);
+    tcase_add_loop_test(tc, test_large_message, 0, 2);
+    tcase_add_loop_test(tc, test_stalled_frame, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }
