@@ -34,7 +34,7 @@
  * (set by PMIx_server_setup_fork; OpenPMIx's PMIX_SERVER_URI* names are left unset). */
 #define WU_PROTO_URI_ENV "WU_PMIX_SERVER_URI"
 /* Protocol version sent in CONNECT; a server refuses a client of another major version. */
-#define WU_PROTO_VERSION "wireup-1"
+#define WU_PROTO_VERSION "wireup-2"
 
 #define WU_PROTO_FLAG_REPLY 0x1u
 

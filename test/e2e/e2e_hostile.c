@@ -25,7 +25,7 @@
 #define EVIL_VERSION "\033[2J\njob completed successfully\n"
 #define EVIL_MODE    "native\033[31m\njob completed successfully\n"
 #define EVIL_NSPACE  "\033]0;owned\a\njob completed successfully\n"
-#define GOOD_VERSION "wireup-1"
+#define GOOD_VERSION "wireup-2"
 
 typedef struct {
     unsigned char data[4096];
