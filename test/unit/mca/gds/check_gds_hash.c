@@ -539,6 +539,20 @@ START_TEST(test_each_proc)
     ck_assert_int_eq(PMIX_SUCCESS, gds->each_proc(st, "jobW", PMIX_RANK_WILDCARD, walk_one, &w));
     ck_assert_uint_eq(0, w.n);
     ck_assert_int_eq(PMIX_ERR_BAD_PARAM, gds->each_proc(st, "jobW", 1, NULL, &w));
+    /* fetch_view: the store's own value, no copy; NOT_FOUND as fetch */
+    {
+        const pmix_value_t *v1 = NULL, *v2 = NULL;
+        ck_assert_int_eq(PMIX_SUCCESS, gds->fetch_view(st, "jobW", 1, "w.b", &v1));
+        ck_assert_int_eq(PMIX_SUCCESS, gds->fetch_view(st, "jobW", 1, "w.b", &v2));
+        ck_assert_ptr_eq(v1, v2);
+        ck_assert_uint_eq(4000, v1->data.uint32);
+        ck_assert_int_eq(PMIX_ERR_NOT_FOUND, gds->fetch_view(st, "jobW", 1, "w.none", &v1));
+        ck_assert_ptr_null(v1);
+        ck_assert_int_eq(PMIX_ERR_NOT_FOUND, gds->fetch_view(st, "jobW", 2, "w.b", &v1));
+        ck_assert_int_eq(PMIX_ERR_NOT_FOUND, gds->fetch_view(st, "nojob", 1, "w.b", &v1));
+        ck_assert_int_eq(PMIX_ERR_BAD_PARAM, gds->fetch_view(st, "jobW", 1, NULL, &v1));
+        ck_assert_int_eq(PMIX_ERR_BAD_PARAM, gds->fetch_view(st, "jobW", 1, "w.b", NULL));
+    }
     ck_assert_int_eq(PMIX_ERR_BAD_PARAM, gds->each_proc(st, "", 1, walk_one, &w));
     ck_assert_int_eq(PMIX_ERR_BAD_PARAM, gds->each_proc(st, "jobW", PMIX_RANK_UNDEF, walk_one, &w));
 }
