@@ -308,11 +308,13 @@ static int unpack_coord(wu_buffer_t *b, pmix_coord_t *c)
     return rc;
 }
 
-/* a list such as "0-3,8,10-" with no number above WU_MAX_CPU_INDEX */
+/* a list such as "0-3,8,10-": items N, N-M or N- (open, last) separated by ',', no number above
+ * WU_MAX_CPU_INDEX. hwloc reads a '-' with no number before it ("-30") as a range of billions of
+ * cpus, which then takes hours to print or encode again: refused here. */
 static bool cpulist_ok(const char *s)
 {
     unsigned long v = 0;
-    bool digit = false;
+    bool digit = false, range = false;
 
     for (; '\0' != *s; s++) {
         if (*s >= '0' && *s <= '9') {
@@ -321,10 +323,12 @@ static bool cpulist_ok(const char *s)
                 return false;
             }
             digit = true;
-        } else if (',' == *s || '-' == *s) {
-            if (!digit && ',' == *s) {
-                return false;
-            }
+        } else if ('-' == *s && digit && !range) {
+            range = true;
+            v = 0;
+            digit = false;
+        } else if (',' == *s && digit) {
+            range = false;
             v = 0;
             digit = false;
         } else {
