@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # test.sh -- the README's second command (and what CI runs): install what is missing, then build
 # and run the whole test suite twice: a debug build with -Werror, and an AddressSanitizer +
-# UndefinedBehaviorSanitizer build with every component as a DSO. Also checks formatting.
+# UndefinedBehaviorSanitizer build with every component as a DSO. Also checks formatting and
+# fuzzes the wire decoder and the server's handlers for a short while (contrib/fuzz.sh).
 # Exits non-zero on any failure. Build trees go to _build/ci-* (removed first).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -63,6 +64,18 @@ if [ -f "$top/_build/ci-debug/Makefile" ]; then
         total_pass=$((total_pass + 1))
     else
         tail -40 "$top/_build/ci-debug/distcheck.out"; total_fail=$((total_fail + 1)); status=1
+    fi
+fi
+
+# a short fuzz run of each target (docs/fuzzing.md); WU_FUZZ_TIME=0 skips it
+fuzz_time=${WU_FUZZ_TIME:-45}
+if [ "$fuzz_time" -gt 0 ]; then
+    echo "== [fuzz] contrib/fuzz.sh --time $fuzz_time (each target)"
+    rm -rf "$top/_build/ci-fuzz"
+    if FUZZ_BUILDDIR="$top/_build/ci-fuzz" sh "$top/contrib/fuzz.sh" --time "$fuzz_time"; then
+        total_pass=$((total_pass + 1))
+    else
+        total_fail=$((total_fail + 1)); status=1
     fi
 fi
 

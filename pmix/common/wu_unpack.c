@@ -308,30 +308,40 @@ static int unpack_coord(wu_buffer_t *b, pmix_coord_t *c)
     return rc;
 }
 
-/* a list such as "0-3,8,10-" with no number above WU_MAX_CPU_INDEX */
+/* a list such as "0-3,8,10-": items N, N-M (M >= N) or N- (open, last) separated by ',', no
+ * number above WU_MAX_CPU_INDEX. hwloc reads "-30" as a range of billions of cpus and "8-3,"
+ * as a cpu near 2^32, bitmaps that then take hours to print or encode again: refused here. */
 static bool cpulist_ok(const char *s)
 {
-    unsigned long v = 0;
-    bool digit = false;
+    unsigned long v = 0, start = 0;
+    bool digit = false, range = false;
 
-    for (; '\0' != *s; s++) {
+    for (;; s++) {
         if (*s >= '0' && *s <= '9') {
             v = v * 10 + (unsigned long)(*s - '0');
             if (v > WU_MAX_CPU_INDEX) {
                 return false;
             }
             digit = true;
-        } else if (',' == *s || '-' == *s) {
-            if (!digit && ',' == *s) {
-                return false;
-            }
-            v = 0;
-            digit = false;
+            continue;
+        }
+        if (digit && range && v < start) {
+            return false; /* a range that ends before it starts */
+        }
+        if ('\0' == *s) {
+            return true;
+        }
+        if ('-' == *s && digit && !range) {
+            range = true;
+            start = v;
+        } else if (',' == *s && digit) {
+            range = false;
         } else {
             return false;
         }
+        v = 0;
+        digit = false;
     }
-    return true;
 }
 
 static int unpack_cpuset(wu_buffer_t *b, pmix_cpuset_t *c)

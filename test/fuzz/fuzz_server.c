@@ -1,0 +1,430 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* fuzz_server.c -- fuzz target for the server's switchyard and command handlers
+ * (pmix/server/wu_server_switch.c, _cmds.c, _fence.c, _data.c), reached the way a hostile
+ * client reaches them: over a real socket to a real in-process server. libFuzzer calls
+ * LLVMFuzzerTestOneInput; replay.c calls the same entry point for the seeds in
+ * test/fuzz/corpus/server/ under make check.
+ *
+ * One server per process (PMIx_server_init with a small host module whose upcalls answer at
+ * once, namespace FZ_NS: 4 ranks, 0 and 1 local clients of this uid, 2 and 3 on "other nodes").
+ * Per input, a new connection:
+ *   input  = frame { FZ_SEP frame }   (FZ_SEP is the 4 bytes "WUFZ")
+ *   frame  = command byte, then the command's body (sent as one ptl frame: the byte packed as
+ *            PMIX_UINT8 as a client packs it, then the body bytes as they are)
+ * When the first frame is a CONNECT it is the handshake itself; otherwise the harness connects
+ * as rank 0 first. After the frames a FINALIZE; its answer (or the server closing the
+ * connection) ends the input. An input whose first byte is FZ_RAW instead goes to the socket
+ * unframed, before any handshake (frame headers and the unauthenticated path).
+ *
+ * The server must survive: every input ends with a well-formed request answered (the
+ * FINALIZE, or, when the server dropped the connection, a fresh CONNECT + FINALIZE). No answer
+ * within REPLY_WAIT seconds aborts, so libFuzzer reports the input (a crash of the server
+ * thread ends the process anyway). The process never finalizes the server: the cleanup paths
+ * a fuzzed JOB_CONTROL registers run only when the namespace is deregistered. */
+#include "mca/ptl/ptl.h"
+#include "opal/util/wu_argv.h"
+#include "pmix/common/wu_pack.h"
+#include "pmix/common/wu_proto.h"
+#include "test/fuzz/fuzz.h"
+
+#include "pmix.h"
+#include "pmix_server.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#define REPLY_WAIT  20  /* seconds a live server may take to answer (sanitizers, loaded CI) */
+#define TAG_FINAL   999 /* tag of the closing FINALIZE; the fuzzed frames use 1, 2, ... */
+#define MAX_FRAMES  16
+#define MAX_RETRIES 400 /* CONNECTs refused because the last connection is not gone yet */
+
+static char uri[512], cred[128];
+static const wu_ptl_module_t *ptl;
+
+/* ---- a host whose upcalls answer at once ------------------------------------------------ */
+
+static pmix_status_t host_abort(const pmix_proc_t *p, void *obj, int status, const char msg[],
+                                pmix_proc_t procs[], size_t nprocs, pmix_op_cbfunc_t cbfunc,
+                                void *cbdata)
+{
+    (void)p, (void)obj, (void)status, (void)msg, (void)procs, (void)nprocs, (void)cbfunc;
+    (void)cbdata;
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
+static pmix_status_t host_fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                                size_t ninfo, char *data, size_t ndata, pmix_modex_cbfunc_t cbfunc,
+                                void *cbdata)
+{
+    (void)procs, (void)nprocs, (void)info, (void)ninfo;
+    cbfunc(PMIX_SUCCESS, data, ndata, cbdata, NULL, NULL); /* this node's data is everyone's */
+    return PMIX_SUCCESS;
+}
+
+static pmix_status_t host_dmodex(const pmix_proc_t *proc, const pmix_info_t info[], size_t ninfo,
+                                 pmix_modex_cbfunc_t cbfunc, void *cbdata)
+{
+    (void)proc, (void)info, (void)ninfo, (void)cbfunc, (void)cbdata;
+    return PMIX_ERR_NOT_FOUND;
+}
+
+static pmix_status_t host_jobctl(const pmix_proc_t *p, const pmix_proc_t targets[], size_t nt,
+                                 const pmix_info_t dirs[], size_t nd, pmix_info_cbfunc_t cbfunc,
+                                 void *cbdata)
+{
+    (void)p, (void)targets, (void)nt, (void)dirs, (void)nd;
+    cbfunc(PMIX_SUCCESS, NULL, 0, cbdata, NULL, NULL);
+    return PMIX_SUCCESS;
+}
+
+static pmix_status_t host_query(pmix_proc_t *p, pmix_query_t *q, size_t nq,
+                                pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+    (void)p, (void)q, (void)nq, (void)cbfunc, (void)cbdata;
+    return PMIX_ERR_NOT_FOUND;
+}
+
+static pmix_status_t host_notify(pmix_status_t code, const pmix_proc_t *source,
+                                 pmix_data_range_t range, pmix_info_t info[], size_t ninfo,
+                                 pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    (void)code, (void)source, (void)range, (void)info, (void)ninfo, (void)cbfunc, (void)cbdata;
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
+/* no log upcall: LOG goes to the server's own plog path */
+static pmix_server_module_t host = {
+    .abort = host_abort,
+    .fence_nb = host_fence,
+    .direct_modex = host_dmodex,
+    .job_control = host_jobctl,
+    .query = host_query,
+    .notify_event = host_notify,
+};
+
+static void die(const char *what)
+{
+    fprintf(stderr, "fuzz_server: %s\n", what);
+    abort();
+}
+
+static void reg_done(pmix_status_t status, void *cbdata)
+{
+    *(volatile int *)cbdata = PMIX_SUCCESS == status ? 1 : -1;
+}
+
+static void server_start(void)
+{
+    char tmpl[] = "/tmp/wu-fuzz-XXXXXX", **env = NULL, *scheme;
+    pmix_info_t info[2];
+    pmix_nspace_t nsname;
+    pmix_proc_t p;
+    uint32_t size = 4;
+    volatile int done = 0;
+
+    /* no site parameters; LOG output never reaches the system log */
+    setenv("PMIX_MCA_mca_base_user_param_file", "", 1);
+    setenv("PMIX_MCA_mca_base_system_param_file", "", 1);
+    setenv("PMIX_MCA_plog", "stdfd", 1);
+    if (NULL == mkdtemp(tmpl)) {
+        die("cannot make a temporary directory");
+    }
+    PMIX_INFO_CONSTRUCT(&info[0]);
+    PMIx_Info_load(&info[0], PMIX_SERVER_TMPDIR, tmpl, PMIX_STRING);
+    if (PMIX_SUCCESS != PMIx_server_init(&host, info, 1)) {
+        die("PMIx_server_init failed");
+    }
+    PMIX_INFO_DESTRUCT(&info[0]);
+    for (pmix_rank_t r = 0; r < 2; r++) {
+        PMIX_LOAD_PROCID(&p, FZ_NS, r);
+        if (PMIX_SUCCESS != PMIx_server_register_client(&p, getuid(), getgid(), NULL, NULL, NULL)) {
+            die("register_client failed");
+        }
+    }
+    PMIX_LOAD_NSPACE(nsname, FZ_NS);
+    PMIX_INFO_CONSTRUCT(&info[0]);
+    PMIX_INFO_CONSTRUCT(&info[1]);
+    PMIx_Info_load(&info[0], PMIX_JOB_SIZE, &size, PMIX_UINT32);
+    PMIx_Info_load(&info[1], PMIX_HOSTNAME, "fuzzhost", PMIX_STRING);
+    if (PMIX_SUCCESS != PMIx_server_register_nspace(nsname, 2, info, 2, reg_done, (void *)&done)) {
+        die("register_nspace failed");
+    }
+    for (int i = 0; 0 == done && i < REPLY_WAIT * 1000; i++) {
+        usleep(1000);
+    }
+    if (1 != done) {
+        die("register_nspace did not complete");
+    }
+    PMIX_INFO_DESTRUCT(&info[0]);
+    PMIX_INFO_DESTRUCT(&info[1]);
+    PMIX_LOAD_PROCID(&p, FZ_NS, 0);
+    if (PMIX_SUCCESS != PMIx_server_setup_fork(&p, &env) ||
+        NULL == wu_getenv(WU_PROTO_URI_ENV, env)) {
+        die("setup_fork gave no server URI");
+    }
+    snprintf(uri, sizeof uri, "%s", wu_getenv(WU_PROTO_URI_ENV, env));
+    snprintf(cred, sizeof cred, "%s",
+             NULL != wu_getenv("WU_PSEC_TOKEN", env) ? wu_getenv("WU_PSEC_TOKEN", env) : "");
+    wu_argv_free(env);
+    scheme = strndup(uri, strcspn(uri, ":"));
+    ptl = wu_ptl_base_module(scheme);
+    free(scheme);
+    if (NULL == ptl) {
+        die("no ptl module for the server URI");
+    }
+}
+
+/* ---- raw protocol client ----------------------------------------------------------------- */
+
+static int sock_open(void)
+{
+    int fd = -1;
+    if (WU_SUCCESS != ptl->connect(uri, &fd)) {
+        die("cannot connect to the server");
+    }
+    return fd;
+}
+
+static void write_all(int fd, const void *p, size_t n)
+{
+    const char *c = p;
+    while (n > 0) {
+        ssize_t w = send(fd, c, n, MSG_NOSIGNAL);
+        if (w < 0 && EINTR == errno) {
+            continue;
+        }
+        if (w <= 0) {
+            return; /* the server closed the connection: the reader sees it */
+        }
+        c += w;
+        n -= (size_t)w;
+    }
+}
+
+static void send_frame(int fd, uint32_t tag, const void *payload, size_t len)
+{
+    uint8_t hdr[WU_PTL_HDR_SIZE] = {WU_PTL_WIRE_MAGIC, WU_PTL_WIRE_VERSION, 0, 0};
+    uint32_t be;
+    be = htonl(tag);
+    memcpy(hdr + 4, &be, 4);
+    be = htonl((uint32_t)len);
+    memcpy(hdr + 8, &be, 4);
+    write_all(fd, hdr, sizeof hdr);
+    write_all(fd, payload, len);
+}
+
+/* read exactly n bytes before the deadline: 1, 0 when the server closed, aborts on timeout */
+static int read_all(int fd, void *p, size_t n, time_t deadline)
+{
+    char *c = p;
+    while (n > 0) {
+        struct pollfd pfd = {.fd = fd, .events = POLLIN};
+        ssize_t r;
+        if (time(NULL) > deadline) {
+            die("the server neither answered nor closed the connection");
+        }
+        if (poll(&pfd, 1, 100) <= 0) {
+            continue;
+        }
+        r = recv(fd, c, n, 0);
+        if (r < 0 && EINTR == errno) {
+            continue;
+        }
+        if (r <= 0) {
+            return 0;
+        }
+        c += r;
+        n -= (size_t)r;
+    }
+    return 1;
+}
+
+/* Wait for the reply to tag, skipping others: 1 and its status, or 0 when the server closed. */
+static int wait_reply(int fd, uint32_t tag, pmix_status_t *status)
+{
+    time_t deadline = time(NULL) + REPLY_WAIT;
+    for (;;) {
+        uint8_t hdr[WU_PTL_HDR_SIZE];
+        uint32_t t, len;
+        char *body;
+        wu_buffer_t b;
+        int32_t one = 1;
+        if (!read_all(fd, hdr, sizeof hdr, deadline)) {
+            return 0;
+        }
+        memcpy(&t, hdr + 4, 4);
+        memcpy(&len, hdr + 8, 4);
+        t = ntohl(t);
+        len = ntohl(len);
+        if (NULL == (body = malloc(len > 0 ? len : 1))) {
+            die("out of memory");
+        }
+        if (!read_all(fd, body, len, deadline)) {
+            free(body);
+            return 0;
+        }
+        wu_buffer_construct(&b);
+        b.base = body;
+        b.used = b.cap = len;
+        if (NULL != getenv("WU_FUZZ_VERBOSE") &&
+            PMIX_SUCCESS == wu_unpack(&b, status, &one, PMIX_STATUS)) {
+            fprintf(stderr, "fuzz_server: reply to %u: %s\n", t, PMIx_Error_string(*status));
+            b.rpos = 0;
+        }
+        if (t == tag) {
+            if (PMIX_SUCCESS != wu_unpack(&b, status, &one, PMIX_STATUS)) {
+                die("a reply without a status");
+            }
+            free(body);
+            return 1;
+        }
+        free(body);
+    }
+}
+
+/* Send one request (command byte + body) with tag. */
+static void request(int fd, uint32_t tag, uint8_t cmd, const void *body, size_t len)
+{
+    wu_buffer_t b;
+    wu_buffer_construct(&b);
+    if (PMIX_SUCCESS != wu_pack(&b, &cmd, 1, PMIX_UINT8) ||
+        PMIX_SUCCESS != wu_buffer_put(&b, body, len)) {
+        die("out of memory");
+    }
+    send_frame(fd, tag, b.base, b.used);
+    wu_buffer_destruct(&b);
+}
+
+/* A new connection that has completed a valid CONNECT as rank 0. */
+static int connect_rank0(void)
+{
+    const char *ver = WU_PROTO_VERSION;
+    char *mode = NULL;
+    pmix_byte_object_t bo = {.bytes = cred, .size = strlen(cred)};
+    pmix_proc_t p;
+    pid_t pid = getpid();
+    pmix_status_t st = PMIX_ERROR;
+    wu_buffer_t b;
+
+    PMIX_LOAD_PROCID(&p, FZ_NS, 0);
+    wu_buffer_construct(&b);
+    if (PMIX_SUCCESS != wu_pack(&b, &ver, 1, PMIX_STRING) ||
+        PMIX_SUCCESS != wu_pack(&b, &mode, 1, PMIX_STRING) ||
+        PMIX_SUCCESS != wu_pack(&b, &bo, 1, PMIX_BYTE_OBJECT) ||
+        PMIX_SUCCESS != wu_pack(&b, &p, 1, PMIX_PROC) ||
+        PMIX_SUCCESS != wu_pack(&b, &pid, 1, PMIX_PID)) {
+        die("cannot pack a CONNECT");
+    }
+    for (int i = 0; i < MAX_RETRIES; i++) {
+        int fd = sock_open();
+        request(fd, 1, WU_CMD_CONNECT, b.base, b.used);
+        if (wait_reply(fd, 1, &st) && PMIX_SUCCESS == st) {
+            wu_buffer_destruct(&b);
+            return fd;
+        }
+        close(fd);
+        if (PMIX_ERR_EXISTS != st) {
+            break;
+        }
+        usleep(5000); /* the server has not yet seen the last connection end */
+    }
+    fprintf(stderr, "fuzz_server: a valid CONNECT failed: %s\n", PMIx_Error_string(st));
+    abort();
+}
+
+/* End a connection with a FINALIZE: 1 if answered, 0 if the server had closed it. */
+static int finish(int fd)
+{
+    pmix_status_t st;
+    int answered;
+    request(fd, TAG_FINAL, WU_CMD_FINALIZE, NULL, 0);
+    answered = wait_reply(fd, TAG_FINAL, &st);
+    close(fd);
+    return answered;
+}
+
+/* Raw bytes, no handshake: then wait until the server drops the connection or we time out
+ * waiting for more (it must not crash either way). */
+static void raw(const uint8_t *p, size_t n)
+{
+    int fd = sock_open();
+    char sink[4096];
+    time_t deadline = time(NULL) + REPLY_WAIT;
+    write_all(fd, p, n);
+    shutdown(fd, SHUT_WR);
+    while (time(NULL) <= deadline) {
+        struct pollfd pfd = {.fd = fd, .events = POLLIN};
+        if (poll(&pfd, 1, 100) > 0 && recv(fd, sink, sizeof sink, 0) <= 0) {
+            break;
+        }
+    }
+    close(fd);
+}
+
+/* the first FZ_SEP in [s, end), or NULL */
+static const uint8_t *find_sep(const uint8_t *s, const uint8_t *end)
+{
+    for (; end - s >= 4; s++) {
+        if (0 == memcmp(s, FZ_SEP, 4)) {
+            return s;
+        }
+    }
+    return NULL;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const uint8_t *start[MAX_FRAMES], *s = data, *end = data + size;
+    size_t len[MAX_FRAMES], nf = 0;
+    int fd;
+
+    if (NULL == ptl) {
+        server_start();
+    }
+    if (0 == size) {
+        return 0;
+    }
+    if (FZ_RAW == data[0]) {
+        raw(data + 1, size - 1);
+        fd = connect_rank0(); /* still serving? */
+        if (!finish(fd)) {
+            die("the server dropped a valid FINALIZE");
+        }
+        return 0;
+    }
+    /* split at FZ_SEP; the last frame takes the rest */
+    while (nf < MAX_FRAMES) {
+        const uint8_t *sep = nf + 1 < MAX_FRAMES ? find_sep(s, end) : NULL;
+        start[nf] = s;
+        len[nf++] = (size_t)((NULL != sep ? sep : end) - s);
+        if (NULL == sep) {
+            break;
+        }
+        s = sep + 4;
+    }
+    if (WU_CMD_CONNECT == data[0]) {
+        fd = sock_open(); /* the first frame is the handshake */
+    } else {
+        fd = connect_rank0();
+    }
+    for (size_t i = 0; i < nf; i++) {
+        if (len[i] > 0) {
+            request(fd, (uint32_t)i + 1, start[i][0], start[i] + 1, len[i] - 1);
+        }
+    }
+    if (!finish(fd)) {
+        /* dropped: the server must still take a new client */
+        fd = connect_rank0();
+        if (!finish(fd)) {
+            die("the server dropped a valid FINALIZE");
+        }
+    }
+    return 0;
+}
