@@ -159,9 +159,15 @@ static const int one_sec = 1;
 static void put_commit(wu_buffer_t *b)
 {
     uint32_t v = 7;
+    pmix_status_t ok = PMIX_SUCCESS;
+    /* status, local-scope list, remote-only list, names of the global keys (wu_proto.h) */
     put_cmd(b, WU_CMD_COMMIT);
-    put_infos(b, (kv_t[]){{"fz.local", PMIX_UINT32, &v}, {NULL, 0, NULL}});
+    check(wu_pack(b, &ok, 1, PMIX_STATUS), "status");
+    put_infos(
+        b,
+        (kv_t[]){{"fz.local", PMIX_UINT32, &v}, {"fz.global", PMIX_UINT32, &v}, {NULL, 0, NULL}});
     put_infos(b, (kv_t[]){{"fz.remote", PMIX_STRING, "seed"}, {NULL, 0, NULL}});
+    put_infos(b, (kv_t[]){{"fz.global", PMIX_BOOL, &yes}, {NULL, 0, NULL}});
 }
 
 static void put_get(wu_buffer_t *b, pmix_rank_t rank, const char *key)
