@@ -679,10 +679,37 @@ int wu_unpack_one(wu_buffer_t *b, void *elem, pmix_data_type_t t)
     return rc;
 }
 
+/* A group header of type t with room for at most `room` elements: *cnt its count, checked
+ * against the bytes left. On error the cursor is unchanged; PMIX_ERR_UNPACK_INADEQUATE_SPACE
+ * (more than room) still sets *cnt. */
+static int get_group(wu_buffer_t *b, pmix_data_type_t t, uint32_t room, uint32_t *cnt)
+{
+    size_t mark = b->rpos, minw = wu_pack_min_wire(t);
+    uint16_t tag = 0;
+    int rc;
+
+    *cnt = 0;
+    rc = wu_buffer_get_u16(b, &tag);
+    WU_STEP(wu_buffer_get_u32(b, cnt));
+    if (PMIX_SUCCESS == rc && tag != t) {
+        rc = PMIX_ERR_TYPE_MISMATCH;
+    } else if (PMIX_SUCCESS == rc && *cnt > INT32_MAX) {
+        rc = PMIX_ERR_UNPACK_FAILURE;
+    } else if (PMIX_SUCCESS == rc && *cnt > room) {
+        rc = PMIX_ERR_UNPACK_INADEQUATE_SPACE;
+    } else if (PMIX_SUCCESS == rc && 0 != *cnt &&
+               (0 == minw || *cnt > wu_buffer_remaining(b) / minw)) {
+        rc = PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER;
+    }
+    if (PMIX_SUCCESS != rc) {
+        b->rpos = mark;
+    }
+    return rc;
+}
+
 int wu_unpack(wu_buffer_t *b, void *dst, int32_t *n, pmix_data_type_t t)
 {
-    size_t sz = wu_data_elem_size(t), mark, minw = wu_pack_min_wire(t);
-    uint16_t tag = 0;
+    size_t sz = wu_data_elem_size(t), mark;
     uint32_t cnt = 0;
     int32_t i;
     int rc;
@@ -695,18 +722,10 @@ int wu_unpack(wu_buffer_t *b, void *dst, int32_t *n, pmix_data_type_t t)
         return PMIX_ERR_UNKNOWN_DATA_TYPE;
     }
     mark = b->rpos;
-    rc = wu_buffer_get_u16(b, &tag);
-    WU_STEP(wu_buffer_get_u32(b, &cnt));
-    if (PMIX_SUCCESS == rc && tag != t) {
-        rc = PMIX_ERR_TYPE_MISMATCH;
-    } else if (PMIX_SUCCESS == rc && cnt > INT32_MAX) {
-        rc = PMIX_ERR_UNPACK_FAILURE;
-    } else if (PMIX_SUCCESS == rc && cnt > (uint32_t)*n) {
-        b->rpos = mark;
+    rc = get_group(b, t, (uint32_t)*n, &cnt);
+    if (PMIX_ERR_UNPACK_INADEQUATE_SPACE == rc) {
         *n = (int32_t)cnt;
-        return PMIX_ERR_UNPACK_INADEQUATE_SPACE;
-    } else if (PMIX_SUCCESS == rc && 0 != cnt && cnt > wu_buffer_remaining(b) / minw) {
-        rc = PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER;
+        return rc;
     }
     for (i = 0; PMIX_SUCCESS == rc && i < (int32_t)cnt; i++) {
         char *e = (char *)dst + (size_t)i * sz;
@@ -729,8 +748,6 @@ int wu_unpack(wu_buffer_t *b, void *dst, int32_t *n, pmix_data_type_t t)
 
 int wu_unpack_group(wu_buffer_t *b, int32_t *n, pmix_data_type_t t)
 {
-    size_t mark, minw = wu_pack_min_wire(t);
-    uint16_t tag = 0;
     uint32_t cnt = 0;
     int rc;
 
@@ -741,23 +758,10 @@ int wu_unpack_group(wu_buffer_t *b, int32_t *n, pmix_data_type_t t)
     if (0 == wu_data_elem_size(t)) {
         return PMIX_ERR_UNKNOWN_DATA_TYPE;
     }
-    mark = b->rpos;
-    rc = wu_buffer_get_u16(b, &tag);
-    WU_STEP(wu_buffer_get_u32(b, &cnt));
-    if (PMIX_SUCCESS == rc && tag != t) {
-        rc = PMIX_ERR_TYPE_MISMATCH;
-    } else if (PMIX_SUCCESS == rc && cnt > INT32_MAX) {
-        rc = PMIX_ERR_UNPACK_FAILURE;
-    } else if (PMIX_SUCCESS == rc && 0 != cnt &&
-               (0 == minw || cnt > wu_buffer_remaining(b) / minw)) {
-        rc = PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER;
+    if (PMIX_SUCCESS == (rc = get_group(b, t, INT32_MAX, &cnt))) {
+        *n = (int32_t)cnt;
     }
-    if (PMIX_SUCCESS != rc) {
-        b->rpos = mark;
-        return rc;
-    }
-    *n = (int32_t)cnt;
-    return PMIX_SUCCESS;
+    return rc;
 }
 
 int wu_unpack_bo_view(wu_buffer_t *b, pmix_byte_object_t *bo)

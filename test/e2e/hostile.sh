@@ -19,19 +19,7 @@ peer="$s/test/e2e/hostile_peer.py"
 TMPDIR="$e2e_tmp/t" PMIX_MCA_ptl_base_handshake_timeout=3 \
     timeout 120 "$wrun" -n 1 "$e2e/e2e_hold" "$e2e_tmp" >"$e2e_tmp/out" 2>&1 &
 job=$!
-for _ in $(seq 600); do
-    [ -f "$e2e_tmp/uri.0" ] && break
-    sleep 0.1
-done
-uri=$(cat "$e2e_tmp/uri.0" 2>/dev/null)
-pid=$(cat "$e2e_tmp/wrun.pid" 2>/dev/null)
-if [ -z "$uri" ] || [ -z "$pid" ] || ! grep -q wrun "/proc/$pid/cmdline" 2>/dev/null; then
-    e2e_not_ok "the rank did not name its server (uri '$uri', wrun pid '$pid')"
-    kill "$job" 2>/dev/null
-    wait "$job"
-    e2e_diag "$e2e_tmp/out"
-    e2e_exit
-fi
+e2e_hold_wait "$job"
 
 # 8 connections announcing 64 MiB frames and sending 48 MiB of each
 python3 "$peer" big "$uri" "$pid" 8 >"$e2e_tmp/big" 2>&1

@@ -103,6 +103,25 @@ e2e_wrun_hwm() {
     return 0
 }
 
+# e2e_hold_wait JOB: wait (up to 60 s) until the e2e_hold rank of the background wrun JOB has
+# written its server's URI and wrun's pid into $e2e_tmp; sets uri and pid. If it does not, the
+# test fails, JOB is killed and the script ends.
+e2e_hold_wait() {
+    for _ in $(seq 600); do
+        [ -f "$e2e_tmp/uri.0" ] && break
+        sleep 0.1
+    done
+    uri=$(cat "$e2e_tmp/uri.0" 2>/dev/null)
+    pid=$(cat "$e2e_tmp/wrun.pid" 2>/dev/null)
+    if [ -z "$uri" ] || [ -z "$pid" ] || ! grep -q wrun "/proc/$pid/cmdline" 2>/dev/null; then
+        e2e_not_ok "the rank did not name its server (uri '$uri', wrun pid '$pid')"
+        kill "$1" 2>/dev/null
+        wait "$1"
+        e2e_diag "$e2e_tmp/out"
+        e2e_exit
+    fi
+}
+
 # e2e_check_leaks WHAT: note (for e2e_exit) what WHAT left in the private TMPDIR, and clear it
 e2e_check_leaks() {
     left=$(cd "$e2e_tmp/t" && find . -mindepth 1 -maxdepth 2 | head -5 | tr '\n' ' ')
