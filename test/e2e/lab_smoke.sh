@@ -131,7 +131,9 @@ left=
 ns=$(ip netns list | awk -v p="$name-" 'index($1, p) == 1 { print $1 }' | tr '\n' ' ')
 [ -z "$ns" ] || left="$left network namespaces: $ns;"
 for p in $sshd_pids; do
-    if [ -d "/proc/$p" ] && ! grep -q '^State:.*Z' "/proc/$p/status" 2>/dev/null; then
+    # (the pid may be another process's by now: only the lab's sshd names the lab's directory)
+    if grep -qF "$WU_LAB_DIR" "/proc/$p/cmdline" 2>/dev/null &&
+        ! grep -q '^State:.*Z' "/proc/$p/status" 2>/dev/null; then
         left="$left sshd $p;"
     fi
 done

@@ -21,6 +21,8 @@
 # State (keys, configuration, pid files, logs, namespace files) lives in $WU_LAB_DIR, by
 # default ${TMPDIR:-/tmp}/wu-lab.NAME; `down` removes it. Every wait is bounded by
 # $WU_LAB_TIMEOUT seconds (default 20). Processes are signalled by pid only.
+# It is POSIX sh plus `local` (dash, bash and busybox sh have it).
+# shellcheck disable=SC3043
 set -u
 
 lab_net=198.18.0
@@ -75,7 +77,7 @@ node_addr() {
 
 # in_node NODE CMD...: run CMD in NODE's namespaces with a clean environment (daemons, checks)
 in_node() {
-    local n=$1
+    local n="$1"
     shift
     nsenter --net="/run/netns/$name-$n" --uts="$dir/ns/$n.uts" --mount="$dir/ns/$n.mnt" -- \
         env -i PATH="$lab_path" HOME=/root LANG=C "$@"
@@ -83,12 +85,11 @@ in_node() {
 
 # wait_until DESCRIPTION CMD...: poll CMD every 0.2 s for up to $lab_timeout seconds
 wait_until() {
-    local what=$1 tries
+    local what="$1" end
     shift
-    tries=$((lab_timeout * 5))
+    end=$(($(date +%s) + lab_timeout))
     while ! "$@" >/dev/null 2>&1; do
-        tries=$((tries - 1))
-        if [ "$tries" -le 0 ]; then
+        if [ "$(date +%s)" -ge "$end" ]; then
             note "timed out after $lab_timeout s waiting for $what"
             return 1
         fi
@@ -120,12 +121,13 @@ ns_ids() {
     return 0
 }
 
-# lab_pids: the running processes that live in one of the lab's namespaces
+# lab_pids: the running processes that live in one of the lab's network or mount namespaces
+# (whatever runs on a node is in both, unless it made a namespace of its own)
 lab_pids() {
     ids=$(ns_ids | sort -u)
     [ -n "$ids" ] || return 0
     find /proc -mindepth 3 -maxdepth 3 -path '/proc/[0-9]*/ns/*' \
-        \( -name net -o -name uts -o -name mnt \) -printf '%l %h\n' 2>/dev/null |
+        \( -name net -o -name mnt \) -printf '%l %h\n' 2>/dev/null |
         grep -F -e "$ids" | sed 's|.* /proc/\([0-9]*\)/ns$|\1|' | sort -un |
         while read -r p; do
             [ "$p" != $$ ] && alive "$p" && echo "$p"
@@ -150,17 +152,23 @@ in_lab() {
     ns_ids | grep -qxF "$me"
 }
 
-# kill_all SIGNAL SECONDS: send SIGNAL to every process of the lab, wait until they are gone
+# kill_all SIGNAL SECONDS: send SIGNAL to every process of the lab, and wait until they are
+# gone: out of the lab's namespaces and, as a process leaves its namespaces before it has quite
+# ended, no longer running either (only processes seen in the lab are signalled)
 kill_all() {
-    local pids tries
+    local pids end p busy
     pids=$(lab_pids)
     [ -n "$pids" ] || return 0
     # shellcheck disable=SC2086
     kill -s "$1" $pids 2>/dev/null
-    tries=$(($2 * 5))
-    while [ -n "$(lab_pids)" ] && [ "$tries" -gt 0 ]; do
+    end=$(($(date +%s) + $2))
+    while [ "$(date +%s)" -lt "$end" ]; do
         sleep 0.2
-        tries=$((tries - 1))
+        busy=$(lab_pids)
+        for p in $pids; do
+            alive "$p" && busy="$busy $p"
+        done
+        [ -n "$busy" ] || return 0
     done
 }
 
@@ -270,8 +278,9 @@ EOF
 
 # lab_node NODE: make NODE's namespaces, link it to the bridge, set its address
 lab_node() {
-    local n=$1 ns=$name-$1
+    local n="$1" ns="$name-$1"
     ip netns add "$ns" || return 1
+    # shellcheck disable=SC2016
     nsenter --net="/run/netns/$ns" sh -c 'for f in /proc/sys/net/ipv6/conf/all/disable_ipv6 \
         /proc/sys/net/ipv6/conf/default/disable_ipv6; do [ -w "$f" ] && echo 1 >"$f"; done; true'
     ip -n "$sw" link add "p${n#node}" type veth peer name eth0 netns "$ns" || return 1
@@ -308,7 +317,7 @@ lab_init() {
 
 # lab_sshd NODE: start NODE's sshd and wait for its pid file
 lab_sshd() {
-    local n=$1
+    local n="$1"
     in_node "$n" /usr/sbin/sshd -f "$dir/ssh/sshd_config" -o "ListenAddress=$(node_addr "$n")" \
         -o "HostKey=$dir/ssh/host.$n" -o "PidFile=$dir/run/sshd.$n.pid" \
         -E "$dir/log/sshd.$n.log" || return 1
@@ -332,16 +341,21 @@ lab_up() {
     [ ! -e "$dir/lab.env" ] || die "up: $dir holds a lab already; '$prog down $name' first"
     nodes=$count
     # from here on, a failure or a signal takes down what was made
-    trap 'trap - EXIT; lab_down; exit 1' INT TERM HUP
+    trap 'trap - EXIT; note "up: interrupted, taking lab $name down"; lab_down; exit 1' INT TERM HUP
     trap 'lab_down' EXIT
-    mkdir -p "$dir/ns" "$dir/ssh" "$dir/etc" "$dir/run" "$dir/log" && chmod 0700 "$dir" &&
-        printf 'name=%s\nnodes=%s\n' "$name" "$nodes" >"$dir/lab.env" || die "up: cannot write $dir"
+    if ! { mkdir -p "$dir/ns" "$dir/ssh" "$dir/etc" "$dir/run" "$dir/log" && chmod 0700 "$dir" &&
+        printf 'name=%s\nnodes=%s\n' "$name" "$nodes" >"$dir/lab.env"; }; then
+        die "up: cannot write $dir"
+    fi
     lab_config || die "up: cannot make the keys and configuration in $dir"
     # namespace files can only be bound on a mount that is not shared: $dir/ns on itself
-    mount --bind "$dir/ns" "$dir/ns" && mount --make-private "$dir/ns" ||
+    if ! { mount --bind "$dir/ns" "$dir/ns" && mount --make-private "$dir/ns"; }; then
         die "up: cannot make $dir/ns a private mount"
-    ip netns add "$sw" && ip -n "$sw" link add br0 type bridge && ip -n "$sw" link set lo up &&
-        ip -n "$sw" link set br0 up || die "up: cannot make the bridge's namespace $sw"
+    fi
+    if ! { ip netns add "$sw" && ip -n "$sw" link add br0 type bridge &&
+        ip -n "$sw" link set lo up && ip -n "$sw" link set br0 up; }; then
+        die "up: cannot make the bridge's namespace $sw"
+    fi
     i=1
     while [ "$i" -le "$nodes" ]; do
         lab_node "node$i" || die "up: cannot make node$i"
@@ -411,6 +425,7 @@ on)
     n=$1
     shift
     [ $# -ge 1 ] || set -- "${SHELL:-/bin/sh}" -i
+    # shellcheck disable=SC2016
     # nsenter leaves us at the root of the node's file system: go back to the caller's
     # directory, which the node shares
     exec nsenter --net="/run/netns/$name-$n" --uts="$dir/ns/$n.uts" --mount="$dir/ns/$n.mnt" -- \
