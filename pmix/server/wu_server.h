@@ -233,8 +233,9 @@ void wu_srv_pieces_construct(wu_srv_pieces_t *p);
 void wu_srv_pieces_destruct(wu_srv_pieces_t *p);
 /* Append bytes by reference. */
 pmix_status_t wu_srv_pieces_ref(wu_srv_pieces_t *p, const void *bytes, size_t len);
-/* The iovecs of the message (malloc'd, *n of them). */
-pmix_status_t wu_srv_pieces_iov(const wu_srv_pieces_t *p, struct iovec **iov, int *n);
+/* The iovecs of the message (malloc'd, *n of them), after the bytes of head (may be NULL). */
+pmix_status_t wu_srv_pieces_iov(const wu_srv_pieces_t *p, const wu_buffer_t *head,
+                                struct iovec **iov, int *n);
 /* wu_srv_blob_of for the local scope, into pieces: the record refers to large values. */
 pmix_status_t wu_srv_blob_pieces(const pmix_proc_t *proc, wu_srv_pieces_t *p);
 /* Store every record of a blob as data of procs on other nodes (records of local clients are

@@ -224,13 +224,17 @@ pmix_status_t wu_srv_pieces_ref(wu_srv_pieces_t *p, const void *bytes, size_t le
     return PMIX_SUCCESS;
 }
 
-pmix_status_t wu_srv_pieces_iov(const wu_srv_pieces_t *p, struct iovec **iov, int *n)
+pmix_status_t wu_srv_pieces_iov(const wu_srv_pieces_t *p, const wu_buffer_t *head,
+                                struct iovec **iov, int *n)
 {
-    struct iovec *v = calloc(2 * p->nrefs + 1, sizeof *v);
+    struct iovec *v = calloc(2 * p->nrefs + 2, sizeof *v);
     size_t from = 0;
     int k = 0;
     if (NULL == v) {
         return PMIX_ERR_NOMEM;
+    }
+    if (NULL != head && head->used > 0) {
+        v[k++] = (struct iovec){head->base, head->used};
     }
     for (size_t i = 0; i < p->nrefs; i++) {
         if (p->refs[i].at > from) {
@@ -442,7 +446,7 @@ static void get_reply(wu_ptl_conn_t *conn, uint32_t tag, const pmix_proc_t *req,
         rc = wu_proto_pack_list(&body.buf, job, njob, PMIX_INFO);
     }
     if (PMIX_SUCCESS == rc) {
-        rc = wu_srv_pieces_iov(&body, &iov, &niov);
+        rc = wu_srv_pieces_iov(&body, NULL, &iov, &niov);
     }
     payload =
         wu_srv_reply_payload(rc, PMIX_SUCCESS == rc ? iov : NULL, PMIX_SUCCESS == rc ? niov : 0);

@@ -138,18 +138,10 @@ static void fence_complete(wu_srv_fence_t *f, pmix_status_t status, const wu_buf
             rc = wu_pack_bo_header(&head, blob.len);
         }
         if (PMIX_SUCCESS == rc) {
-            rc = wu_srv_pieces_iov(&blob, &iov, &niov);
+            rc = wu_srv_pieces_iov(&blob, &head, &iov, &niov);
         }
         if (PMIX_SUCCESS == rc) {
-            struct iovec *all = realloc(iov, ((size_t)niov + 1) * sizeof *all);
-            if (NULL == all) {
-                rc = PMIX_ERR_NOMEM;
-            } else {
-                iov = all;
-                memmove(iov + 1, iov, (size_t)niov * sizeof *iov);
-                iov[0] = (struct iovec){head.base, head.used};
-                payload = wu_srv_reply_payload(rc, iov, niov + 1);
-            }
+            payload = wu_srv_reply_payload(rc, iov, niov);
         }
     }
     if (NULL == payload) {
