@@ -152,8 +152,16 @@ const wu_ptl_module_t *wu_ptl_base_module(const char *scheme);
  * were named and alone. Callbacks run on pt's thread with cbdata (accepted connections start with
  * cbdata as their own cbdata). WU_SUCCESS and *out, WU_ERR_BAD_PARAM, WU_ERR_NOT_FOUND (no such
  * active component), or the component's error. Not from pt's thread. */
-int wu_ptl_listen(wu_progress_t *pt, const char *component, const wu_ptl_listener_cbs_t *cbs,
-                  void *cbdata, wu_ptl_listener_t **out);
+WU_EXPORT int wu_ptl_listen(wu_progress_t *pt, const char *component,
+                            const wu_ptl_listener_cbs_t *cbs, void *cbdata,
+                            wu_ptl_listener_t **out);
+/* wu_ptl_listen with attributes for the module (e.g. WU_PTL_TCP_ADDR). */
+WU_EXPORT int wu_ptl_listen_with(wu_progress_t *pt, const char *component, const pmix_info_t info[],
+                                 size_t ninfo, const wu_ptl_listener_cbs_t *cbs, void *cbdata,
+                                 wu_ptl_listener_t **out);
+/* Attribute of wu_ptl_listen_with for the tcp module: the IPv4 address to listen on (string;
+ * "0.0.0.0": every interface), instead of ptl_tcp_listen_addr. */
+#define WU_PTL_TCP_ADDR "wu.ptl.tcp.addr"
 /* (The server's side, inside the library: not exported.)
  * A server's listeners: every active module, best first, is asked to listen for the attributes
  * info (see wu_ptl_listen_req_t). WU_SUCCESS and *out (at least one listener),
@@ -170,22 +178,23 @@ bool wu_ptl_listeners_anonymous(const wu_ptl_listeners_t *ls);
 /* wu_ptl_listener_close on each, then free ls. NULL is a no-op. */
 void wu_ptl_base_close_listeners(wu_ptl_listeners_t *ls);
 /* The URI clients connect to; valid until wu_ptl_listener_close. */
-const char *wu_ptl_listener_uri(const wu_ptl_listener_t *l);
+WU_EXPORT const char *wu_ptl_listener_uri(const wu_ptl_listener_t *l);
 /* Stop listening, close every accepted connection (their closed callbacks run with
  * WU_SUCCESS), remove the endpoint's files and free l. Blocks until done; no callback of l runs
  * afterwards. Not from pt's thread (refused with a message). NULL is a no-op. */
-void wu_ptl_listener_close(wu_ptl_listener_t *l);
+WU_EXPORT void wu_ptl_listener_close(wu_ptl_listener_t *l);
 
 /* Connect to uri with the module of its scheme. *out holds one reference for the caller.
  * WU_SUCCESS, WU_ERR_BAD_PARAM, WU_ERR_NOT_SUPPORTED (no module for the scheme), the module's
  * error, WU_ERR_NOMEM. */
-int wu_ptl_connect(wu_progress_t *pt, const char *uri, wu_ptl_recv_fn_t recv,
-                   wu_ptl_closed_fn_t closed, void *cbdata, wu_ptl_conn_t **out);
+WU_EXPORT int wu_ptl_connect(wu_progress_t *pt, const char *uri, wu_ptl_recv_fn_t recv,
+                             wu_ptl_closed_fn_t closed, void *cbdata, wu_ptl_conn_t **out);
 /* Queue one frame (payload copied) to be written by the progress thread, in call order. Any
  * thread. WU_SUCCESS (queued; dropped silently if the connection closes first),
  * WU_ERR_BAD_PARAM, WU_ERR_VALUE_OUT_OF_BOUNDS (len above ptl_base_max_msg_size or 2^32-1),
  * WU_ERR_NOMEM, WU_ERR_INIT (progress thread stopping). */
-int wu_ptl_send(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *payload, size_t len);
+WU_EXPORT int wu_ptl_send(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *payload,
+                          size_t len);
 /* A payload several frames share (the same fence result to every client): its bytes are copied
  * once, when it is made, and each frame that sends it holds a reference until written. */
 typedef struct wu_ptl_shared wu_ptl_shared_t;
@@ -197,19 +206,19 @@ void wu_ptl_shared_release(wu_ptl_shared_t *s);
 int wu_ptl_send_shared(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, wu_ptl_shared_t *s);
 /* Close c asynchronously: its closed callback runs (WU_SUCCESS) unless it already has. Any
  * thread. Does not drop a reference. */
-void wu_ptl_close(wu_ptl_conn_t *c);
-void wu_ptl_conn_retain(wu_ptl_conn_t *c);
+WU_EXPORT void wu_ptl_close(wu_ptl_conn_t *c);
+WU_EXPORT void wu_ptl_conn_retain(wu_ptl_conn_t *c);
 /* Drop a reference; the last one frees c (its socket is closed by then). NULL is a no-op. */
-void wu_ptl_conn_release(wu_ptl_conn_t *c);
+WU_EXPORT void wu_ptl_conn_release(wu_ptl_conn_t *c);
 /* The owner of an accepted connection has authenticated its peer: lift the untrusted limits
  * (one frame of handshake_max bytes, the handshake deadline) and free its place among the
  * listener's untrusted connections. Call it before replying to the peer's first frame: frames
  * the peer sends after that reply are then accepted. Any thread (from another thread it takes
  * effect in order with the sends that follow). No-op if already trusted or closed, or NULL. */
-void wu_ptl_conn_set_trusted(wu_ptl_conn_t *c);
+WU_EXPORT void wu_ptl_conn_set_trusted(wu_ptl_conn_t *c);
 /* The socket, for peer checks (SO_PEERCRED); -1 once closed. Do not read, write or close it. */
-int wu_ptl_conn_fd(const wu_ptl_conn_t *c);
-void wu_ptl_conn_set_cbdata(wu_ptl_conn_t *c, void *cbdata);
-void *wu_ptl_conn_get_cbdata(const wu_ptl_conn_t *c);
+WU_EXPORT int wu_ptl_conn_fd(const wu_ptl_conn_t *c);
+WU_EXPORT void wu_ptl_conn_set_cbdata(wu_ptl_conn_t *c, void *cbdata);
+WU_EXPORT void *wu_ptl_conn_get_cbdata(const wu_ptl_conn_t *c);
 
 #endif

@@ -27,7 +27,7 @@ int wu_argv_append_unique(char ***argv, const char *arg);
 int wu_argv_prepend(char ***argv, const char *arg);
 
 /* Number of strings before the terminating NULL; 0 for a NULL vector. */
-int wu_argv_count(char *const *argv);
+WU_EXPORT int wu_argv_count(char *const *argv);
 
 /* Free every string and the vector. NULL is a no-op. */
 WU_EXPORT void wu_argv_free(char **argv);

@@ -71,6 +71,11 @@ WU_EXPORT int wu_rte_run(const wu_rte_spec_t *app, int *status);
  * 128+sig), and once it is ending a further one kills it at once. SIGUSR1 and SIGUSR2 are
  * forwarded; SIGTSTP stops the job and then the launcher, SIGCONT resumes the job. */
 WU_EXPORT void wu_rte_interrupt(int sig);
+/* wired: serve node `node` of the job of the wrun listening on port (at the address the ssh
+ * connection came from, or one of addrs, comma-separated), authenticated by token; after
+ * wu_rte_init. Returns wired's exit status. */
+WU_EXPORT int wu_rte_daemon_main(uint32_t node, unsigned port, const char *addrs,
+                                 const char *token);
 /* Shut everything down (PMIx server, progress thread, frameworks). */
 WU_EXPORT void wu_rte_finalize(void);
 

@@ -6,9 +6,10 @@
  * of the process record (their server_object) and complete at once (PMIX_OPERATION_SUCCEEDED):
  * the client gets its answer without waiting for the rte thread, which may be busy launching,
  * and the flag is set before the client can exit. abort is shifted to the rte progress thread,
- * where the job state lives, and completed with its cbfunc from there. On one node there is
- * nobody to exchange data with, so fence_nb and direct_modex are NULL: the server completes
- * local fences itself. */
+ * where the job state lives, and completed with its cbfunc from there (in wired it goes to the
+ * head node). fence_nb and direct_modex run only for procs of other nodes (the server completes
+ * fences within the node itself): in wrun they go to the daemons (wu_rte_dvm.c), in wired to
+ * the head node (wu_rte_daemon.c). */
 #include "pmix/rte/wu_rte_internal.h"
 #include "pmix/server/wu_server_host.h"
 #include "opal/util/wu_argv.h"
@@ -51,36 +52,41 @@ static rte_proc_t *find_proc(const pmix_proc_t *p)
     return &job->procs[p->rank];
 }
 
-static void upcall_in_rte(void *arg)
+void wu_rte_job_abort(const pmix_proc_t *proc, int status, const char *umsg)
 {
-    upcall_t *u = arg;
-    rte_proc_t *p = find_proc(&u->proc);
+    rte_proc_t *p = find_proc(proc);
     char *msg;
     int st;
 
+    /* the message is the user's (lines and UTF-8 kept), but no terminal control gets
+     * through; out of memory, it is left out */
+    msg = NULL != umsg ? wu_str_escape_dup(umsg, ABORT_MSG_MAX, WU_ESC_KEEP_NL | WU_ESC_KEEP_UTF8)
+                       : NULL;
+    wu_rte_say("abort", wu_rte_tool, proc->rank, proc->nspace, status,
+               NULL != msg && '\0' != msg[0] ? ": " : "", NULL != msg ? msg : "");
+    free(msg);
+    /* the exit status keeps the low 8 bits, but a non-zero status never becomes 0 */
+    st = status & 0xff;
+    if (0 == st && 0 != status) {
+        st = 1;
+    }
+    if (NULL != wu_rte_job && NULL != p) {
+        wu_rte_job_fail(wu_rte_job, st);
+    }
+}
+
+static void upcall_in_rte(void *arg)
+{
+    upcall_t *u = arg;
+
     switch (u->kind) {
     case UP_ABORT:
-        /* the message is the user's (lines and UTF-8 kept), but no terminal control gets
-         * through; out of memory, it is left out */
-        msg = NULL != u->msg
-                  ? wu_str_escape_dup(u->msg, ABORT_MSG_MAX, WU_ESC_KEEP_NL | WU_ESC_KEEP_UTF8)
-                  : NULL;
-        wu_rte_say("abort", wu_rte_tool, u->proc.rank, u->proc.nspace, u->status,
-                   NULL != msg && '\0' != msg[0] ? ": " : "", NULL != msg ? msg : "");
-        free(msg);
-        /* the exit status keeps the low 8 bits, but a non-zero status never becomes 0 */
-        st = u->status & 0xff;
-        if (0 == st && 0 != u->status) {
-            st = 1;
-        }
         /* answer first, so the caller of PMIx_Abort is not killed while it waits */
         if (NULL != u->cbfunc) {
             u->cbfunc(PMIX_SUCCESS, u->cbdata);
             u->cbfunc = NULL;
         }
-        if (NULL != wu_rte_job && NULL != p) {
-            wu_rte_job_fail(wu_rte_job, st);
-        }
+        wu_rte_job_abort(&u->proc, u->status, u->msg);
         break;
     }
     if (NULL != u->cbfunc) {
@@ -166,12 +172,42 @@ static pmix_status_t h_abort(const pmix_proc_t *proc, void *server_object, int s
                              const char msg[], pmix_proc_t procs[], size_t nprocs,
                              pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
-    /* procs names whom to abort; with one job on one node we end the whole job either way, as
-     * mpirun does */
+    /* procs names whom to abort; we end the whole job either way, as mpirun does */
     (void)server_object;
     (void)procs;
     (void)nprocs;
+    if (wu_rte_daemon_mode) {
+        /* wired: the head node decides (the caller's answer comes at once) */
+        pmix_status_t rc = wu_rte_daemon_abort(proc, status, msg);
+        return PMIX_SUCCESS == rc ? PMIX_OPERATION_SUCCEEDED : rc;
+    }
     return shift_upcall(UP_ABORT, proc, status, msg, cbfunc, cbdata);
+}
+
+/* A fence with participants on other nodes (server thread): wired forwards it to the head
+ * node, the head node collects it. */
+static pmix_status_t h_fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                             size_t ninfo, char *data, size_t ndata, pmix_modex_cbfunc_t cbfunc,
+                             void *cbdata)
+{
+    (void)info;
+    (void)ninfo;
+    if (wu_rte_daemon_mode) {
+        return wu_rte_daemon_fence(procs, nprocs, data, ndata, cbfunc, cbdata);
+    }
+    return wu_rte_dvm_fence(procs, nprocs, data, ndata, cbfunc, cbdata);
+}
+
+/* Data of a proc on another node (server thread). */
+static pmix_status_t h_dmodex(const pmix_proc_t *proc, const pmix_info_t info[], size_t ninfo,
+                              pmix_modex_cbfunc_t cbfunc, void *cbdata)
+{
+    (void)info;
+    (void)ninfo;
+    if (wu_rte_daemon_mode) {
+        return wu_rte_daemon_dmodex(proc, cbfunc, cbdata);
+    }
+    return wu_rte_dvm_dmodex(proc, cbfunc, cbdata);
 }
 
 /* --- server ---------------------------------------------------------------------------------- */
@@ -189,6 +225,8 @@ int wu_rte_server_init(void)
     module.client_connected2 = h_connected2;
     module.client_finalized = h_finalized;
     module.abort = h_abort;
+    module.fence_nb = h_fence;
+    module.direct_modex = h_dmodex;
     module.log = wu_rte_log_upcall;
     wu_server_set_lost_hook(h_lost);
 

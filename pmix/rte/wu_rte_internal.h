@@ -10,6 +10,7 @@
 #include "pmix/rte/wu_rte_jobmap.h"
 #include "pmix/rte/wu_rte_map.h"
 #include "pmix_common.h"
+#include "pmix_server.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -34,9 +35,15 @@ typedef struct rte_proc {
     atomic_bool connected; /* client_connected seen */
     atomic_bool finalized; /* client_finalized seen */
     atomic_uint lost_seq;  /* 1, 2, ...: order in which connections ended unfinalized; 0: not */
-    bool exited;           /* its end was reported by pls (rte thread) */
-    rte_line_t line[2];    /* stdout, stderr */
-    int outfd[2];          /* --output-filename: its stdout and stderr files; -1: ours */
+    bool exited;           /* its end was reported: by pls, or by its node's daemon (rte thread) */
+    int32_t lidx;          /* its index among job->pls's processes; -1: it runs on another node */
+    /* How it ended, once exited (copied from pls, or from its daemon's report). */
+    wu_pls_proc_state_t state;
+    int wait_status;
+    int exec_errno;
+    pid_t pid;
+    rte_line_t line[2]; /* stdout, stderr */
+    int outfd[2];       /* --output-filename: its stdout and stderr files; -1: ours */
 } rte_proc_t;
 
 typedef struct rte_stdin rte_stdin_t;
@@ -46,7 +53,12 @@ typedef struct rte_job {
     char *nsdir; /* the job's session directory (PMIX_NSDIR), removed with the job */
     uint32_t np;
     rte_proc_t *procs;
-    wu_pls_job_t *pls;
+    wu_pls_job_t *pls;         /* this node's processes (NULL when it runs none) */
+    uint32_t nlocal;           /* their number */
+    uint32_t *lranks;          /* nlocal entries: the rank of each of them (pls index -> rank) */
+    bool local_done;           /* every process of this node has ended (or there is none) */
+    struct rte_dvm *dvm;       /* head: the daemons of the job's other nodes, or NULL */
+    struct rte_daemon *daemon; /* in wired: the link to the head node, or NULL */
     unsigned jobnum;           /* 1, 2, ...: the launcher's count of jobs, as in ORTE's tags */
     const wu_rte_spec_t *app;  /* what runs (valid while wu_rte_run runs) */
     uint32_t *ctx_first;       /* per application context: its first rank, */
@@ -69,12 +81,14 @@ typedef struct rte_job {
     int forwarded_sig;   /* the last SIGINT/SIGTERM/SIGHUP passed on to the job, or 0 */
     double forwarded_at; /* when (CLOCK_MONOTONIC seconds) */
     wu_wait_t done;      /* released when every process has ended (any thread may wait) */
+    bool done_released;  /* done was released */
 } rte_job_t;
 
 /* wu_rte_job.c */
 extern const char *wu_rte_tool;   /* "wrun" */
 extern char wu_rte_hostname[256]; /* this node */
 extern rte_job_t *wu_rte_job;     /* the running job, or NULL */
+extern bool wu_rte_daemon_mode;   /* this process is wired (set before the server starts) */
 /* Decide the job's end (first call wins) and terminate what still runs. */
 void wu_rte_job_fail(rte_job_t *job, int status);
 /* A one-line message from help-wu-rte.txt on stderr (not framed). */
@@ -84,6 +98,54 @@ void wu_rte_say(const char *topic, ...);
 void wu_rte_write_text(int fd, const char *text, size_t len);
 /* Seconds on CLOCK_MONOTONIC. */
 double wu_rte_now(void);
+
+/* The job's end as a process's: its exit status per the rules of wu_rte.h, decided on the head
+ * node (wu_rte_job.c). rp's end (state, wait_status, exec_errno, pid, connected, finalized) is
+ * filled in. */
+void wu_rte_proc_ended(rte_job_t *job, rte_proc_t *rp);
+/* Every process of the job has ended, and every daemon has said so: release the job's wait.
+ * Called whenever one of those changes (rte thread). */
+void wu_rte_job_check_done(rte_job_t *job);
+/* The name of the node running rank (for messages). */
+const char *wu_rte_rank_host(const rte_job_t *job, uint32_t rank);
+
+/* In wired: run the job the head node sent (app, nspace, its map; this node is map node mynode)
+ * through its end; the daemon link carries outputs and ends up and commands down. Takes map. */
+int wu_rte_run_daemon_job(const wu_rte_spec_t *app, const char *nspace, wu_rte_jobmap_t *map,
+                          uint32_t mynode, struct rte_daemon *daemon, int *status);
+
+/* wu_rte_dvm.c: on the head node, the daemons (wired) of the job's other nodes, started with
+ * ssh and reached over TCP (wu_rte_dmsg.h has the messages). */
+/* Main thread, after placement: start a daemon on every other node of the map and wait until
+ * each has connected and authenticated (bounded). Failures are reported; WU_ERR_SILENT. */
+int wu_rte_dvm_start(rte_job_t *job);
+/* rte thread: tell every daemon to terminate its processes / deliver sig to them. */
+void wu_rte_dvm_terminate(rte_job_t *job);
+void wu_rte_dvm_signal(rte_job_t *job, int sig);
+/* rte thread: has every daemon reported the end of its processes (or been lost)? */
+bool wu_rte_dvm_done(const rte_job_t *job);
+/* Main thread, at the job's end: stop the daemons, wait for them (bounded), kill what is left. */
+void wu_rte_dvm_stop(rte_job_t *job);
+/* Host-module upcalls of the head node's server for a multi-node job (server thread). */
+pmix_status_t wu_rte_dvm_fence(const pmix_proc_t procs[], size_t nprocs, const char *data,
+                               size_t ndata, pmix_modex_cbfunc_t cbfunc, void *cbdata);
+pmix_status_t wu_rte_dvm_dmodex(const pmix_proc_t *proc, pmix_modex_cbfunc_t cbfunc, void *cbdata);
+
+/* wu_rte_daemon.c: in wired, the same upcalls, forwarded to the head node (server thread). */
+pmix_status_t wu_rte_daemon_fence(const pmix_proc_t procs[], size_t nprocs, const char *data,
+                                  size_t ndata, pmix_modex_cbfunc_t cbfunc, void *cbdata);
+pmix_status_t wu_rte_daemon_dmodex(const pmix_proc_t *proc, pmix_modex_cbfunc_t cbfunc,
+                                   void *cbdata);
+pmix_status_t wu_rte_daemon_abort(const pmix_proc_t *proc, int status, const char *msg);
+/* In wired: a process's output or end goes to the head node (rte thread). */
+void wu_rte_daemon_output(rte_job_t *job, uint32_t rank, int stream, const char *data, size_t len);
+void wu_rte_daemon_exited(rte_job_t *job, rte_proc_t *rp);
+void wu_rte_daemon_local_done(rte_job_t *job);
+/* In wired: the program could not be started (err): every local rank failed (main thread). */
+void wu_rte_daemon_launch_failed(rte_job_t *job, int err);
+/* A process of the job called PMIx_Abort (or its daemon says it did): tell the user, end the
+ * job with its status (rte thread). */
+void wu_rte_job_abort(const pmix_proc_t *proc, int status, const char *msg);
 
 /* wu_rte_host.c: the PMIx server and its host module (called on the launcher's main thread). */
 int wu_rte_server_init(void);
@@ -122,6 +184,8 @@ void wu_rte_log_stop(void);
 /* wu_rte_place.c: map and bind the job before launch (reports problems to the user and returns
  * WU_ERR_SILENT); print --report-bindings once the processes run; release. */
 int wu_rte_place_job(rte_job_t *job);
+/* Does the job run processes on a node other than this one? */
+bool wu_rte_job_remote(const rte_job_t *job);
 void wu_rte_place_report(rte_job_t *job);
 void wu_rte_place_free(rte_job_t *job);
 

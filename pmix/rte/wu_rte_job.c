@@ -32,6 +32,7 @@ extern char **environ;
 const char *wu_rte_tool = "wrun";
 char wu_rte_hostname[256] = "localhost";
 rte_job_t *wu_rte_job = NULL;
+bool wu_rte_daemon_mode = false;
 
 static wu_progress_t *progress = NULL;
 static unsigned job_counter = 0;
@@ -142,16 +143,47 @@ void wu_rte_say(const char *topic, ...)
 
 /* --- the job's end --------------------------------------------------------------------------- */
 
+/* Terminate the job's processes on every node (once). */
+static void terminate_all(rte_job_t *job)
+{
+    if (job->terminating) {
+        return;
+    }
+    job->terminating = true;
+    if (NULL != job->pls) {
+        (void)wu_pls_terminate_job(job->pls, 0);
+    }
+    if (NULL != job->dvm) {
+        wu_rte_dvm_terminate(job);
+    }
+}
+
+/* Deliver sig to the job's processes on every node. */
+static void signal_all(rte_job_t *job, int sig)
+{
+    if (NULL != job->pls) {
+        (void)wu_pls_signal_job(job->pls, sig);
+    }
+    if (NULL != job->dvm) {
+        wu_rte_dvm_signal(job, sig);
+    }
+}
+
+const char *wu_rte_rank_host(const rte_job_t *job, uint32_t rank)
+{
+    if (NULL == job->map || rank >= job->np) {
+        return wu_rte_hostname;
+    }
+    return job->map->nodes[job->map->procs[rank].node].name;
+}
+
 void wu_rte_job_fail(rte_job_t *job, int status)
 {
     if (!job->status_set) {
         job->status_set = true;
         job->status = status;
     }
-    if (!job->terminating) {
-        job->terminating = true;
-        (void)wu_pls_terminate_job(job->pls, 0);
-    }
+    terminate_all(job);
 }
 
 static int exec_status(int err)
@@ -162,41 +194,51 @@ static int exec_status(int err)
 static bool on_output(wu_pls_job_t *pls, wu_pls_proc_t *proc, int stream, const char *data,
                       size_t len)
 {
-    return wu_rte_iof_output(pls->user, proc->rank, stream, data, len);
+    rte_job_t *job = pls->user;
+    uint32_t rank = job->lranks[proc->rank];
+    if (NULL != job->daemon) {
+        wu_rte_daemon_output(job, rank, stream, data, len);
+        return true;
+    }
+    return wu_rte_iof_output(job, rank, stream, data, len);
+}
+
+/* The program rank runs (for messages). */
+static const char *rank_prog(const rte_job_t *job, uint32_t rank)
+{
+    return job->app->ctx[job->procs[rank].ctx].argv[0];
 }
 
 /* The exit status a process's end gives the job, or -1 when its end is no failure. With say,
  * also tell the user why. */
-static int proc_failure(rte_job_t *job, wu_pls_proc_t *proc, bool say)
+static int proc_failure(rte_job_t *job, const rte_proc_t *rp, bool say)
 {
-    rte_proc_t *rp = &job->procs[proc->rank];
-    int st = proc->wait_status;
-    if (WU_PLS_PROC_FAILED == proc->state) {
+    int st = rp->wait_status;
+    const char *host = wu_rte_rank_host(job, rp->rank);
+    if (WU_PLS_PROC_FAILED == rp->state) {
         if (say) {
-            wu_rte_say("exec-failed", wu_rte_tool,
-                       NULL != proc->argv ? proc->argv[0] : job->pls->argv[0],
-                       strerror(proc->exec_errno));
+            wu_rte_say("exec-failed", wu_rte_tool, rank_prog(job, rp->rank),
+                       strerror(rp->exec_errno));
         }
-        return exec_status(proc->exec_errno);
+        return exec_status(rp->exec_errno);
     }
     if (WIFSIGNALED(st)) {
         /* a death by the signal the user sent us needs no explanation */
         if (say && WTERMSIG(st) != job->forwarded_sig) {
-            wu_rte_say("proc-signaled", wu_rte_tool, proc->rank, (int)proc->pid, wu_rte_hostname,
-                       WTERMSIG(st), strsignal(WTERMSIG(st)));
+            wu_rte_say("proc-signaled", wu_rte_tool, rp->rank, (int)rp->pid, host, WTERMSIG(st),
+                       strsignal(WTERMSIG(st)));
         }
         return 128 + WTERMSIG(st);
     }
     if (WIFEXITED(st) && 0 != WEXITSTATUS(st)) {
         if (say) {
-            wu_rte_say("proc-exited", wu_rte_tool, proc->rank, (int)proc->pid, wu_rte_hostname,
-                       WEXITSTATUS(st));
+            wu_rte_say("proc-exited", wu_rte_tool, rp->rank, (int)rp->pid, host, WEXITSTATUS(st));
         }
         return WEXITSTATUS(st);
     }
     if (atomic_load(&rp->connected) && !atomic_load(&rp->finalized)) {
         if (say) {
-            wu_rte_say("no-finalize", wu_rte_tool, proc->rank, (int)proc->pid, wu_rte_hostname);
+            wu_rte_say("no-finalize", wu_rte_tool, rp->rank, (int)rp->pid, host);
         }
         return WU_RTE_EXIT_NO_FINALIZE;
     }
@@ -206,7 +248,7 @@ static int proc_failure(rte_job_t *job, wu_pls_proc_t *proc, bool say)
 /* The job's status is rank's failure. */
 static void decide(rte_job_t *job, uint32_t rank)
 {
-    wu_rte_job_fail(job, proc_failure(job, &job->pls->procs[rank], true));
+    wu_rte_job_fail(job, proc_failure(job, &job->procs[rank], true));
 }
 
 /* The process, not reaped yet, whose PMIx connection ended unfinalized before rank's did (or at
@@ -226,53 +268,80 @@ static rte_proc_t *failed_earlier(rte_job_t *job, uint32_t rank)
     return found;
 }
 
-static void on_exited(wu_pls_job_t *pls, wu_pls_proc_t *proc)
+void wu_rte_proc_ended(rte_job_t *job, rte_proc_t *rp)
 {
-    rte_job_t *job = pls->user;
-    rte_proc_t *rp = &job->procs[proc->rank], *first;
+    rte_proc_t *first;
     bool terminated_by_us;
 
     rp->exited = true;
     if (job->status_set) {
         return; /* the job is ending already; later ends do not change its status */
     }
-    if (job->have_pending && proc->rank == job->wait_rank) {
+    if (job->have_pending && rp->rank == job->wait_rank) {
         /* the process that failed first has ended: its failure decides, unless it is only
          * the terminate that the pending failure started */
         terminated_by_us =
-            WU_PLS_PROC_EXITED == proc->state && WIFSIGNALED(proc->wait_status) &&
-            (SIGTERM == WTERMSIG(proc->wait_status) || SIGKILL == WTERMSIG(proc->wait_status));
-        decide(job, !terminated_by_us && proc_failure(job, proc, false) >= 0 ? proc->rank
-                                                                             : job->pending_rank);
+            WU_PLS_PROC_EXITED == rp->state && WIFSIGNALED(rp->wait_status) &&
+            (SIGTERM == WTERMSIG(rp->wait_status) || SIGKILL == WTERMSIG(rp->wait_status));
+        decide(job, !terminated_by_us && proc_failure(job, rp, false) >= 0 ? rp->rank
+                                                                           : job->pending_rank);
         return;
     }
-    if (proc_failure(job, proc, false) < 0) {
+    if (proc_failure(job, rp, false) < 0) {
         return;
     }
-    if (!job->have_pending && NULL != (first = failed_earlier(job, proc->rank))) {
+    if (!job->have_pending && NULL != (first = failed_earlier(job, rp->rank))) {
         /* A peer lost its connection first: this failure is likely its consequence (a fence
          * failed). End the job now, but let the peer's end give the status. */
         job->have_pending = true;
-        job->pending_rank = proc->rank;
+        job->pending_rank = rp->rank;
         job->wait_rank = first->rank;
-        if (!job->terminating) {
-            job->terminating = true;
-            (void)wu_pls_terminate_job(job->pls, 0);
-        }
+        terminate_all(job);
         return;
     }
     if (!job->have_pending) {
-        decide(job, proc->rank);
+        decide(job, rp->rank);
     }
+}
+
+static void on_exited(wu_pls_job_t *pls, wu_pls_proc_t *proc)
+{
+    rte_job_t *job = pls->user;
+    rte_proc_t *rp = &job->procs[job->lranks[proc->rank]];
+
+    rp->state = proc->state;
+    rp->wait_status = proc->wait_status;
+    rp->exec_errno = proc->exec_errno;
+    rp->pid = proc->pid;
+    if (NULL != job->daemon) {
+        rp->exited = true;
+        wu_rte_daemon_exited(job, rp);
+        return;
+    }
+    wu_rte_proc_ended(job, rp);
+}
+
+void wu_rte_job_check_done(rte_job_t *job)
+{
+    if (!job->local_done || job->done_released || (NULL != job->dvm && !wu_rte_dvm_done(job))) {
+        return;
+    }
+    if (!job->status_set && job->have_pending) {
+        decide(job, job->pending_rank); /* the earlier process never ended as a failure */
+    }
+    job->done_released = true;
+    wu_wait_release(&job->done, WU_SUCCESS);
 }
 
 static void on_done(wu_pls_job_t *pls)
 {
     rte_job_t *job = pls->user;
-    if (!job->status_set && job->have_pending) {
-        decide(job, job->pending_rank); /* the earlier process never ended as a failure */
+    job->local_done = true;
+    if (NULL != job->daemon) {
+        wu_rte_daemon_local_done(job);
+        return;
     }
-    wu_wait_release(&job->done, WU_SUCCESS);
+    wu_rte_job_check_done(job);
 }
 
 /* --- interrupts ------------------------------------------------------------------------------ */
@@ -293,7 +362,7 @@ static void interrupt_in_rte(void *arg)
     int sig = (int)(intptr_t)arg;
     rte_job_t *job = wu_rte_job;
     double now = wu_rte_now();
-    if (NULL == job || NULL == job->pls) {
+    if (NULL == job || (NULL == job->pls && NULL == job->dvm)) {
         if (SIGINT == sig || SIGTERM == sig || SIGHUP == sig) {
             atomic_store(&pending_interrupt, sig);
             wu_rte_iof_interrupt(); /* the job is over: stop waiting for a stuck reader */
@@ -303,21 +372,21 @@ static void interrupt_in_rte(void *arg)
     switch (sig) {
     case SIGUSR1:
     case SIGUSR2:
-        (void)wu_pls_signal_job(job->pls, sig);
+        signal_all(job, sig);
         return;
     case SIGTSTP: /* the job is in process groups of its own: the terminal does not stop it */
         wu_rte_say("suspended", wu_rte_tool);
-        (void)wu_pls_signal_job(job->pls, SIGSTOP);
+        signal_all(job, SIGSTOP);
         (void)kill(getpid(), SIGSTOP); /* and we stop as a shell expects; SIGCONT resumes */
         return;
     case SIGCONT:
-        (void)wu_pls_signal_job(job->pls, SIGCONT);
+        signal_all(job, SIGCONT);
         return;
     default:
         break;
     }
     if (job->terminating) {
-        (void)wu_pls_signal_job(job->pls, SIGKILL); /* already ending: now at once */
+        signal_all(job, SIGKILL); /* already ending: now at once */
     } else if (0 != job->forwarded_sig && now - job->forwarded_at < SECOND_SIGNAL_WINDOW) {
         wu_rte_say("interrupted", wu_rte_tool, strsignal(sig));
         wu_rte_job_fail(job, 128 + sig);
@@ -325,7 +394,7 @@ static void interrupt_in_rte(void *arg)
         wu_rte_say("forwarding", wu_rte_tool, strsignal(sig), SECOND_SIGNAL_WINDOW);
         job->forwarded_sig = sig;
         job->forwarded_at = now;
-        (void)wu_pls_signal_job(job->pls, sig);
+        signal_all(job, sig);
     }
 }
 
@@ -462,7 +531,8 @@ static int proc_env(rte_job_t *job, const wu_rte_spec_t *app, uint32_t rank, cha
                                .app_sizes = job->ctx_size,
                                .app_firsts = job->ctx_first,
                                .oversubscribed = NULL != job->place && job->place->oversubscribed,
-                               .bound = job->bind_for_real && NULL != job->pls->procs[rank].cpus};
+                               .bound = job->bind_for_real &&
+                                        NULL != job->pls->procs[job->procs[rank].lidx].cpus};
     if (NULL == e && NULL != environ && NULL != environ[0]) {
         return WU_ERR_NOMEM;
     }
@@ -517,15 +587,21 @@ static void free_job(rte_job_t *job)
         wu_pls_job_free(job->pls); /* kills and reaps whatever still runs */
         job->pls = NULL;
     }
+    if (NULL != job->dvm) {
+        wu_rte_dvm_stop(job); /* the other nodes' daemons end, and their processes with them */
+    }
     (void)wu_progress_shift_wait(progress, forget_job, NULL, 0);
     wu_rte_iof_flush(job);
     wu_rte_log_summary();
-    wu_rte_deregister_job(job);
+    if (NULL != job->map && UINT32_MAX != job->mynode) {
+        wu_rte_deregister_job(job);
+    }
     wu_wait_destroy(&job->done);
     wu_rte_place_free(job);
     free(job->ctx_first);
     free(job->ctx_size);
     free(job->scratch);
+    free(job->lranks);
     free(job->procs);
     free(job);
 }
@@ -556,8 +632,9 @@ static int check_spec(const wu_rte_spec_t *app, uint32_t *np)
     return WU_SUCCESS;
 }
 
-/* The job record: its processes numbered through the contexts, and its namespace. */
-static rte_job_t *job_new(const wu_rte_spec_t *app, uint32_t np)
+/* The job record: its processes numbered through the contexts, and its namespace (nspace, or
+ * a new one when NULL). */
+static rte_job_t *job_new(const wu_rte_spec_t *app, uint32_t np, const char *nspace)
 {
     rte_job_t *job;
     if (NULL == (job = calloc(1, sizeof *job)) ||
@@ -577,6 +654,7 @@ static rte_job_t *job_new(const wu_rte_spec_t *app, uint32_t np)
     job->np = np;
     job->app = app;
     job->jobnum = ++job_counter;
+    job->mynode = UINT32_MAX;
     for (uint32_t c = 0, r = 0; c < app->nctx; c++) {
         job->ctx_first[c] = r;
         job->ctx_size[c] = app->ctx[c].np;
@@ -584,70 +662,111 @@ static rte_job_t *job_new(const wu_rte_spec_t *app, uint32_t np)
             job->procs[r].rank = r;
             job->procs[r].ctx = c;
             job->procs[r].ctx_rank = k;
+            job->procs[r].lidx = -1;
             job->procs[r].outfd[0] = job->procs[r].outfd[1] = -1;
         }
     }
-    snprintf(job->nspace, sizeof job->nspace, "%s.%.64s.%d.%u", wu_rte_tool, wu_rte_hostname,
-             (int)getpid(), job->jobnum);
+    if (NULL != nspace) {
+        snprintf(job->nspace, sizeof job->nspace, "%s", nspace);
+    } else {
+        snprintf(job->nspace, sizeof job->nspace, "%s.%.64s.%d.%u", wu_rte_tool, wu_rte_hostname,
+                 (int)getpid(), job->jobnum);
+    }
     return job;
 }
 
-/* The pls job: each process's program and directory, and our callbacks. */
+/* The pls job of this node's processes: each one's program, directory and binding, and our
+ * callbacks. No pls job when this node runs none of the job's processes. */
 static int pls_prepare(rte_job_t *job)
 {
     const wu_rte_spec_t *app = job->app;
-    job->pls = wu_pls_job_new(job->nspace, job->np, app->ctx[0].argv, progress);
-    if (NULL == job->pls ||
-        (NULL != app->ctx[0].cwd && NULL == (job->pls->cwd = strdup(app->ctx[0].cwd)))) {
+    const wu_rte_jm_node_t *me;
+    uint32_t first;
+
+    if (UINT32_MAX == job->mynode || 0 == job->map->nodes[job->mynode].nlocal) {
+        job->local_done = true;
+        return WU_SUCCESS;
+    }
+    me = &job->map->nodes[job->mynode];
+    job->nlocal = me->nlocal;
+    if (NULL == (job->lranks = calloc(me->nlocal, sizeof *job->lranks))) {
         return WU_ERR_NOMEM;
     }
-    /* the other contexts' processes run their own program */
-    for (uint32_t r = job->ctx_size[0]; r < job->np; r++) {
+    first = me->ranks[0];
+    job->pls =
+        wu_pls_job_new(job->nspace, me->nlocal, app->ctx[job->procs[first].ctx].argv, progress);
+    if (NULL == job->pls) {
+        return WU_ERR_NOMEM;
+    }
+    for (uint32_t i = 0; i < me->nlocal; i++) {
+        uint32_t r = me->ranks[i];
         const wu_rte_ctx_t *ctx = &app->ctx[job->procs[r].ctx];
-        wu_pls_proc_t *pp = &job->pls->procs[r];
+        wu_pls_proc_t *pp = &job->pls->procs[i];
+        job->lranks[i] = r;
+        job->procs[r].lidx = (int32_t)i;
         if (NULL == (pp->argv = wu_argv_copy(ctx->argv)) ||
             (NULL != ctx->cwd && NULL == (pp->cwd = strdup(ctx->cwd)))) {
+            return WU_ERR_NOMEM;
+        }
+        pp->want_stdin =
+            WU_RTE_STDIN_ALL == app->stdin_target || (int64_t)r == (int64_t)app->stdin_target;
+        if (job->bind_for_real && NULL != job->place &&
+            WU_SUCCESS !=
+                wu_rte_map_cpulist(job->place, job->map->procs[r].local_rank, &pp->cpus)) {
             return WU_ERR_NOMEM;
         }
     }
     job->pls->user = job;
     job->pls->merge_stderr = app->merge_stderr;
     job->pls->cb = (wu_pls_callbacks_t){.output = on_output, .exited = on_exited, .done = on_done};
-    for (uint32_t r = 0; r < job->np; r++) {
-        job->pls->procs[r].want_stdin =
-            WU_RTE_STDIN_ALL == app->stdin_target || (int64_t)r == (int64_t)app->stdin_target;
-    }
     return WU_SUCCESS;
 }
 
-/* Map, output files, registration with the server, each process's environment. */
+/* Map (unless the map came with the job), this node's pls job, output files, the daemons of
+ * the other nodes, the registration with the server, each local process's environment. */
 static int job_setup(rte_job_t *job)
 {
     int rc;
-    if (WU_SUCCESS != (rc = wu_rte_place_job(job)) ||
+    if (WU_SUCCESS != (rc = wu_rte_place_job(job)) || WU_SUCCESS != (rc = pls_prepare(job)) ||
         (NULL != job->app->output_dir && WU_SUCCESS != (rc = wu_rte_iof_open_files(job)))) {
         return rc;
     }
-    wu_rte_job = job; /* published to the rte thread by the launch shift below */
+    wu_rte_job = job; /* published to the rte thread by the shifts below */
+    if (NULL == job->daemon && wu_rte_job_remote(job) &&
+        WU_SUCCESS != (rc = wu_rte_dvm_start(job))) {
+        return rc;
+    }
+    if (UINT32_MAX == job->mynode) {
+        return WU_SUCCESS; /* nothing runs here: nothing to register */
+    }
     if (WU_SUCCESS != (rc = wu_rte_register_job(job))) {
         return rc;
     }
-    for (uint32_t r = 0; r < job->np; r++) {
-        if (WU_SUCCESS != (rc = proc_env(job, job->app, r, &job->pls->procs[r].env))) {
+    for (uint32_t i = 0; i < job->nlocal; i++) {
+        if (WU_SUCCESS != (rc = proc_env(job, job->app, job->lranks[i], &job->pls->procs[i].env))) {
             return rc;
         }
     }
     return WU_SUCCESS;
 }
 
-/* Start the processes; a program that cannot be run is reported with its exit status. */
+/* Start this node's processes; a program that cannot be run is reported with its exit
+ * status. */
 static int job_launch(rte_job_t *job, int *status)
 {
-    int rc = wu_pls_launch_job(job->pls);
+    int rc;
+    if (NULL == job->pls) {
+        return WU_SUCCESS;
+    }
+    rc = wu_pls_launch_job(job->pls);
     if (WU_SUCCESS == rc) {
         wu_rte_place_report(job);
         /* not fatal: the processes then read end of file */
         (void)wu_progress_shift_wait(progress, stdin_start, job, 0);
+    } else if ((WU_ERR_NOT_FOUND == rc || WU_ERR_NO_PERMISSIONS == rc) && NULL != job->daemon) {
+        /* the head node says it, for every node alike */
+        wu_rte_daemon_launch_failed(job, job->pls->launch_errno);
+        rc = WU_SUCCESS;
     } else if (WU_ERR_NOT_FOUND == rc || WU_ERR_NO_PERMISSIONS == rc) {
         wu_rte_say("exec-failed", wu_rte_tool, job->pls->launch_prog,
                    strerror(job->pls->launch_errno));
@@ -657,10 +776,18 @@ static int job_launch(rte_job_t *job, int *status)
     return rc;
 }
 
+static void check_done_in_rte(wu_wait_call_t *call)
+{
+    wu_rte_job_check_done(call->cbdata);
+    wu_wait_call_done(call, WU_SUCCESS);
+}
+
 /* The job runs as long as its processes do, or until --timeout (a terminate ends them within
  * the grace period; wrun's signals get here through wu_rte_interrupt). */
 static void job_wait(rte_job_t *job)
 {
+    /* a job without processes here is done when the daemons say so */
+    (void)wu_progress_shift_wait(progress, check_done_in_rte, job, 0);
     /* a signal that arrived during set-up */
     if (0 != atomic_load(&pending_interrupt)) {
         wu_rte_interrupt(atomic_load(&pending_interrupt));
@@ -673,20 +800,13 @@ static void job_wait(rte_job_t *job)
     (void)wu_wait_for(&job->done, 0);
 }
 
-int wu_rte_run(const wu_rte_spec_t *app, int *status)
+/* Run job (made by job_new) to its end. */
+static int run_job(rte_job_t *job, int *status)
 {
-    rte_job_t *job;
-    uint32_t np;
+    const wu_rte_spec_t *app = job->app;
     int rc;
 
-    *status = 1;
-    if (WU_SUCCESS != (rc = check_spec(app, &np))) {
-        return rc;
-    }
-    if (NULL == (job = job_new(app, np))) {
-        return WU_ERR_NOMEM;
-    }
-    if (WU_SUCCESS != (rc = pls_prepare(job)) || WU_SUCCESS != (rc = job_setup(job))) {
+    if (WU_SUCCESS != (rc = job_setup(job))) {
         goto fail;
     }
     if (0 != atomic_load(&pending_interrupt)) {
@@ -710,6 +830,47 @@ fail:
     }
     free_job(job);
     return rc;
+}
+
+int wu_rte_run(const wu_rte_spec_t *app, int *status)
+{
+    rte_job_t *job;
+    uint32_t np;
+    int rc;
+
+    *status = 1;
+    if (WU_SUCCESS != (rc = check_spec(app, &np))) {
+        return rc;
+    }
+    if (NULL == (job = job_new(app, np, NULL))) {
+        return WU_ERR_NOMEM;
+    }
+    return run_job(job, status);
+}
+
+int wu_rte_run_daemon_job(const wu_rte_spec_t *app, const char *nspace, wu_rte_jobmap_t *map,
+                          uint32_t mynode, struct rte_daemon *daemon, int *status)
+{
+    rte_job_t *job;
+    uint32_t np = 0;
+
+    *status = 1;
+    for (uint32_t c = 0; NULL != app && c < app->nctx; c++) {
+        np += app->ctx[c].np;
+    }
+    if (NULL == progress || NULL == app || 0 == np || NULL == map || np != map->np ||
+        mynode >= map->nnodes) {
+        wu_rte_jobmap_free(map);
+        return WU_ERR_BAD_PARAM;
+    }
+    if (NULL == (job = job_new(app, np, nspace))) {
+        wu_rte_jobmap_free(map);
+        return WU_ERR_NOMEM;
+    }
+    job->map = map;
+    job->mynode = mynode;
+    job->daemon = daemon;
+    return run_job(job, status);
 }
 
 /* --- the runtime ----------------------------------------------------------------------------- */

@@ -89,6 +89,12 @@ int wu_rte_place_job(rte_job_t *job)
         }
         over = over || job->np > slots;
     }
+    if (NULL != job->map) {
+        /* a daemon: the head node sent the map; place this node's ranks on its cores */
+        uint32_t nlocal = job->map->nodes[job->mynode].nlocal;
+        rc = wu_rte_map(job->topo, nlocal, &pol, over || nlocal > slots, &job->place);
+        return WU_ERR_OUT_OF_RESOURCE == rc ? WU_SUCCESS : rc;
+    }
     rc = wu_rte_map(job->topo, job->np, &pol, over, &job->place);
     if (WU_ERR_OUT_OF_RESOURCE == rc) {
         bool ht = WU_RTE_MAP_HWTHREAD == pol.map;
@@ -98,11 +104,6 @@ int wu_rte_place_job(rte_job_t *job)
     }
     if (WU_SUCCESS != rc || WU_SUCCESS != (rc = build_jobmap(job, &pol, over, slots))) {
         return rc;
-    }
-    for (uint32_t r = 0; r < job->np && job->bind_for_real; r++) {
-        if (WU_SUCCESS != (rc = wu_rte_map_cpulist(job->place, r, &job->pls->procs[r].cpus))) {
-            return rc;
-        }
     }
     if (app->display_map) {
         char *text = wu_rte_map_display(job->topo, job->place, wu_rte_hostname);
@@ -120,13 +121,14 @@ void wu_rte_place_report(rte_job_t *job)
     if (!job->app->report_bindings || NULL == job->place) {
         return;
     }
-    for (uint32_t r = 0; r < job->np; r++) {
+    for (uint32_t i = 0; NULL != job->pls && i < job->nlocal; i++) {
         char *line;
-        if (0 == job->pls->procs[r].pid) {
+        uint32_t r = job->lranks[i];
+        if (0 == job->pls->procs[i].pid) {
             continue; /* it could not be started (reported elsewhere) */
         }
-        line = wu_rte_map_binding_str(job->topo, job->place, r, wu_rte_hostname,
-                                      (int)job->pls->procs[r].pid);
+        line = wu_rte_map_binding_str(job->topo, job->place, job->map->procs[r].local_rank,
+                                      wu_rte_hostname, (int)job->pls->procs[i].pid);
         if (NULL != line) {
             fprintf(stderr, "%s\n", line);
             free(line);
@@ -143,4 +145,14 @@ void wu_rte_place_free(rte_job_t *job)
     job->topo = NULL;
     wu_rte_jobmap_free(job->map);
     job->map = NULL;
+}
+
+bool wu_rte_job_remote(const rte_job_t *job)
+{
+    for (uint32_t n = 0; NULL != job->map && n < job->map->nnodes; n++) {
+        if (n != job->mynode && job->map->nodes[n].nlocal > 0) {
+            return true;
+        }
+    }
+    return false;
 }

@@ -183,7 +183,7 @@ int wu_rte_stdin_start(rte_job_t *job)
     rte_stdin_t *s;
     uint32_t nt = 0;
 
-    for (uint32_t r = 0; r < job->np; r++) {
+    for (uint32_t r = 0; NULL != job->pls && r < job->nlocal; r++) {
         nt += job->pls->procs[r].stdin_fd >= 0;
     }
     if (0 == nt) {
@@ -194,7 +194,7 @@ int wu_rte_stdin_start(rte_job_t *job)
         return WU_ERR_NOMEM;
     }
     job->stdin_fwd = s;
-    for (uint32_t r = 0; r < job->np; r++) {
+    for (uint32_t r = 0; r < job->nlocal; r++) { /* r: the index among this node's processes */
         if (job->pls->procs[r].stdin_fd >= 0) {
             target_t *t = &s->t[s->nt++];
             t->job = job;

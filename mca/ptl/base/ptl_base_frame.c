@@ -1024,7 +1024,14 @@ static int listen_one(wu_progress_t *pt, const wu_mca_comp_entry_t *e,
 int wu_ptl_listen(wu_progress_t *pt, const char *component, const wu_ptl_listener_cbs_t *cbs,
                   void *cbdata, wu_ptl_listener_t **out)
 {
-    const wu_ptl_listen_req_t req = {.named = true, .alone = true};
+    return wu_ptl_listen_with(pt, component, NULL, 0, cbs, cbdata, out);
+}
+
+int wu_ptl_listen_with(wu_progress_t *pt, const char *component, const pmix_info_t info[],
+                       size_t ninfo, const wu_ptl_listener_cbs_t *cbs, void *cbdata,
+                       wu_ptl_listener_t **out)
+{
+    const wu_ptl_listen_req_t req = {.info = info, .ninfo = ninfo, .named = true, .alone = true};
     if (NULL == pt || NULL == cbs || NULL == cbs->recv || NULL == out) {
         return WU_ERR_BAD_PARAM;
     }

@@ -34,7 +34,11 @@ static int tcp_listen(const wu_ptl_listen_req_t *req, int *fd, char **uri, void 
     socklen_t slen = sizeof sa;
     char host[INET_ADDRSTRLEN];
     int s, one = 1;
-    const char *addr = NULL != listen_addr ? listen_addr : "127.0.0.1";
+    const pmix_info_t *where = wu_ptl_req_info(req, WU_PTL_TCP_ADDR);
+    const char *addr =
+        NULL != where && PMIX_STRING == where->value.type && NULL != where->value.data.string
+            ? where->value.data.string
+            : (NULL != listen_addr ? listen_addr : "127.0.0.1");
     const pmix_info_t *remote = wu_ptl_req_info(req, PMIX_SERVER_REMOTE_CONNECTIONS);
     const pmix_info_t *off = wu_ptl_req_info(req, PMIX_TCP_DISABLE_IPV4);
     const pmix_info_t *port = wu_ptl_req_info(req, PMIX_TCP_IPV4_PORT);

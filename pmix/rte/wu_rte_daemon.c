@@ -1,0 +1,579 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wu_rte_daemon.c -- the daemon side (wired) of a multi-node job: the link to the head node.
+ *
+ * wired connects to wrun's TCP port (first the address its ssh connection came from, then the
+ * addresses wrun listed), says HELLO with the token it read on its standard input, and waits
+ * for LAUNCH. It then runs the job's processes of its node with the same code as wrun
+ * (wu_rte_run_daemon_job): the PMIx server registers the whole job map, pls/fork starts the
+ * node's processes. Their output and their ends go up to wrun, which decides the job's end;
+ * TERMINATE and SIGNAL come down. The server's upcalls that need other nodes go up too: a
+ * fence's data (FENCE, answered by FENCE_DONE with every node's data), a direct-modex request
+ * (DMODEX_REQ, answered by DMODEX_REP), PMIx_Abort. Requests of other nodes about this node's
+ * procs come down as DMODEX_REQ and are answered by this node's server.
+ *
+ * When its processes have all ended the daemon says LOCAL_DONE, removes the job (registration,
+ * session directory) and waits for SHUTDOWN. If the head node's connection ends first, the
+ * daemon terminates its processes at once (SIGTERM, then SIGKILL after pls's grace period),
+ * cleans up and exits: nothing is left behind when wrun dies. Messages and pending requests
+ * live on the rte progress thread; upcalls shift into it. */
+#include "mca/ptl/ptl.h"
+#include "opal/util/wu_argv.h"
+#include "opal/util/wu_show_help.h"
+#include "pmix/rte/wu_rte_dmsg.h"
+#include "pmix/rte/wu_rte_internal.h"
+#include "pmix.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct pending {
+    struct pending *next;
+    uint64_t id; /* direct modex */
+    char *sig;   /* fence */
+    size_t siglen;
+    pmix_modex_cbfunc_t cb;
+    void *cbdata;
+} pending_t;
+
+struct rte_daemon {
+    uint32_t node;
+    wu_ptl_conn_t *conn;
+    wu_wait_t launched; /* LAUNCH arrived (or the head is gone) */
+    bool launched_done;
+    wu_wait_t end; /* SHUTDOWN arrived, or the head is gone */
+    bool end_done;
+    wu_wait_t closed; /* the connection's closed callback has run */
+    bool head_lost;
+    bool terminate; /* TERMINATE came before the job ran */
+    char *nspace;
+    wu_rte_spec_t *app;
+    wu_rte_jobmap_t *map;
+    uint32_t map_node;
+    pending_t *fences, *dmx;
+    uint64_t next_id;
+};
+
+static struct rte_daemon *the_daemon = NULL;
+
+static void release_once(wu_wait_t *w, bool *flag)
+{
+    if (!*flag) {
+        *flag = true;
+        wu_wait_release(w, WU_SUCCESS);
+    }
+}
+
+static void send_msg(struct rte_daemon *d, uint32_t type, wu_dmsg_t *m, pmix_status_t packed)
+{
+    if (PMIX_SUCCESS == packed && NULL != d->conn && !d->head_lost) {
+        (void)wu_ptl_send(d->conn, type, 0, m->base_ptr, m->bytes_used);
+    }
+    PMIX_DATA_BUFFER_DESTRUCT(m);
+}
+
+static void release_data(void *arg)
+{
+    free(arg);
+}
+
+/* Complete cb with a copy of data (the server may keep it until it calls release). */
+static void answer(pmix_modex_cbfunc_t cb, void *cbdata, pmix_status_t st, const char *data,
+                   size_t n)
+{
+    char *copy = n > 0 ? malloc(n) : NULL;
+    if (n > 0 && NULL == copy) {
+        cb(PMIX_ERR_NOMEM, NULL, 0, cbdata, NULL, NULL);
+        return;
+    }
+    if (n > 0) {
+        memcpy(copy, data, n);
+    }
+    cb(st, copy, n, cbdata, release_data, copy);
+}
+
+/* --- output and ends of this node's processes (rte thread) ----------------------------------- */
+
+void wu_rte_daemon_output(rte_job_t *job, uint32_t rank, int stream, const char *data, size_t len)
+{
+    wu_dmsg_t m;
+    pmix_status_t rc;
+    PMIX_DATA_BUFFER_CONSTRUCT(&m);
+    rc = wu_dmsg_put_u32(&m, rank);
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_put_u32(&m, (uint32_t)stream) : rc;
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_put_bytes(&m, data, len) : rc;
+    send_msg(job->daemon, WU_DMSG_OUTPUT, &m, rc);
+}
+
+void wu_rte_daemon_exited(rte_job_t *job, rte_proc_t *rp)
+{
+    wu_dmsg_t m;
+    pmix_status_t rc;
+    uint32_t flags =
+        (atomic_load(&rp->connected) ? 1u : 0u) | (atomic_load(&rp->finalized) ? 2u : 0u);
+    PMIX_DATA_BUFFER_CONSTRUCT(&m);
+    rc = wu_dmsg_put_u32(&m, rp->rank);
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_put_u32(&m, (uint32_t)rp->state) : rc;
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_put_i32(&m, rp->wait_status) : rc;
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_put_i32(&m, rp->exec_errno) : rc;
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_put_i32(&m, (int32_t)rp->pid) : rc;
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_put_u32(&m, flags) : rc;
+    send_msg(job->daemon, WU_DMSG_EXITED, &m, rc);
+}
+
+void wu_rte_daemon_local_done(rte_job_t *job)
+{
+    wu_dmsg_t m;
+    PMIX_DATA_BUFFER_CONSTRUCT(&m);
+    send_msg(job->daemon, WU_DMSG_LOCAL_DONE, &m, PMIX_SUCCESS);
+    if (!job->done_released) {
+        job->done_released = true;
+        wu_wait_release(&job->done, WU_SUCCESS);
+    }
+}
+
+/* The program could not be started at all (main thread): every local rank failed with err. */
+void wu_rte_daemon_launch_failed(rte_job_t *job, int err)
+{
+    for (uint32_t i = 0; i < job->nlocal; i++) {
+        rte_proc_t *rp = &job->procs[job->lranks[i]];
+        rp->state = WU_PLS_PROC_FAILED;
+        rp->exec_errno = err;
+        wu_rte_daemon_exited(job, rp);
+    }
+    wu_rte_daemon_local_done(job);
+}
+
+/* --- upcalls of this node's server ----------------------------------------------------------- */
+
+typedef struct {
+    pending_t *p;
+    char *data;
+    size_t ndata;
+    pmix_proc_t proc;
+} up_t;
+
+static void fence_in_rte(void *arg)
+{
+    up_t *u = arg;
+    struct rte_daemon *d = the_daemon;
+    wu_dmsg_t m;
+    pmix_status_t rc;
+    if (NULL == d || d->head_lost) {
+        u->p->cb(PMIX_ERR_LOST_CONNECTION, NULL, 0, u->p->cbdata, NULL, NULL);
+        free(u->p->sig);
+        free(u->p);
+    } else {
+        pending_t **pp = &d->fences;
+        while (NULL != *pp) {
+            pp = &(*pp)->next;
+        }
+        *pp = u->p; /* in order: the first pending fence of a set is answered first */
+        PMIX_DATA_BUFFER_CONSTRUCT(&m);
+        rc = wu_dmsg_put_bytes(&m, u->p->sig, u->p->siglen);
+        rc = PMIX_SUCCESS == rc ? wu_dmsg_put_bytes(&m, u->data, u->ndata) : rc;
+        send_msg(d, WU_DMSG_FENCE, &m, rc);
+    }
+    free(u->data);
+    free(u);
+}
+
+pmix_status_t wu_rte_daemon_fence(const pmix_proc_t procs[], size_t nprocs, const char *data,
+                                  size_t ndata, pmix_modex_cbfunc_t cbfunc, void *cbdata)
+{
+    up_t *u = calloc(1, sizeof *u);
+    wu_dmsg_t sig;
+    pmix_status_t rc =
+        NULL != u && NULL != (u->p = calloc(1, sizeof *u->p)) ? PMIX_SUCCESS : PMIX_ERR_NOMEM;
+    /* the participant set, packed as the head packs its own (wu_rte_dvm.c fence_sig) */
+    PMIX_DATA_BUFFER_CONSTRUCT(&sig);
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_dmsg_put_u32(&sig, (uint32_t)nprocs);
+    }
+    for (size_t i = 0; i < nprocs && PMIX_SUCCESS == rc; i++) {
+        rc = wu_dmsg_put_proc(&sig, &procs[i]);
+    }
+    if (PMIX_SUCCESS == rc && ndata > 0) {
+        rc = NULL != (u->data = malloc(ndata)) ? PMIX_SUCCESS : PMIX_ERR_NOMEM;
+    }
+    if (PMIX_SUCCESS != rc) {
+        PMIX_DATA_BUFFER_DESTRUCT(&sig);
+        if (NULL != u) {
+            free(u->p);
+            free(u->data);
+        }
+        free(u);
+        return rc;
+    }
+    if (ndata > 0) {
+        memcpy(u->data, data, ndata);
+    }
+    u->ndata = ndata;
+    u->p->sig = sig.base_ptr; /* the buffer's storage is ours now */
+    u->p->siglen = sig.bytes_used;
+    u->p->cb = cbfunc;
+    u->p->cbdata = cbdata;
+    if (WU_SUCCESS != wu_progress_shift(wu_rte_progress(), fence_in_rte, u)) {
+        free(u->p->sig);
+        free(u->p);
+        free(u->data);
+        free(u);
+        return PMIX_ERR_INIT;
+    }
+    return PMIX_SUCCESS;
+}
+
+static void dmodex_in_rte(void *arg)
+{
+    up_t *u = arg;
+    struct rte_daemon *d = the_daemon;
+    wu_dmsg_t m;
+    pmix_status_t rc;
+    if (NULL == d || d->head_lost) {
+        u->p->cb(PMIX_ERR_LOST_CONNECTION, NULL, 0, u->p->cbdata, NULL, NULL);
+        free(u->p);
+    } else {
+        u->p->id = ++d->next_id;
+        u->p->next = d->dmx;
+        d->dmx = u->p;
+        PMIX_DATA_BUFFER_CONSTRUCT(&m);
+        rc = wu_dmsg_put_u32(&m, d->map_node);
+        rc = PMIX_SUCCESS == rc ? wu_dmsg_put_u64(&m, u->p->id) : rc;
+        rc = PMIX_SUCCESS == rc ? wu_dmsg_put_proc(&m, &u->proc) : rc;
+        send_msg(d, WU_DMSG_DMODEX_REQ, &m, rc);
+    }
+    free(u);
+}
+
+pmix_status_t wu_rte_daemon_dmodex(const pmix_proc_t *proc, pmix_modex_cbfunc_t cbfunc,
+                                   void *cbdata)
+{
+    up_t *u = calloc(1, sizeof *u);
+    if (NULL == u || NULL == (u->p = calloc(1, sizeof *u->p))) {
+        free(u);
+        return PMIX_ERR_NOMEM;
+    }
+    u->proc = *proc;
+    u->p->cb = cbfunc;
+    u->p->cbdata = cbdata;
+    if (WU_SUCCESS != wu_progress_shift(wu_rte_progress(), dmodex_in_rte, u)) {
+        free(u->p);
+        free(u);
+        return PMIX_ERR_INIT;
+    }
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t wu_rte_daemon_abort(const pmix_proc_t *proc, int status, const char *msg)
+{
+    struct rte_daemon *d = the_daemon;
+    wu_dmsg_t m;
+    pmix_status_t rc;
+    if (NULL == d) {
+        return PMIX_ERR_INIT;
+    }
+    PMIX_DATA_BUFFER_CONSTRUCT(&m);
+    rc = wu_dmsg_put_u32(&m, proc->rank);
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_put_i32(&m, status) : rc;
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_put_str(&m, msg) : rc;
+    send_msg(d, WU_DMSG_ABORT, &m, rc); /* wu_ptl_send is safe from any thread */
+    return rc;
+}
+
+/* --- requests of other nodes about this node's procs ----------------------------------------- */
+
+typedef struct {
+    uint32_t origin;
+    uint64_t id;
+} dmx_req_t;
+
+static void dmx_local_cb(pmix_status_t status, char *data, size_t sz, void *cbdata)
+{
+    dmx_req_t *r = cbdata;
+    struct rte_daemon *d = the_daemon;
+    wu_dmsg_t m;
+    pmix_status_t rc;
+    if (NULL != d) {
+        PMIX_DATA_BUFFER_CONSTRUCT(&m);
+        rc = wu_dmsg_put_u32(&m, r->origin);
+        rc = PMIX_SUCCESS == rc ? wu_dmsg_put_u64(&m, r->id) : rc;
+        rc = PMIX_SUCCESS == rc ? wu_dmsg_put_i32(&m, status) : rc;
+        rc = PMIX_SUCCESS == rc ? wu_dmsg_put_bytes(&m, data, sz) : rc;
+        send_msg(d, WU_DMSG_DMODEX_REP, &m, rc);
+    }
+    free(r);
+}
+
+static void on_dmodex_req(struct rte_daemon *d, wu_dmsg_t *m)
+{
+    dmx_req_t *r = calloc(1, sizeof *r);
+    pmix_proc_t proc;
+    pmix_status_t rc;
+    if (NULL == r || PMIX_SUCCESS != wu_dmsg_get_u32(m, &r->origin) ||
+        PMIX_SUCCESS != wu_dmsg_get_u64(m, &r->id) || PMIX_SUCCESS != wu_dmsg_get_proc(m, &proc)) {
+        free(r);
+        return;
+    }
+    rc = PMIx_server_dmodex_request(&proc, dmx_local_cb, r);
+    if (PMIX_SUCCESS != rc) {
+        dmx_local_cb(rc, NULL, 0, r);
+    }
+    (void)d;
+}
+
+/* --- messages from the head node (rte thread) ------------------------------------------------ */
+
+static void fail_pending(struct rte_daemon *d)
+{
+    while (NULL != d->fences) {
+        pending_t *p = d->fences;
+        d->fences = p->next;
+        p->cb(PMIX_ERR_LOST_CONNECTION, NULL, 0, p->cbdata, NULL, NULL);
+        free(p->sig);
+        free(p);
+    }
+    while (NULL != d->dmx) {
+        pending_t *p = d->dmx;
+        d->dmx = p->next;
+        p->cb(PMIX_ERR_LOST_CONNECTION, NULL, 0, p->cbdata, NULL, NULL);
+        free(p);
+    }
+}
+
+static void terminate_job(struct rte_daemon *d)
+{
+    rte_job_t *job = wu_rte_job;
+    d->terminate = true;
+    if (NULL != job && NULL != job->pls && !job->terminating) {
+        job->terminating = true;
+        (void)wu_pls_terminate_job(job->pls, 0);
+    }
+}
+
+static void on_fence_done(struct rte_daemon *d, wu_dmsg_t *m)
+{
+    char *sig = NULL, *data = NULL;
+    size_t siglen = 0, ndata = 0;
+    int32_t st = 0;
+    if (PMIX_SUCCESS == wu_dmsg_get_bytes(m, &sig, &siglen) &&
+        PMIX_SUCCESS == wu_dmsg_get_i32(m, &st) &&
+        PMIX_SUCCESS == wu_dmsg_get_bytes(m, &data, &ndata)) {
+        for (pending_t **pp = &d->fences; NULL != *pp; pp = &(*pp)->next) {
+            pending_t *p = *pp;
+            if (p->siglen == siglen && 0 == memcmp(p->sig, sig, siglen)) {
+                *pp = p->next;
+                answer(p->cb, p->cbdata, st, data, ndata);
+                free(p->sig);
+                free(p);
+                break;
+            }
+        }
+    }
+    free(sig);
+    free(data);
+}
+
+static void on_dmodex_rep(struct rte_daemon *d, wu_dmsg_t *m)
+{
+    uint32_t origin;
+    uint64_t id;
+    int32_t st;
+    char *data = NULL;
+    size_t ndata = 0;
+    if (PMIX_SUCCESS == wu_dmsg_get_u32(m, &origin) && PMIX_SUCCESS == wu_dmsg_get_u64(m, &id) &&
+        PMIX_SUCCESS == wu_dmsg_get_i32(m, &st) &&
+        PMIX_SUCCESS == wu_dmsg_get_bytes(m, &data, &ndata)) {
+        for (pending_t **pp = &d->dmx; NULL != *pp; pp = &(*pp)->next) {
+            pending_t *p = *pp;
+            if (p->id == id) {
+                *pp = p->next;
+                answer(p->cb, p->cbdata, st, data, ndata);
+                free(p);
+                break;
+            }
+        }
+    }
+    free(data);
+}
+
+static void on_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *payload, size_t len,
+                    void *cbdata)
+{
+    struct rte_daemon *d = cbdata;
+    wu_dmsg_t m;
+    pmix_byte_object_t bo = {.bytes = (char *)payload, .size = len};
+    int32_t arg = 0;
+    (void)flags;
+    PMIX_DATA_BUFFER_CONSTRUCT(&m);
+    if (len > 0 && PMIX_SUCCESS != PMIx_Data_embed(&m, &bo)) {
+        wu_ptl_close(c);
+        return;
+    }
+    switch (tag) {
+    case WU_DMSG_LAUNCH:
+        if (NULL == d->app &&
+            PMIX_SUCCESS != wu_dmsg_get_job(&m, &d->nspace, &d->app, &d->map, &d->map_node)) {
+            fprintf(stderr, "wired: the job description from wrun does not decode\n");
+        }
+        release_once(&d->launched, &d->launched_done);
+        break;
+    case WU_DMSG_TERMINATE:
+        terminate_job(d);
+        break;
+    case WU_DMSG_SIGNAL:
+        if (PMIX_SUCCESS == wu_dmsg_get_i32(&m, &arg) && NULL != wu_rte_job &&
+            NULL != wu_rte_job->pls) {
+            (void)wu_pls_signal_job(wu_rte_job->pls, arg);
+        }
+        break;
+    case WU_DMSG_SHUTDOWN:
+        terminate_job(d);
+        release_once(&d->end, &d->end_done);
+        break;
+    case WU_DMSG_FENCE_DONE:
+        on_fence_done(d, &m);
+        break;
+    case WU_DMSG_DMODEX_REQ:
+        on_dmodex_req(d, &m);
+        break;
+    case WU_DMSG_DMODEX_REP:
+        on_dmodex_rep(d, &m);
+        break;
+    default:
+        break; /* a newer head's message: ignored */
+    }
+    PMIX_DATA_BUFFER_DESTRUCT(&m);
+}
+
+static void on_closed(wu_ptl_conn_t *c, int status, void *cbdata)
+{
+    struct rte_daemon *d = cbdata;
+    (void)c;
+    if (!d->end_done) {
+        fprintf(stderr, "wired: lost the connection to wrun (%s): ending this node's processes\n",
+                WU_PTL_PEER_CLOSED == status ? "it closed" : wu_strerror(status));
+    }
+    d->head_lost = true;
+    fail_pending(d);
+    terminate_job(d);
+    release_once(&d->launched, &d->launched_done);
+    release_once(&d->end, &d->end_done);
+    wu_wait_release(&d->closed, WU_SUCCESS);
+}
+
+/* --- the daemon's life ----------------------------------------------------------------------- */
+
+/* Connect to wrun: the address of our ssh client first, then those wrun listed. */
+static int connect_head(struct rte_daemon *d, unsigned port, const char *addrs)
+{
+    char **cands = NULL, *uri = NULL;
+    const char *sshc = getenv("SSH_CONNECTION");
+    int rc = WU_ERR_NOT_FOUND;
+    if (NULL != sshc) {
+        char **f = wu_argv_split(sshc, ' ');
+        if (NULL != f && NULL != f[0]) {
+            (void)wu_argv_append(&cands, f[0]);
+        }
+        wu_argv_free(f);
+    }
+    if (NULL != addrs) {
+        char **f = wu_argv_split(addrs, ',');
+        for (char **a = f; NULL != a && NULL != *a; a++) {
+            (void)wu_argv_append(&cands, *a);
+        }
+        wu_argv_free(f);
+    }
+    for (char **a = cands; NULL != a && NULL != *a && WU_SUCCESS != rc; a++) {
+        free(uri);
+        uri = NULL;
+        if (WU_SUCCESS == wu_asprintf(&uri, "tcp4://%s:%u", *a, port)) {
+            rc = wu_ptl_connect(wu_rte_progress(), uri, on_recv, on_closed, d, &d->conn);
+        }
+    }
+    free(uri);
+    wu_argv_free(cands);
+    return rc;
+}
+
+/* Seconds wired waits for wrun's LAUNCH after HELLO. */
+#define LAUNCH_WAIT 120.0
+
+int wu_rte_daemon_main(uint32_t node, unsigned port, const char *addrs, const char *token)
+{
+    struct rte_daemon *d = calloc(1, sizeof *d);
+    wu_dmsg_t m;
+    pmix_status_t prc;
+    int status = 1, rc;
+    char host[256] = "";
+
+    if (NULL == d) {
+        return 1;
+    }
+    d->node = node;
+    wu_rte_daemon_mode = true;
+    wu_wait_init(&d->launched);
+    wu_wait_init(&d->end);
+    wu_wait_init(&d->closed);
+    the_daemon = d;
+    if (WU_SUCCESS != connect_head(d, port, addrs)) {
+        fprintf(stderr,
+                "wired: cannot reach wrun on port %u (tried the ssh client's address and "
+                "%s)\n",
+                port, NULL != addrs ? addrs : "none");
+        goto out;
+    }
+    (void)gethostname(host, sizeof host - 1);
+    PMIX_DATA_BUFFER_CONSTRUCT(&m);
+    prc = wu_dmsg_put_str(&m, WU_DMSG_VERSION);
+    prc = PMIX_SUCCESS == prc ? wu_dmsg_put_str(&m, token) : prc;
+    prc = PMIX_SUCCESS == prc ? wu_dmsg_put_u32(&m, node) : prc;
+    prc = PMIX_SUCCESS == prc ? wu_dmsg_put_str(&m, host) : prc;
+    prc = PMIX_SUCCESS == prc ? wu_dmsg_put_i32(&m, (int32_t)getpid()) : prc;
+    send_msg(d, WU_DMSG_HELLO, &m, prc);
+    if (WU_ERR_TIMEOUT == wu_wait_for(&d->launched, LAUNCH_WAIT)) {
+        fprintf(stderr, "wired: no job from wrun within %.0f seconds\n", LAUNCH_WAIT);
+        goto out;
+    }
+    if (d->head_lost || NULL == d->app) {
+        goto out;
+    }
+    if (d->map_node != node) {
+        fprintf(stderr, "wired: wrun sent the job of node %u to node %u\n", d->map_node, node);
+        goto out;
+    }
+    if (!d->terminate) {
+        wu_rte_spec_t *app = d->app;
+        wu_rte_jobmap_t *map = d->map;
+        d->map = NULL; /* taken by the job */
+        rc = wu_rte_run_daemon_job(app, d->nspace, map, d->map_node, d, &status);
+        if (WU_SUCCESS != rc && WU_ERR_SILENT != rc) {
+            fprintf(stderr, "wired: the job could not be run: %s\n", wu_strerror(rc));
+        }
+        if (WU_SUCCESS != rc) {
+            PMIX_DATA_BUFFER_CONSTRUCT(&m);
+            send_msg(d, WU_DMSG_FAILED, &m,
+                     wu_dmsg_put_str(&m, "the job could not be set up "
+                                         "(wired's messages say why)"));
+        }
+    }
+    /* the head says when the job is over everywhere (or goes away) */
+    (void)wu_wait_for(&d->end, 0);
+    status = d->head_lost ? 1 : 0;
+out:
+    if (NULL != d->conn) {
+        d->end_done = true; /* our own close: nothing to say */
+        wu_ptl_close(d->conn);
+        (void)wu_wait_for(&d->closed, 10.0);
+        wu_ptl_conn_release(d->conn);
+    }
+    the_daemon = NULL;
+    free(d->nspace);
+    wu_dmsg_free_app(d->app);
+    wu_rte_jobmap_free(d->map);
+    wu_wait_destroy(&d->launched);
+    wu_wait_destroy(&d->end);
+    wu_wait_destroy(&d->closed);
+    free(d);
+    return status;
+}

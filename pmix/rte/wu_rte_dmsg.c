@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wu_rte_dmsg.c -- packing and unpacking the fields of the head/daemon messages
+ * (wu_rte_dmsg.h), and the job description a LAUNCH carries. */
+#include "pmix/rte/wu_rte_dmsg.h"
+#include "opal/util/wu_argv.h"
+#include "pmix.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Longest argv or environment a LAUNCH may carry, and most contexts or nodes: far above real
+ * use, low enough that a corrupt count cannot make us allocate much. */
+#define MAX_LIST  (1u << 20)
+#define MAX_NODES (1u << 20)
+
+pmix_status_t wu_dmsg_put_u32(wu_dmsg_t *m, uint32_t v)
+{
+    return PMIx_Data_pack(NULL, m, &v, 1, PMIX_UINT32);
+}
+
+pmix_status_t wu_dmsg_put_i32(wu_dmsg_t *m, int32_t v)
+{
+    return PMIx_Data_pack(NULL, m, &v, 1, PMIX_INT32);
+}
+
+pmix_status_t wu_dmsg_put_u64(wu_dmsg_t *m, uint64_t v)
+{
+    return PMIx_Data_pack(NULL, m, &v, 1, PMIX_UINT64);
+}
+
+pmix_status_t wu_dmsg_put_str(wu_dmsg_t *m, const char *s)
+{
+    return PMIx_Data_pack(NULL, m, (void *)&s, 1, PMIX_STRING);
+}
+
+pmix_status_t wu_dmsg_put_bytes(wu_dmsg_t *m, const void *p, size_t n)
+{
+    pmix_byte_object_t bo = {.bytes = (char *)p, .size = n};
+    return PMIx_Data_pack(NULL, m, &bo, 1, PMIX_BYTE_OBJECT);
+}
+
+pmix_status_t wu_dmsg_put_argv(wu_dmsg_t *m, char *const *argv)
+{
+    uint32_t n = (uint32_t)wu_argv_count(argv);
+    pmix_status_t rc = wu_dmsg_put_u32(m, n);
+    if (PMIX_SUCCESS == rc && n > 0) {
+        rc = PMIx_Data_pack(NULL, m, (void *)argv, (int32_t)n, PMIX_STRING);
+    }
+    return rc;
+}
+
+pmix_status_t wu_dmsg_put_proc(wu_dmsg_t *m, const pmix_proc_t *p)
+{
+    return PMIx_Data_pack(NULL, m, (void *)p, 1, PMIX_PROC);
+}
+
+/* Unpack exactly one value of type t into dst. */
+static pmix_status_t get_one(wu_dmsg_t *m, void *dst, pmix_data_type_t t)
+{
+    int32_t n = 1;
+    pmix_status_t rc = PMIx_Data_unpack(NULL, m, dst, &n, t);
+    return PMIX_SUCCESS == rc && 1 != n ? PMIX_ERR_UNPACK_FAILURE : rc;
+}
+
+pmix_status_t wu_dmsg_get_u32(wu_dmsg_t *m, uint32_t *v)
+{
+    return get_one(m, v, PMIX_UINT32);
+}
+
+pmix_status_t wu_dmsg_get_i32(wu_dmsg_t *m, int32_t *v)
+{
+    return get_one(m, v, PMIX_INT32);
+}
+
+pmix_status_t wu_dmsg_get_u64(wu_dmsg_t *m, uint64_t *v)
+{
+    return get_one(m, v, PMIX_UINT64);
+}
+
+pmix_status_t wu_dmsg_get_str(wu_dmsg_t *m, char **s)
+{
+    *s = NULL;
+    return get_one(m, s, PMIX_STRING);
+}
+
+pmix_status_t wu_dmsg_get_bytes(wu_dmsg_t *m, char **p, size_t *n)
+{
+    pmix_byte_object_t bo = {.bytes = NULL, .size = 0};
+    pmix_status_t rc = get_one(m, &bo, PMIX_BYTE_OBJECT);
+    *p = PMIX_SUCCESS == rc ? bo.bytes : NULL;
+    *n = PMIX_SUCCESS == rc ? bo.size : 0;
+    return rc;
+}
+
+pmix_status_t wu_dmsg_get_argv(wu_dmsg_t *m, char ***argv)
+{
+    uint32_t n = 0;
+    pmix_status_t rc = wu_dmsg_get_u32(m, &n);
+    char **v;
+    int32_t got = (int32_t)n;
+
+    *argv = NULL;
+    if (PMIX_SUCCESS != rc || 0 == n) {
+        return rc;
+    }
+    if (n > MAX_LIST || NULL == (v = calloc((size_t)n + 1, sizeof *v))) {
+        return n > MAX_LIST ? PMIX_ERR_UNPACK_FAILURE : PMIX_ERR_NOMEM;
+    }
+    rc = PMIx_Data_unpack(NULL, m, v, &got, PMIX_STRING);
+    if (PMIX_SUCCESS != rc || (uint32_t)got != n) {
+        wu_argv_free(v);
+        return PMIX_SUCCESS == rc ? PMIX_ERR_UNPACK_FAILURE : rc;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        if (NULL == v[i]) { /* an argv has no holes */
+            wu_argv_free(v);
+            return PMIX_ERR_UNPACK_FAILURE;
+        }
+    }
+    *argv = v;
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t wu_dmsg_get_proc(wu_dmsg_t *m, pmix_proc_t *p)
+{
+    return get_one(m, p, PMIX_PROC);
+}
+
+/* --- LAUNCH ---------------------------------------------------------------------------------- */
+
+#define TRY(x)                            \
+    do {                                  \
+        if (PMIX_SUCCESS != (rc = (x))) { \
+            return rc;                    \
+        }                                 \
+    } while (0)
+
+pmix_status_t wu_dmsg_put_job(wu_dmsg_t *m, const char *nspace, const wu_rte_spec_t *app,
+                              const char *cwd, const wu_rte_jobmap_t *map, uint32_t node)
+{
+    pmix_status_t rc;
+    TRY(wu_dmsg_put_str(m, nspace));
+    TRY(wu_dmsg_put_u32(m, node));
+    TRY(wu_dmsg_put_u32(m, app->nctx));
+    for (uint32_t c = 0; c < app->nctx; c++) {
+        const wu_rte_ctx_t *ctx = &app->ctx[c];
+        TRY(wu_dmsg_put_u32(m, ctx->np));
+        TRY(wu_dmsg_put_argv(m, ctx->argv));
+        /* a context without a directory runs where wrun runs, as with mpirun */
+        TRY(wu_dmsg_put_str(m, NULL != ctx->cwd ? ctx->cwd : cwd));
+        TRY(wu_dmsg_put_argv(m, ctx->env_set));
+    }
+    TRY(wu_dmsg_put_argv(m, app->env_set));
+    TRY(wu_dmsg_put_u32(m, (app->merge_stderr ? 1u : 0u) | (app->oversubscribe ? 2u : 0u) |
+                               (app->keep_lib_path ? 4u : 0u)));
+    TRY(wu_dmsg_put_i32(m, app->stdin_target));
+    TRY(wu_dmsg_put_str(m, app->map_by));
+    TRY(wu_dmsg_put_str(m, app->bind_to));
+    TRY(wu_dmsg_put_u32(m, map->np));
+    TRY(wu_dmsg_put_u32(m, map->nnodes));
+    for (uint32_t n = 0; n < map->nnodes; n++) {
+        const wu_rte_jm_node_t *nd = &map->nodes[n];
+        TRY(wu_dmsg_put_str(m, nd->name));
+        TRY(wu_dmsg_put_u32(m, nd->slots));
+        TRY(wu_dmsg_put_u32(m, nd->nlocal));
+        if (nd->nlocal > 0) {
+            TRY(PMIx_Data_pack(NULL, m, nd->ranks, (int32_t)nd->nlocal, PMIX_UINT32));
+        }
+    }
+    TRY(wu_dmsg_put_str(m, map->mapby));
+    TRY(wu_dmsg_put_str(m, map->rankby));
+    TRY(wu_dmsg_put_str(m, map->bindto));
+    return PMIX_SUCCESS;
+}
+
+void wu_dmsg_free_app(wu_rte_spec_t *app)
+{
+    if (NULL == app) {
+        return;
+    }
+    for (uint32_t c = 0; NULL != app->ctx && c < app->nctx; c++) {
+        wu_argv_free(app->ctx[c].argv);
+        free((char *)app->ctx[c].cwd);
+        wu_argv_free(app->ctx[c].env_set);
+    }
+    free(app->ctx);
+    wu_argv_free(app->env_set);
+    free((char *)app->map_by);
+    free((char *)app->bind_to);
+    free(app);
+}
+
+/* The map's nodes and ranks: every rank on exactly one node, local and node ranks by order. */
+static pmix_status_t get_map(wu_dmsg_t *m, wu_rte_jobmap_t *map)
+{
+    pmix_status_t rc;
+    uint32_t placed = 0;
+    TRY(wu_dmsg_get_u32(m, &map->np));
+    TRY(wu_dmsg_get_u32(m, &map->nnodes));
+    if (0 == map->np || map->np > UINT16_MAX || 0 == map->nnodes || map->nnodes > MAX_NODES) {
+        map->nnodes = 0;
+        return PMIX_ERR_UNPACK_FAILURE;
+    }
+    map->nodes = calloc(map->nnodes, sizeof *map->nodes);
+    map->procs = calloc(map->np, sizeof *map->procs);
+    if (NULL == map->nodes || NULL == map->procs) {
+        map->nnodes = 0;
+        return PMIX_ERR_NOMEM;
+    }
+    for (uint32_t p = 0; p < map->np; p++) {
+        map->procs[p].node = UINT32_MAX;
+    }
+    for (uint32_t n = 0; n < map->nnodes; n++) {
+        wu_rte_jm_node_t *nd = &map->nodes[n];
+        int32_t got;
+        nd->id = n;
+        TRY(wu_dmsg_get_str(m, &nd->name));
+        TRY(wu_dmsg_get_u32(m, &nd->slots));
+        TRY(wu_dmsg_get_u32(m, &nd->nlocal));
+        if (NULL == nd->name || 0 == nd->nlocal || nd->nlocal > map->np - placed) {
+            nd->nlocal = 0;
+            return PMIX_ERR_UNPACK_FAILURE;
+        }
+        if (NULL == (nd->ranks = calloc(nd->nlocal, sizeof *nd->ranks))) {
+            return PMIX_ERR_NOMEM;
+        }
+        got = (int32_t)nd->nlocal;
+        TRY(PMIx_Data_unpack(NULL, m, nd->ranks, &got, PMIX_UINT32));
+        if ((uint32_t)got != nd->nlocal) {
+            return PMIX_ERR_UNPACK_FAILURE;
+        }
+        for (uint32_t i = 0; i < nd->nlocal; i++) {
+            uint32_t r = nd->ranks[i];
+            if (r >= map->np || UINT32_MAX != map->procs[r].node) {
+                return PMIX_ERR_UNPACK_FAILURE; /* out of range, or on two nodes */
+            }
+            map->procs[r] = (wu_rte_jm_proc_t){.node = n, .local_rank = i, .node_rank = i};
+            if (nd->nlocal > nd->slots) {
+                map->oversubscribed = true;
+            }
+        }
+        placed += nd->nlocal;
+    }
+    if (placed != map->np) {
+        return PMIX_ERR_UNPACK_FAILURE;
+    }
+    TRY(wu_dmsg_get_str(m, &map->mapby));
+    TRY(wu_dmsg_get_str(m, &map->rankby));
+    TRY(wu_dmsg_get_str(m, &map->bindto));
+    return PMIX_SUCCESS;
+}
+
+static pmix_status_t get_app(wu_dmsg_t *m, wu_rte_spec_t *app)
+{
+    pmix_status_t rc;
+    uint32_t flags = 0, total = 0;
+    char *s;
+    TRY(wu_dmsg_get_u32(m, &app->nctx));
+    if (0 == app->nctx || app->nctx > MAX_LIST) {
+        app->nctx = 0;
+        return PMIX_ERR_UNPACK_FAILURE;
+    }
+    if (NULL == (app->ctx = calloc(app->nctx, sizeof *app->ctx))) {
+        app->nctx = 0;
+        return PMIX_ERR_NOMEM;
+    }
+    for (uint32_t c = 0; c < app->nctx; c++) {
+        wu_rte_ctx_t *ctx = &app->ctx[c];
+        TRY(wu_dmsg_get_u32(m, &ctx->np));
+        TRY(wu_dmsg_get_argv(m, &ctx->argv));
+        TRY(wu_dmsg_get_str(m, &s));
+        ctx->cwd = s;
+        TRY(wu_dmsg_get_argv(m, &ctx->env_set));
+        if (0 == ctx->np || NULL == ctx->argv || ctx->np > UINT16_MAX - total) {
+            return PMIX_ERR_UNPACK_FAILURE;
+        }
+        total += ctx->np;
+    }
+    TRY(wu_dmsg_get_argv(m, &app->env_set));
+    TRY(wu_dmsg_get_u32(m, &flags));
+    app->merge_stderr = 0 != (flags & 1u);
+    app->oversubscribe = 0 != (flags & 2u);
+    app->keep_lib_path = 0 != (flags & 4u);
+    TRY(wu_dmsg_get_i32(m, &app->stdin_target));
+    TRY(wu_dmsg_get_str(m, &s));
+    app->map_by = s;
+    TRY(wu_dmsg_get_str(m, &s));
+    app->bind_to = s;
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t wu_dmsg_get_job(wu_dmsg_t *m, char **nspace, wu_rte_spec_t **app,
+                              wu_rte_jobmap_t **map, uint32_t *node)
+{
+    wu_rte_spec_t *a = calloc(1, sizeof *a);
+    wu_rte_jobmap_t *jm = calloc(1, sizeof *jm);
+    uint32_t total = 0;
+    pmix_status_t rc = NULL == a || NULL == jm ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
+
+    *nspace = NULL;
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_dmsg_get_str(m, nspace);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_dmsg_get_u32(m, node);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = get_app(m, a);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = get_map(m, jm);
+    }
+    for (uint32_t c = 0; PMIX_SUCCESS == rc && c < a->nctx; c++) {
+        total += a->ctx[c].np;
+    }
+    if (PMIX_SUCCESS == rc && (NULL == *nspace || strlen(*nspace) > PMIX_MAX_NSLEN ||
+                               total != jm->np || *node >= jm->nnodes)) {
+        rc = PMIX_ERR_UNPACK_FAILURE;
+    }
+    if (PMIX_SUCCESS != rc) {
+        free(*nspace);
+        *nspace = NULL;
+        wu_dmsg_free_app(a);
+        wu_rte_jobmap_free(jm);
+        return rc;
+    }
+    *app = a;
+    *map = jm;
+    return PMIX_SUCCESS;
+}

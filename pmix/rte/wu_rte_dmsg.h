@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wu_rte_dmsg.h -- the messages between wrun (the head node) and the wired daemons of the other
+ * nodes.
+ *
+ * A daemon connects to the head over TCP (ptl framing: one message per frame, the frame's tag
+ * is the message type) and must first send HELLO with the job's secret token, which the head
+ * handed it on its standard input; until then the connection is untrusted (ptl's limits: one
+ * small frame, a deadline). Every payload is packed with the public PMIx_Data_pack, so both
+ * ends read exactly what the other wrote, with bounds checked on every field; a message that
+ * does not decode drops its sender.
+ *
+ *   HELLO       d->h  version, token, node index, hostname, pid
+ *   LAUNCH      h->d  the job: namespace, contexts, options and the whole job map
+ *   OUTPUT      d->h  rank, stream, bytes of output
+ *   EXITED      d->h  rank, how it ended (state, wait status, errno, pid, connected, finalized)
+ *   LOCAL_DONE  d->h  every process of the node has ended
+ *   TERMINATE   h->d  end the node's processes
+ *   SIGNAL      h->d  deliver a signal to them
+ *   SHUTDOWN    h->d  the job is over: clean up and exit
+ *   FENCE       d->h  a fence's participant set and the node's data
+ *   FENCE_DONE  h->d  that set, the status and every node's data
+ *   DMODEX_REQ  both  origin node, request id, the proc whose data is wanted
+ *   DMODEX_REP  both  origin node, request id, status, the data
+ *   ABORT       d->h  a process called PMIx_Abort: rank, status, message
+ *   FAILED      d->h  the daemon could not set the job up: a message */
+#ifndef WU_RTE_DMSG_H
+#define WU_RTE_DMSG_H
+
+#include "pmix/rte/wu_rte.h"
+#include "pmix/rte/wu_rte_jobmap.h"
+#include "pmix_common.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The protocol's name, in HELLO: a daemon of another version is refused. */
+#define WU_DMSG_VERSION "wireup-d1"
+/* Node index of the head node in DMODEX messages when it is the origin. */
+#define WU_DMSG_HEAD UINT32_MAX
+
+enum {
+    WU_DMSG_HELLO = 1,
+    WU_DMSG_LAUNCH,
+    WU_DMSG_OUTPUT,
+    WU_DMSG_EXITED,
+    WU_DMSG_LOCAL_DONE,
+    WU_DMSG_TERMINATE,
+    WU_DMSG_SIGNAL,
+    WU_DMSG_SHUTDOWN,
+    WU_DMSG_FENCE,
+    WU_DMSG_FENCE_DONE,
+    WU_DMSG_DMODEX_REQ,
+    WU_DMSG_DMODEX_REP,
+    WU_DMSG_ABORT,
+    WU_DMSG_FAILED,
+};
+
+/* A message being built or read: a PMIx data buffer. */
+typedef pmix_data_buffer_t wu_dmsg_t;
+
+/* Append values; each returns PMIX_SUCCESS or an error (the message is then useless). */
+pmix_status_t wu_dmsg_put_u32(wu_dmsg_t *m, uint32_t v);
+pmix_status_t wu_dmsg_put_i32(wu_dmsg_t *m, int32_t v);
+pmix_status_t wu_dmsg_put_u64(wu_dmsg_t *m, uint64_t v);
+pmix_status_t wu_dmsg_put_str(wu_dmsg_t *m, const char *s); /* NULL allowed */
+pmix_status_t wu_dmsg_put_bytes(wu_dmsg_t *m, const void *p, size_t n);
+pmix_status_t wu_dmsg_put_argv(wu_dmsg_t *m, char *const *argv); /* NULL: empty */
+pmix_status_t wu_dmsg_put_proc(wu_dmsg_t *m, const pmix_proc_t *p);
+/* Read values back; strings, bytes and argv are malloc'd for the caller (NULL string stays
+ * NULL; bytes: *p NULL when n is 0). */
+pmix_status_t wu_dmsg_get_u32(wu_dmsg_t *m, uint32_t *v);
+pmix_status_t wu_dmsg_get_i32(wu_dmsg_t *m, int32_t *v);
+pmix_status_t wu_dmsg_get_u64(wu_dmsg_t *m, uint64_t *v);
+pmix_status_t wu_dmsg_get_str(wu_dmsg_t *m, char **s);
+pmix_status_t wu_dmsg_get_bytes(wu_dmsg_t *m, char **p, size_t *n);
+pmix_status_t wu_dmsg_get_argv(wu_dmsg_t *m, char ***argv);
+pmix_status_t wu_dmsg_get_proc(wu_dmsg_t *m, pmix_proc_t *p);
+
+/* LAUNCH: the job (app and map, this daemon's node index). */
+pmix_status_t wu_dmsg_put_job(wu_dmsg_t *m, const char *nspace, const wu_rte_spec_t *app,
+                              const char *cwd, const wu_rte_jobmap_t *map, uint32_t node);
+/* Read a LAUNCH: *app and *map are new (wu_dmsg_free_app, wu_rte_jobmap_free). The map is
+ * checked: every rank on exactly one node, node in range. */
+pmix_status_t wu_dmsg_get_job(wu_dmsg_t *m, char **nspace, wu_rte_spec_t **app,
+                              wu_rte_jobmap_t **map, uint32_t *node);
+void wu_dmsg_free_app(wu_rte_spec_t *app);
+
+#endif

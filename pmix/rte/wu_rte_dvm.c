@@ -1,0 +1,1173 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wu_rte_dvm.c -- on the head node (wrun): the daemons of a job's other nodes.
+ *
+ * Start: wrun listens on TCP (every interface, an ephemeral port), makes a secret token and
+ * starts `wired` on every other node of the job map through the launch agent (ssh by default,
+ * the pls_rsh_agent parameter), one agent process per node, all from the head (a flat launch).
+ * The token goes down the agent's standard input, never on a command line. Each daemon connects
+ * back and sends HELLO with the token; once every daemon has done so within
+ * rte_daemon_timeout seconds, each gets LAUNCH with the job and its node. An agent that ends
+ * before its daemon said HELLO (ssh could not reach the node, wired could not be run) fails the
+ * job at once with the agent's own message; a daemon that does not call back in time is named.
+ *
+ * Running: daemons send their processes' output and ends, which go through the same code as
+ * the head node's own processes (wu_rte_job.c decides the job's end); the head sends terminate
+ * and signal commands down. Fences are collected here: each node whose server has all its local
+ * participants sends FENCE with its data; when every node hosting a participant has sent it,
+ * all the data goes back to each of them. A direct-modex request is routed to the node of the
+ * proc it asks about and the answer back to the asking node. A daemon whose connection ends
+ * before it reported its processes' end is a lost node: the job ends, naming it.
+ *
+ * Stop: SHUTDOWN to every daemon, a bounded wait for their connections and agents to end, then
+ * whatever agent is left is killed. Everything here runs on the rte progress thread except
+ * wu_rte_dvm_start and wu_rte_dvm_stop (the launcher's main thread) and the two server upcalls
+ * (the server's thread), which shift into it. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "mca/base/wu_mca_param.h"
+#include "mca/ptl/ptl.h"
+#include "opal/util/wu_argv.h"
+#include "opal/util/wu_escape.h"
+#include "opal/util/wu_show_help.h"
+#include "pmix/rte/wu_rte_dmsg.h"
+#include "pmix/rte/wu_rte_internal.h"
+#include "pmix.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static char *rsh_agent = "ssh";
+static int daemon_timeout = 60;
+static bool params_registered = false;
+
+static const wu_mca_param_t rsh_params[] = {
+    WU_PARAM_STRING("agent", &rsh_agent, WU_INFO_LVL_2,
+                    "Command (and options) that starts wired on another node: ssh (default) or "
+                    "rsh, or any command taking the host name then the remote command"),
+    WU_PARAM_END};
+static const wu_mca_param_t rte_params[] = {
+    WU_PARAM_INT_RANGE("daemon_timeout", &daemon_timeout, 1, 3600, WU_INFO_LVL_4,
+                       "Seconds wrun waits for the daemons of the other nodes to call back"),
+    WU_PARAM_END};
+
+typedef struct dvm_node {
+    struct rte_dvm *dvm;
+    uint32_t node;       /* its index in the job map */
+    wu_ptl_conn_t *conn; /* its daemon's connection, once HELLO was accepted (a reference) */
+    bool agent_ended;    /* its ssh ended */
+    bool local_done;     /* it reported the end of every process it ran */
+    bool lost;           /* its connection ended before that (or it failed) */
+    bool closed;         /* its connection is gone */
+} dvm_node_t;
+
+typedef struct coll {
+    struct coll *next;
+    char *sig; /* the participant set, packed */
+    size_t siglen;
+    bool *from; /* per map node: its contribution arrived */
+    uint32_t nfrom, nexpect;
+    char *data; /* every contribution so far, concatenated */
+    size_t ndata;
+    pmix_modex_cbfunc_t head_cb; /* the head node's own server, when it takes part */
+    void *head_cbdata;
+} coll_t;
+
+typedef struct pending_dmx {
+    struct pending_dmx *next;
+    uint64_t id;
+    pmix_modex_cbfunc_t cb;
+    void *cbdata;
+} pending_dmx_t;
+
+struct rte_dvm {
+    rte_job_t *job;
+    char token[33];
+    wu_ptl_listener_t *listener;
+    wu_pls_job_t *agents; /* one agent (ssh) process per daemon */
+    dvm_node_t *d;
+    uint32_t nd;
+    uint32_t *by_node; /* map node -> index into d, UINT32_MAX: none (the head's own) */
+    uint32_t nhello;
+    wu_wait_t ready; /* every daemon said HELLO, or one failed */
+    bool ready_done;
+    bool stopping;
+    uint32_t nclosed;
+    wu_wait_t closed; /* at stop: every connection has ended */
+    bool closed_done;
+    wu_wait_t agents_done;
+    coll_t *colls;
+    pending_dmx_t *dmx;
+    uint64_t next_id;
+};
+
+static void release_once(wu_wait_t *w, bool *flag, int rc)
+{
+    if (!*flag) {
+        *flag = true;
+        wu_wait_release(w, rc);
+    }
+}
+
+/* --- sending --------------------------------------------------------------------------------- */
+
+static void send_msg(wu_ptl_conn_t *c, uint32_t type, wu_dmsg_t *m)
+{
+    if (NULL != c) {
+        (void)wu_ptl_send(c, type, 0, NULL != m ? m->base_ptr : NULL,
+                          NULL != m ? m->bytes_used : 0);
+    }
+    if (NULL != m) {
+        PMIX_DATA_BUFFER_DESTRUCT(m);
+    }
+}
+
+static wu_ptl_conn_t *conn_of(struct rte_dvm *dvm, uint32_t node)
+{
+    if (node >= dvm->job->map->nnodes || UINT32_MAX == dvm->by_node[node]) {
+        return NULL;
+    }
+    return dvm->d[dvm->by_node[node]].conn;
+}
+
+/* --- a node that is gone --------------------------------------------------------------------- */
+
+/* n's daemon is lost (why: for the message, NULL when already said): its processes count as
+ * ended, and the job ends with a failure. */
+static void node_lost(dvm_node_t *n, const char *why)
+{
+    rte_job_t *job = n->dvm->job;
+    const wu_rte_jm_node_t *nd = &job->map->nodes[n->node];
+    if (n->lost || n->local_done) {
+        return;
+    }
+    n->lost = true;
+    if (NULL != why && !job->status_set) {
+        wu_rte_say("node-lost", wu_rte_tool, nd->name, why);
+    }
+    wu_rte_job_fail(job, 1);
+    for (uint32_t i = 0; i < nd->nlocal; i++) {
+        job->procs[nd->ranks[i]].exited = true;
+    }
+    wu_rte_job_check_done(job);
+}
+
+/* --- fences ---------------------------------------------------------------------------------- */
+
+static void free_coll(coll_t *c)
+{
+    free(c->sig);
+    free(c->from);
+    free(c->data);
+    free(c);
+}
+
+static void release_data(void *arg)
+{
+    free(arg);
+}
+
+/* The map nodes hosting a participant of the set packed in sig. */
+static uint32_t expected_nodes(struct rte_dvm *dvm, const char *sig, size_t siglen, bool *mark)
+{
+    rte_job_t *job = dvm->job;
+    pmix_data_buffer_t b;
+    pmix_byte_object_t bo = {.bytes = (char *)sig, .size = siglen};
+    uint32_t n = 0, count = 0;
+
+    PMIX_DATA_BUFFER_CONSTRUCT(&b);
+    if (PMIX_SUCCESS != PMIx_Data_embed(&b, &bo) || PMIX_SUCCESS != wu_dmsg_get_u32(&b, &n)) {
+        n = 0;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        pmix_proc_t p;
+        if (PMIX_SUCCESS != wu_dmsg_get_proc(&b, &p)) {
+            break;
+        }
+        if (0 != strncmp(p.nspace, job->nspace, PMIX_MAX_NSLEN)) {
+            continue; /* another job's procs are not ours to wait for */
+        }
+        if (PMIX_RANK_WILDCARD == p.rank) {
+            for (uint32_t k = 0; k < job->map->nnodes; k++) {
+                mark[k] = true;
+            }
+        } else if (p.rank < job->np) {
+            mark[job->map->procs[p.rank].node] = true;
+        }
+    }
+    PMIX_DATA_BUFFER_DESTRUCT(&b);
+    for (uint32_t k = 0; k < job->map->nnodes; k++) {
+        count += mark[k] ? 1 : 0;
+    }
+    return count;
+}
+
+static void coll_complete(struct rte_dvm *dvm, coll_t *c, pmix_status_t status)
+{
+    for (uint32_t k = 0; k < dvm->job->map->nnodes; k++) {
+        if (!c->from[k]) {
+            continue;
+        }
+        if (k == dvm->job->mynode && NULL != c->head_cb) {
+            char *copy = c->ndata > 0 ? malloc(c->ndata) : NULL;
+            if (c->ndata > 0 && NULL == copy) {
+                c->head_cb(PMIX_ERR_NOMEM, NULL, 0, c->head_cbdata, NULL, NULL);
+            } else {
+                if (c->ndata > 0) {
+                    memcpy(copy, c->data, c->ndata);
+                }
+                c->head_cb(status, copy, c->ndata, c->head_cbdata, release_data, copy);
+            }
+            c->head_cb = NULL;
+        } else {
+            wu_dmsg_t m;
+            PMIX_DATA_BUFFER_CONSTRUCT(&m);
+            if (PMIX_SUCCESS == wu_dmsg_put_bytes(&m, c->sig, c->siglen) &&
+                PMIX_SUCCESS == wu_dmsg_put_i32(&m, status) &&
+                PMIX_SUCCESS == wu_dmsg_put_bytes(&m, c->data, c->ndata)) {
+                send_msg(conn_of(dvm, k), WU_DMSG_FENCE_DONE, &m);
+            } else {
+                PMIX_DATA_BUFFER_DESTRUCT(&m);
+            }
+        }
+    }
+}
+
+/* Node k contributes data to the fence of set sig (copied). */
+static pmix_status_t coll_contribute(struct rte_dvm *dvm, uint32_t k, const char *sig,
+                                     size_t siglen, const char *data, size_t ndata,
+                                     pmix_modex_cbfunc_t head_cb, void *head_cbdata)
+{
+    uint32_t nn = dvm->job->map->nnodes;
+    coll_t *c, **pp;
+    for (c = dvm->colls; NULL != c; c = c->next) {
+        if (c->siglen == siglen && 0 == memcmp(c->sig, sig, siglen) && !c->from[k]) {
+            break;
+        }
+    }
+    if (NULL == c) {
+        if (NULL == (c = calloc(1, sizeof *c)) || NULL == (c->from = calloc(nn, sizeof *c->from)) ||
+            NULL == (c->sig = malloc(siglen > 0 ? siglen : 1))) {
+            if (NULL != c) {
+                free(c->from);
+            }
+            free(c);
+            return PMIX_ERR_NOMEM;
+        }
+        memcpy(c->sig, sig, siglen);
+        c->siglen = siglen;
+        c->nexpect = expected_nodes(dvm, sig, siglen, c->from);
+        memset(c->from, 0, nn * sizeof *c->from);
+        for (pp = &dvm->colls; NULL != *pp; pp = &(*pp)->next) {
+        }
+        *pp = c; /* in arrival order: the oldest open fence of a set is found first */
+    }
+    if (ndata > 0) {
+        char *nd = realloc(c->data, c->ndata + ndata);
+        if (NULL == nd) {
+            return PMIX_ERR_NOMEM;
+        }
+        memcpy(nd + c->ndata, data, ndata);
+        c->data = nd;
+        c->ndata += ndata;
+    }
+    c->from[k] = true;
+    c->nfrom++;
+    if (NULL != head_cb) {
+        c->head_cb = head_cb;
+        c->head_cbdata = head_cbdata;
+    }
+    if (c->nfrom >= c->nexpect) {
+        for (pp = &dvm->colls; *pp != c; pp = &(*pp)->next) {
+        }
+        *pp = c->next;
+        coll_complete(dvm, c, PMIX_SUCCESS);
+        free_coll(c);
+    }
+    return PMIX_SUCCESS;
+}
+
+/* Pack the participant set (the server's sorted list) as the fence's signature. */
+static pmix_status_t fence_sig(const pmix_proc_t procs[], size_t nprocs, char **sig, size_t *siglen)
+{
+    wu_dmsg_t m;
+    pmix_status_t rc;
+    PMIX_DATA_BUFFER_CONSTRUCT(&m);
+    rc = wu_dmsg_put_u32(&m, (uint32_t)nprocs);
+    for (size_t i = 0; i < nprocs && PMIX_SUCCESS == rc; i++) {
+        rc = wu_dmsg_put_proc(&m, &procs[i]);
+    }
+    if (PMIX_SUCCESS != rc) {
+        PMIX_DATA_BUFFER_DESTRUCT(&m);
+        return rc;
+    }
+    *sig = m.base_ptr;
+    *siglen = m.bytes_used;
+    return PMIX_SUCCESS; /* the buffer's storage is the caller's now */
+}
+
+typedef struct {
+    char *sig, *data;
+    size_t siglen, ndata;
+    pmix_modex_cbfunc_t cb;
+    void *cbdata;
+    pmix_proc_t proc; /* direct modex */
+} upcall_t;
+
+static void fence_in_rte(void *arg)
+{
+    upcall_t *u = arg;
+    rte_job_t *job = wu_rte_job;
+    pmix_status_t rc = PMIX_ERR_NOT_FOUND;
+    if (NULL != job && NULL != job->dvm && UINT32_MAX != job->mynode) {
+        rc = coll_contribute(job->dvm, job->mynode, u->sig, u->siglen, u->data, u->ndata, u->cb,
+                             u->cbdata);
+    }
+    if (PMIX_SUCCESS != rc) {
+        u->cb(rc, NULL, 0, u->cbdata, NULL, NULL);
+    }
+    free(u->sig);
+    free(u->data);
+    free(u);
+}
+
+pmix_status_t wu_rte_dvm_fence(const pmix_proc_t procs[], size_t nprocs, const char *data,
+                               size_t ndata, pmix_modex_cbfunc_t cbfunc, void *cbdata)
+{
+    upcall_t *u = calloc(1, sizeof *u);
+    if (NULL == u || PMIX_SUCCESS != fence_sig(procs, nprocs, &u->sig, &u->siglen) ||
+        (ndata > 0 && NULL == (u->data = malloc(ndata)))) {
+        if (NULL != u) {
+            free(u->sig);
+        }
+        free(u);
+        return PMIX_ERR_NOMEM;
+    }
+    if (ndata > 0) {
+        memcpy(u->data, data, ndata);
+    }
+    u->ndata = ndata;
+    u->cb = cbfunc;
+    u->cbdata = cbdata;
+    if (WU_SUCCESS != wu_progress_shift(wu_rte_progress(), fence_in_rte, u)) {
+        free(u->sig);
+        free(u->data);
+        free(u);
+        return PMIX_ERR_INIT;
+    }
+    return PMIX_SUCCESS;
+}
+
+/* --- direct modex ---------------------------------------------------------------------------- */
+
+typedef struct {
+    struct rte_dvm *dvm;
+    uint32_t origin;
+    uint64_t id;
+} dmx_local_t;
+
+static void deliver_rep(struct rte_dvm *dvm, uint32_t origin, uint64_t id, pmix_status_t st,
+                        const char *data, size_t ndata);
+
+typedef struct {
+    dmx_local_t where;
+    pmix_status_t st;
+    char *data;
+    size_t ndata;
+} dmx_answer_t;
+
+static void dmx_answer_in_rte(void *arg)
+{
+    dmx_answer_t *a = arg;
+    if (NULL != wu_rte_job && wu_rte_job->dvm == a->where.dvm) {
+        deliver_rep(a->where.dvm, a->where.origin, a->where.id, a->st, a->data, a->ndata);
+    }
+    free(a->data);
+    free(a);
+}
+
+/* The head node's server answered a request about one of its procs (any thread). */
+static void dmx_local_cb(pmix_status_t status, char *data, size_t sz, void *cbdata)
+{
+    dmx_local_t *l = cbdata;
+    dmx_answer_t *a = calloc(1, sizeof *a);
+    if (NULL != a) {
+        a->where = *l;
+        a->st = status;
+        if (sz > 0 && NULL != (a->data = malloc(sz))) {
+            memcpy(a->data, data, sz);
+            a->ndata = sz;
+        } else if (sz > 0) {
+            a->st = PMIX_ERR_NOMEM;
+        }
+        if (WU_SUCCESS != wu_progress_shift(wu_rte_progress(), dmx_answer_in_rte, a)) {
+            free(a->data);
+            free(a);
+        }
+    }
+    free(l);
+}
+
+static void deliver_rep(struct rte_dvm *dvm, uint32_t origin, uint64_t id, pmix_status_t st,
+                        const char *data, size_t ndata)
+{
+    if (WU_DMSG_HEAD == origin) {
+        for (pending_dmx_t **pp = &dvm->dmx; NULL != *pp; pp = &(*pp)->next) {
+            pending_dmx_t *p = *pp;
+            if (p->id == id) {
+                char *copy = ndata > 0 ? malloc(ndata) : NULL;
+                *pp = p->next;
+                if (ndata > 0 && NULL == copy) {
+                    p->cb(PMIX_ERR_NOMEM, NULL, 0, p->cbdata, NULL, NULL);
+                } else {
+                    if (ndata > 0) {
+                        memcpy(copy, data, ndata);
+                    }
+                    p->cb(st, copy, ndata, p->cbdata, release_data, copy);
+                }
+                free(p);
+                return;
+            }
+        }
+        return;
+    }
+    {
+        wu_dmsg_t m;
+        PMIX_DATA_BUFFER_CONSTRUCT(&m);
+        if (PMIX_SUCCESS == wu_dmsg_put_u32(&m, origin) &&
+            PMIX_SUCCESS == wu_dmsg_put_u64(&m, id) && PMIX_SUCCESS == wu_dmsg_put_i32(&m, st) &&
+            PMIX_SUCCESS == wu_dmsg_put_bytes(&m, data, ndata)) {
+            send_msg(conn_of(dvm, origin), WU_DMSG_DMODEX_REP, &m);
+        } else {
+            PMIX_DATA_BUFFER_DESTRUCT(&m);
+        }
+    }
+}
+
+/* Route a request from origin about proc to the node that runs it. */
+static void route_req(struct rte_dvm *dvm, uint32_t origin, uint64_t id, const pmix_proc_t *proc)
+{
+    rte_job_t *job = dvm->job;
+    uint32_t node;
+    if (0 != strncmp(proc->nspace, job->nspace, PMIX_MAX_NSLEN) || proc->rank >= job->np) {
+        deliver_rep(dvm, origin, id, PMIX_ERR_NOT_FOUND, NULL, 0);
+        return;
+    }
+    node = job->map->procs[proc->rank].node;
+    if (node == job->mynode) {
+        dmx_local_t *l = malloc(sizeof *l);
+        pmix_status_t rc;
+        if (NULL == l) {
+            deliver_rep(dvm, origin, id, PMIX_ERR_NOMEM, NULL, 0);
+            return;
+        }
+        *l = (dmx_local_t){.dvm = dvm, .origin = origin, .id = id};
+        rc = PMIx_server_dmodex_request(proc, dmx_local_cb, l);
+        if (PMIX_SUCCESS != rc) {
+            free(l);
+            deliver_rep(dvm, origin, id, rc, NULL, 0);
+        }
+        return;
+    }
+    {
+        wu_dmsg_t m;
+        wu_ptl_conn_t *c = conn_of(dvm, node);
+        if (NULL == c) {
+            deliver_rep(dvm, origin, id, PMIX_ERR_UNREACH, NULL, 0);
+            return;
+        }
+        PMIX_DATA_BUFFER_CONSTRUCT(&m);
+        if (PMIX_SUCCESS == wu_dmsg_put_u32(&m, origin) &&
+            PMIX_SUCCESS == wu_dmsg_put_u64(&m, id) && PMIX_SUCCESS == wu_dmsg_put_proc(&m, proc)) {
+            send_msg(c, WU_DMSG_DMODEX_REQ, &m);
+        } else {
+            PMIX_DATA_BUFFER_DESTRUCT(&m);
+            deliver_rep(dvm, origin, id, PMIX_ERR_NOMEM, NULL, 0);
+        }
+    }
+}
+
+static void dmodex_in_rte(void *arg)
+{
+    upcall_t *u = arg;
+    rte_job_t *job = wu_rte_job;
+    pending_dmx_t *p;
+    if (NULL == job || NULL == job->dvm || NULL == (p = calloc(1, sizeof *p))) {
+        u->cb(NULL == job || NULL == job->dvm ? PMIX_ERR_NOT_FOUND : PMIX_ERR_NOMEM, NULL, 0,
+              u->cbdata, NULL, NULL);
+        free(u);
+        return;
+    }
+    p->id = ++job->dvm->next_id;
+    p->cb = u->cb;
+    p->cbdata = u->cbdata;
+    p->next = job->dvm->dmx;
+    job->dvm->dmx = p;
+    route_req(job->dvm, WU_DMSG_HEAD, p->id, &u->proc);
+    free(u);
+}
+
+pmix_status_t wu_rte_dvm_dmodex(const pmix_proc_t *proc, pmix_modex_cbfunc_t cbfunc, void *cbdata)
+{
+    upcall_t *u = calloc(1, sizeof *u);
+    if (NULL == u) {
+        return PMIX_ERR_NOMEM;
+    }
+    u->proc = *proc;
+    u->cb = cbfunc;
+    u->cbdata = cbdata;
+    if (WU_SUCCESS != wu_progress_shift(wu_rte_progress(), dmodex_in_rte, u)) {
+        free(u);
+        return PMIX_ERR_INIT;
+    }
+    return PMIX_SUCCESS;
+}
+
+/* --- messages from daemons ------------------------------------------------------------------- */
+
+static void on_exited_msg(dvm_node_t *n, wu_dmsg_t *m)
+{
+    rte_job_t *job = n->dvm->job;
+    uint32_t rank = 0, state = 0, flags = 0;
+    int32_t ws = 0, err = 0, pid = 0;
+    rte_proc_t *rp;
+    if (PMIX_SUCCESS != wu_dmsg_get_u32(m, &rank) || PMIX_SUCCESS != wu_dmsg_get_u32(m, &state) ||
+        PMIX_SUCCESS != wu_dmsg_get_i32(m, &ws) || PMIX_SUCCESS != wu_dmsg_get_i32(m, &err) ||
+        PMIX_SUCCESS != wu_dmsg_get_i32(m, &pid) || PMIX_SUCCESS != wu_dmsg_get_u32(m, &flags) ||
+        rank >= job->np || job->map->procs[rank].node != n->node ||
+        (WU_PLS_PROC_FAILED != state && WU_PLS_PROC_EXITED != state)) {
+        wu_ptl_close(n->conn);
+        return;
+    }
+    rp = &job->procs[rank];
+    if (rp->exited) {
+        return;
+    }
+    rp->state = (wu_pls_proc_state_t)state;
+    rp->wait_status = ws;
+    rp->exec_errno = err;
+    rp->pid = (pid_t)pid;
+    atomic_store(&rp->connected, 0 != (flags & 1u));
+    atomic_store(&rp->finalized, 0 != (flags & 2u));
+    wu_rte_proc_ended(job, rp);
+}
+
+static void on_daemon_msg(dvm_node_t *n, uint32_t type, wu_dmsg_t *m)
+{
+    struct rte_dvm *dvm = n->dvm;
+    rte_job_t *job = dvm->job;
+    char *a = NULL, *b = NULL;
+    size_t na = 0, nb = 0;
+    uint32_t u1 = 0, u2 = 0;
+    int32_t i1 = 0;
+    uint64_t id = 0;
+    pmix_proc_t proc;
+
+    switch (type) {
+    case WU_DMSG_OUTPUT:
+        if (PMIX_SUCCESS == wu_dmsg_get_u32(m, &u1) && PMIX_SUCCESS == wu_dmsg_get_u32(m, &u2) &&
+            PMIX_SUCCESS == wu_dmsg_get_bytes(m, &a, &na) && u1 < job->np &&
+            job->map->procs[u1].node == n->node) {
+            (void)wu_rte_iof_output(job, u1, (int)u2, a, na);
+        }
+        break;
+    case WU_DMSG_EXITED:
+        on_exited_msg(n, m);
+        break;
+    case WU_DMSG_LOCAL_DONE:
+        n->local_done = true;
+        wu_rte_job_check_done(job);
+        break;
+    case WU_DMSG_FENCE:
+        if (PMIX_SUCCESS == wu_dmsg_get_bytes(m, &a, &na) &&
+            PMIX_SUCCESS == wu_dmsg_get_bytes(m, &b, &nb)) {
+            (void)coll_contribute(dvm, n->node, a, na, b, nb, NULL, NULL);
+        }
+        break;
+    case WU_DMSG_DMODEX_REQ:
+        if (PMIX_SUCCESS == wu_dmsg_get_u32(m, &u1) && PMIX_SUCCESS == wu_dmsg_get_u64(m, &id) &&
+            PMIX_SUCCESS == wu_dmsg_get_proc(m, &proc)) {
+            route_req(dvm, n->node, id, &proc); /* the origin is the sender */
+        }
+        break;
+    case WU_DMSG_DMODEX_REP:
+        if (PMIX_SUCCESS == wu_dmsg_get_u32(m, &u1) && PMIX_SUCCESS == wu_dmsg_get_u64(m, &id) &&
+            PMIX_SUCCESS == wu_dmsg_get_i32(m, &i1) &&
+            PMIX_SUCCESS == wu_dmsg_get_bytes(m, &a, &na)) {
+            deliver_rep(dvm, u1, id, i1, a, na);
+        }
+        break;
+    case WU_DMSG_ABORT:
+        if (PMIX_SUCCESS == wu_dmsg_get_u32(m, &u1) && PMIX_SUCCESS == wu_dmsg_get_i32(m, &i1) &&
+            PMIX_SUCCESS == wu_dmsg_get_str(m, &a)) {
+            PMIX_LOAD_PROCID(&proc, job->nspace, u1);
+            wu_rte_job_abort(&proc, i1, a);
+        }
+        break;
+    case WU_DMSG_FAILED:
+        if (PMIX_SUCCESS == wu_dmsg_get_str(m, &a) && !job->status_set) {
+            char *safe = wu_str_escape_dup(NULL != a ? a : "?", 4096, 0);
+            wu_rte_say("daemon-failed", wu_rte_tool, job->map->nodes[n->node].name,
+                       NULL != safe ? safe : "?");
+            free(safe);
+        }
+        node_lost(n, NULL);
+        break;
+    default:
+        wu_ptl_close(n->conn); /* a daemon of ours never sends that */
+        break;
+    }
+    free(a);
+    free(b);
+}
+
+/* Constant-time comparison of the token a peer sent. */
+static bool token_ok(const char *mine, const char *theirs)
+{
+    size_t n = strlen(mine);
+    unsigned char diff = 0;
+    if (NULL == theirs || strlen(theirs) != n) {
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        diff |= (unsigned char)(mine[i] ^ theirs[i]);
+    }
+    return 0 == diff;
+}
+
+/* The first frame of a connection: HELLO from one of our daemons, or the peer is dropped. */
+static void on_hello(struct rte_dvm *dvm, wu_ptl_conn_t *c, uint32_t type, wu_dmsg_t *m)
+{
+    char *version = NULL, *token = NULL, *host = NULL;
+    uint32_t node = UINT32_MAX;
+    int32_t pid = 0;
+    dvm_node_t *n = NULL;
+    bool ok = WU_DMSG_HELLO == type && PMIX_SUCCESS == wu_dmsg_get_str(m, &version) &&
+              PMIX_SUCCESS == wu_dmsg_get_str(m, &token) &&
+              PMIX_SUCCESS == wu_dmsg_get_u32(m, &node) &&
+              PMIX_SUCCESS == wu_dmsg_get_str(m, &host) && PMIX_SUCCESS == wu_dmsg_get_i32(m, &pid);
+    ok = ok && token_ok(dvm->token, token);
+    if (ok && (NULL == version || 0 != strcmp(version, WU_DMSG_VERSION))) {
+        char *v = wu_str_escape_dup(NULL != version ? version : "?", 64, 0);
+        wu_rte_say("daemon-version", wu_rte_tool, NULL != v ? v : "?", WU_DMSG_VERSION);
+        free(v);
+        ok = false;
+    }
+    if (ok && node < dvm->job->map->nnodes && UINT32_MAX != dvm->by_node[node]) {
+        n = &dvm->d[dvm->by_node[node]];
+    }
+    if (!ok || NULL == n || NULL != n->conn || n->lost) {
+        wu_ptl_close(c);
+    } else {
+        wu_ptl_conn_set_trusted(c);
+        wu_ptl_conn_retain(c);
+        wu_ptl_conn_set_cbdata(c, n);
+        n->conn = c;
+        if (++dvm->nhello == dvm->nd) {
+            release_once(&dvm->ready, &dvm->ready_done, WU_SUCCESS);
+        }
+    }
+    free(version);
+    free(token);
+    free(host);
+}
+
+static void on_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *payload, size_t len,
+                    void *cbdata)
+{
+    wu_dmsg_t m;
+    pmix_byte_object_t bo = {.bytes = (char *)payload, .size = len};
+    (void)flags;
+    PMIX_DATA_BUFFER_CONSTRUCT(&m);
+    if (len > 0 && PMIX_SUCCESS != PMIx_Data_embed(&m, &bo)) {
+        wu_ptl_close(c);
+        return;
+    }
+    if (NULL == cbdata || NULL == wu_rte_job || NULL == wu_rte_job->dvm) {
+        wu_ptl_close(c);
+    } else if (cbdata == (void *)wu_rte_job->dvm) {
+        on_hello(wu_rte_job->dvm, c, tag, &m); /* not authenticated yet */
+    } else {
+        on_daemon_msg(cbdata, tag, &m);
+    }
+    PMIX_DATA_BUFFER_DESTRUCT(&m);
+}
+
+static void on_closed(wu_ptl_conn_t *c, int status, void *cbdata)
+{
+    rte_job_t *job = wu_rte_job;
+    dvm_node_t *n;
+    if (NULL == job || NULL == job->dvm || cbdata == (void *)job->dvm) {
+        return; /* a peer that never said HELLO */
+    }
+    n = cbdata;
+    if (n->conn != c) {
+        return;
+    }
+    n->closed = true;
+    n->dvm->nclosed++;
+    if (!n->dvm->stopping) {
+        node_lost(n, WU_PTL_PEER_CLOSED == status ? "its daemon's connection ended"
+                                                  : wu_strerror(status));
+    }
+    if (n->dvm->nclosed == n->dvm->nhello) {
+        release_once(&n->dvm->closed, &n->dvm->closed_done, WU_SUCCESS);
+    }
+}
+
+/* --- the agents (ssh) ------------------------------------------------------------------------ */
+
+static dvm_node_t *agent_node(wu_pls_job_t *agents, wu_pls_proc_t *proc)
+{
+    struct rte_dvm *dvm = agents->user;
+    return proc->rank < dvm->nd ? &dvm->d[proc->rank] : NULL;
+}
+
+/* What the agent or the daemon writes (ssh's errors, wired's messages before it could reach
+ * us): shown on our stderr, each line prefixed with the node's name. */
+static bool agent_output(wu_pls_job_t *agents, wu_pls_proc_t *proc, int stream, const char *data,
+                         size_t len)
+{
+    struct rte_dvm *dvm = agents->user;
+    dvm_node_t *n = agent_node(agents, proc);
+    const char *name = NULL != n ? dvm->job->map->nodes[n->node].name : "?";
+    (void)stream;
+    while (len > 0) {
+        const char *nl = memchr(data, '\n', len);
+        size_t k = NULL != nl ? (size_t)(nl - data) + 1 : len;
+        char *line = NULL, *safe = wu_str_escape_dup(data, k, WU_ESC_KEEP_UTF8);
+        if (NULL != safe &&
+            WU_SUCCESS == wu_asprintf(&line, "[%s] %s%s", name, safe, NULL != nl ? "\n" : "\n")) {
+            wu_rte_write_text(STDERR_FILENO, line, strlen(line));
+        }
+        free(line);
+        free(safe);
+        data += k;
+        len -= k;
+    }
+    return true;
+}
+
+static void agent_exited(wu_pls_job_t *agents, wu_pls_proc_t *proc)
+{
+    struct rte_dvm *dvm = agents->user;
+    dvm_node_t *n = agent_node(agents, proc);
+    char why[128];
+    if (NULL == n) {
+        return;
+    }
+    n->agent_ended = true;
+    if (NULL != n->conn || dvm->stopping) {
+        return; /* the daemon called back: its connection tells how it goes */
+    }
+    if (WU_PLS_PROC_FAILED == proc->state) {
+        snprintf(why, sizeof why, "%s could not be run: %s", rsh_agent, strerror(proc->exec_errno));
+    } else if (WIFSIGNALED(proc->wait_status)) {
+        snprintf(why, sizeof why, "%s was killed by signal %d", rsh_agent,
+                 WTERMSIG(proc->wait_status));
+    } else {
+        snprintf(why, sizeof why, "%s exited with status %d before wired called back", rsh_agent,
+                 WEXITSTATUS(proc->wait_status));
+    }
+    wu_rte_say("daemon-start-failed", wu_rte_tool, dvm->job->map->nodes[n->node].name, why);
+    n->lost = true;
+    release_once(&dvm->ready, &dvm->ready_done, WU_ERR_SILENT);
+}
+
+static void agents_done(wu_pls_job_t *agents)
+{
+    struct rte_dvm *dvm = agents->user;
+    wu_wait_release(&dvm->agents_done, WU_SUCCESS);
+}
+
+/* Append s to *cmd quoted for a POSIX shell ('...' with ' as '\''). */
+static int sh_quote(char **cmd, const char *s)
+{
+    size_t n = strlen(*cmd), extra = 3;
+    char *out, *p;
+    for (const char *q = s; '\0' != *q; q++) {
+        extra += '\'' == *q ? 4 : 1;
+    }
+    if (NULL == (out = realloc(*cmd, n + extra + 1))) {
+        return WU_ERR_NOMEM;
+    }
+    p = out + n;
+    *p++ = ' ';
+    *p++ = '\'';
+    for (const char *q = s; '\0' != *q; q++) {
+        if ('\'' == *q) {
+            memcpy(p, "'\\''", 4);
+            p += 4;
+        } else {
+            *p++ = *q;
+        }
+    }
+    *p++ = '\'';
+    *p = '\0';
+    *cmd = out;
+    return WU_SUCCESS;
+}
+
+/* Variables the daemon takes from wrun's environment (ssh passes none): our parameters and the
+ * sanitizers' settings, so that wired behaves as wrun was asked to. */
+static bool forwarded_var(const char *kv)
+{
+    static const char *const prefixes[] = {
+        "PMIX_MCA_", "WU_", "ASAN_OPTIONS=", "UBSAN_OPTIONS=", "LSAN_OPTIONS=", "TMPDIR=", NULL};
+    for (const char *const *p = prefixes; NULL != *p; p++) {
+        if (0 == strncmp(kv, *p, strlen(*p))) {
+            return true;
+        }
+    }
+    /* a sanitizer runtime preloaded into every program (the test suite's sanitizer runs) */
+    return 0 == strncmp(kv, "LD_PRELOAD=", 11) && NULL != strstr(kv, "libasan");
+}
+
+/* The wired next to this wrun (a build tree's libtool wrapper, or the installed one). */
+static char *wired_path(void)
+{
+    char exe[4096], *slash, *path = NULL;
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        if (NULL != (slash = strrchr(exe, '/'))) {
+            *slash = '\0';
+        }
+        if (NULL != (slash = strrchr(exe, '/')) && 0 == strcmp(slash, "/.libs")) {
+            *slash = '\0';
+        }
+        if (WU_SUCCESS == wu_asprintf(&path, "%s/wired", exe) && 0 == access(path, X_OK)) {
+            return path;
+        }
+        free(path);
+        path = NULL;
+    }
+    (void)wu_asprintf(&path, "%s/wired", WU_BINDIR);
+    return path;
+}
+
+/* The agent's command line for node n: agent [options] host 'env VAR=... wired ARGS'. */
+static int agent_argv(struct rte_dvm *dvm, dvm_node_t *n, const char *wired, unsigned port,
+                      const char *addrs, char ***argv)
+{
+    char **av = wu_argv_split(rsh_agent, ' ');
+    char *cmd = strdup("exec env"), num[32];
+    const char *base;
+    int rc = NULL == av || NULL == cmd ? WU_ERR_NOMEM : WU_SUCCESS;
+
+    if (WU_SUCCESS == rc) {
+        base = strrchr(av[0], '/');
+        base = NULL != base ? base + 1 : av[0];
+        if (0 == strcmp(base, "ssh")) {
+            /* never prompt (a prompt would wait forever), fail fast on a dead node */
+            rc = wu_argv_append(&av, "-x");
+            rc = WU_SUCCESS == rc ? wu_argv_append(&av, "-o") : rc;
+            rc = WU_SUCCESS == rc ? wu_argv_append(&av, "BatchMode=yes") : rc;
+            rc = WU_SUCCESS == rc ? wu_argv_append(&av, "-o") : rc;
+            rc = WU_SUCCESS == rc ? wu_argv_append(&av, "ConnectTimeout=10") : rc;
+        }
+    }
+    if (WU_SUCCESS == rc) {
+        rc = wu_argv_append(&av, dvm->job->map->nodes[n->node].name);
+    }
+    for (char **e = environ; NULL != e && NULL != *e && WU_SUCCESS == rc; e++) {
+        if (forwarded_var(*e)) {
+            rc = sh_quote(&cmd, *e);
+        }
+    }
+    if (WU_SUCCESS == rc) {
+        rc = sh_quote(&cmd, wired);
+    }
+    snprintf(num, sizeof num, "%u", n->node);
+    rc = WU_SUCCESS == rc ? sh_quote(&cmd, "--node") : rc;
+    rc = WU_SUCCESS == rc ? sh_quote(&cmd, num) : rc;
+    snprintf(num, sizeof num, "%u", port);
+    rc = WU_SUCCESS == rc ? sh_quote(&cmd, "--port") : rc;
+    rc = WU_SUCCESS == rc ? sh_quote(&cmd, num) : rc;
+    rc = WU_SUCCESS == rc ? sh_quote(&cmd, "--addrs") : rc;
+    rc = WU_SUCCESS == rc ? sh_quote(&cmd, addrs) : rc;
+    rc = WU_SUCCESS == rc ? wu_argv_append(&av, cmd) : rc;
+    free(cmd);
+    if (WU_SUCCESS != rc) {
+        wu_argv_free(av);
+        return rc;
+    }
+    *argv = av;
+    return WU_SUCCESS;
+}
+
+/* This node's IPv4 addresses but loopback, comma-separated (where daemons may call back; they
+ * try the address their ssh connection came from first). */
+static char *head_addrs(void)
+{
+    struct ifaddrs *ifs = NULL;
+    char **list = NULL, *joined;
+    if (0 == getifaddrs(&ifs)) {
+        for (struct ifaddrs *i = ifs; NULL != i; i = i->ifa_next) {
+            char buf[INET_ADDRSTRLEN];
+            if (NULL == i->ifa_addr || AF_INET != i->ifa_addr->sa_family) {
+                continue;
+            }
+            inet_ntop(AF_INET, &((struct sockaddr_in *)i->ifa_addr)->sin_addr, buf, sizeof buf);
+            if (0 != strncmp(buf, "127.", 4)) {
+                (void)wu_argv_append(&list, buf);
+            }
+        }
+        freeifaddrs(ifs);
+    }
+    joined = NULL != list ? wu_argv_join(list, ',') : strdup("-");
+    wu_argv_free(list);
+    return joined;
+}
+
+/* --- start / stop ---------------------------------------------------------------------------- */
+
+static void send_token(wu_wait_call_t *call)
+{
+    struct rte_dvm *dvm = call->cbdata;
+    char line[sizeof dvm->token + 1];
+    snprintf(line, sizeof line, "%s\n", dvm->token);
+    for (uint32_t i = 0; i < dvm->nd; i++) {
+        int fd = dvm->agents->procs[i].stdin_fd;
+        if (fd >= 0 && (ssize_t)strlen(line) != write(fd, line, strlen(line))) {
+            /* the agent is gone already: its exit says why */
+        }
+        wu_pls_close_stdin(dvm->agents, i);
+    }
+    wu_wait_call_done(call, WU_SUCCESS);
+}
+
+static void say_missing(wu_wait_call_t *call)
+{
+    struct rte_dvm *dvm = call->cbdata;
+    char **names = NULL, *list;
+    for (uint32_t i = 0; i < dvm->nd; i++) {
+        if (NULL == dvm->d[i].conn) {
+            (void)wu_argv_append(&names, dvm->job->map->nodes[dvm->d[i].node].name);
+        }
+    }
+    list = wu_argv_join(names, ',');
+    wu_rte_say("daemon-timeout", wu_rte_tool, daemon_timeout, NULL != list ? list : "?");
+    free(list);
+    wu_argv_free(names);
+    wu_wait_call_done(call, WU_SUCCESS);
+}
+
+static void send_launch(wu_wait_call_t *call)
+{
+    struct rte_dvm *dvm = call->cbdata;
+    rte_job_t *job = dvm->job;
+    char cwd[4096];
+    int rc = WU_SUCCESS;
+    if (NULL == getcwd(cwd, sizeof cwd)) {
+        snprintf(cwd, sizeof cwd, "/");
+    }
+    for (uint32_t i = 0; i < dvm->nd && WU_SUCCESS == rc; i++) {
+        wu_dmsg_t m;
+        PMIX_DATA_BUFFER_CONSTRUCT(&m);
+        if (PMIX_SUCCESS !=
+            wu_dmsg_put_job(&m, job->nspace, job->app, cwd, job->map, dvm->d[i].node)) {
+            PMIX_DATA_BUFFER_DESTRUCT(&m);
+            rc = WU_ERR_NOMEM;
+            break;
+        }
+        send_msg(dvm->d[i].conn, WU_DMSG_LAUNCH, &m);
+    }
+    wu_wait_call_done(call, rc);
+}
+
+static int register_params(void)
+{
+    int rc = WU_SUCCESS;
+    if (!params_registered) {
+        rc = wu_mca_param_register_table("pls", "rsh", rsh_params);
+        if (WU_SUCCESS == rc) {
+            rc = wu_mca_param_register_table("rte", "base", rte_params);
+        }
+        params_registered = WU_SUCCESS == rc;
+    }
+    return rc;
+}
+
+int wu_rte_dvm_start(rte_job_t *job)
+{
+    struct rte_dvm *dvm;
+    const wu_ptl_listener_cbs_t cbs = {.recv = on_recv, .closed = on_closed};
+    pmix_info_t where;
+    unsigned char raw[16];
+    const char *uri, *colon;
+    char *wired = NULL, *addrs = NULL;
+    unsigned port;
+    int rc;
+
+    (void)register_params();
+    if (NULL == (dvm = calloc(1, sizeof *dvm)) ||
+        NULL == (dvm->by_node = malloc(job->map->nnodes * sizeof *dvm->by_node)) ||
+        NULL == (dvm->d = calloc(job->map->nnodes, sizeof *dvm->d))) {
+        if (NULL != dvm) {
+            free(dvm->by_node);
+        }
+        free(dvm);
+        return WU_ERR_NOMEM;
+    }
+    dvm->job = job;
+    wu_wait_init(&dvm->ready);
+    wu_wait_init(&dvm->closed);
+    wu_wait_init(&dvm->agents_done);
+    job->dvm = dvm;
+    for (uint32_t k = 0; k < job->map->nnodes; k++) {
+        dvm->by_node[k] = UINT32_MAX;
+        if (k != job->mynode && job->map->nodes[k].nlocal > 0) {
+            dvm->by_node[k] = dvm->nd;
+            dvm->d[dvm->nd++] = (dvm_node_t){.dvm = dvm, .node = k};
+        }
+    }
+    if (sizeof raw != getrandom(raw, sizeof raw, 0)) {
+        wu_rte_say("daemon-setup", wu_rte_tool, "no random bytes for the daemons' token");
+        return WU_ERR_SILENT;
+    }
+    for (size_t i = 0; i < sizeof raw; i++) {
+        snprintf(dvm->token + 2 * i, 3, "%02x", raw[i]);
+    }
+    PMIx_Info_load(&where, WU_PTL_TCP_ADDR, "0.0.0.0", PMIX_STRING);
+    rc = wu_ptl_listen_with(wu_rte_progress(), "tcp", &where, 1, &cbs, dvm, &dvm->listener);
+    PMIX_INFO_DESTRUCT(&where);
+    if (WU_SUCCESS != rc) {
+        wu_rte_say("daemon-setup", wu_rte_tool, "cannot listen on TCP for the daemons (ptl tcp)");
+        return WU_ERR_SILENT;
+    }
+    uri = wu_ptl_listener_uri(dvm->listener);
+    colon = NULL != uri ? strrchr(uri, ':') : NULL;
+    port = NULL != colon ? (unsigned)strtoul(colon + 1, NULL, 10) : 0;
+    wired = wired_path();
+    addrs = head_addrs();
+    dvm->agents =
+        NULL != wired && NULL != addrs && 0 != port
+            ? wu_pls_job_new("wired", dvm->nd, (char *const[]){rsh_agent, NULL}, wu_rte_progress())
+            : NULL;
+    rc = NULL != dvm->agents ? WU_SUCCESS : WU_ERR_NOMEM;
+    for (uint32_t i = 0; i < dvm->nd && WU_SUCCESS == rc; i++) {
+        rc = agent_argv(dvm, &dvm->d[i], wired, port, addrs, &dvm->agents->procs[i].argv);
+        dvm->agents->procs[i].want_stdin = true;
+    }
+    free(wired);
+    free(addrs);
+    if (WU_SUCCESS != rc) {
+        return rc;
+    }
+    dvm->agents->user = dvm;
+    dvm->agents->cb =
+        (wu_pls_callbacks_t){.output = agent_output, .exited = agent_exited, .done = agents_done};
+    if (WU_SUCCESS != (rc = wu_pls_launch_job(dvm->agents))) {
+        wu_rte_say("daemon-start-failed", wu_rte_tool, "(every node)",
+                   NULL != dvm->agents->launch_prog ? strerror(dvm->agents->launch_errno)
+                                                    : wu_strerror(rc));
+        return WU_ERR_SILENT;
+    }
+    (void)wu_progress_shift_wait(wu_rte_progress(), send_token, dvm, 0);
+    rc = wu_wait_for(&dvm->ready, (double)daemon_timeout);
+    if (WU_ERR_TIMEOUT == rc) {
+        (void)wu_progress_shift_wait(wu_rte_progress(), say_missing, dvm, 0);
+        return WU_ERR_SILENT;
+    }
+    if (WU_SUCCESS != rc) {
+        return WU_ERR_SILENT; /* said by agent_exited */
+    }
+    return wu_progress_shift_wait(wu_rte_progress(), send_launch, dvm, 0);
+}
+
+static void send_all(struct rte_dvm *dvm, uint32_t type, int32_t arg)
+{
+    for (uint32_t i = 0; i < dvm->nd; i++) {
+        wu_dmsg_t m;
+        PMIX_DATA_BUFFER_CONSTRUCT(&m);
+        if (PMIX_SUCCESS == wu_dmsg_put_i32(&m, arg)) {
+            send_msg(dvm->d[i].conn, type, &m);
+        } else {
+            PMIX_DATA_BUFFER_DESTRUCT(&m);
+        }
+    }
+}
+
+void wu_rte_dvm_terminate(rte_job_t *job)
+{
+    send_all(job->dvm, WU_DMSG_TERMINATE, 0);
+}
+
+void wu_rte_dvm_signal(rte_job_t *job, int sig)
+{
+    send_all(job->dvm, WU_DMSG_SIGNAL, sig);
+}
+
+bool wu_rte_dvm_done(const rte_job_t *job)
+{
+    const struct rte_dvm *dvm = job->dvm;
+    for (uint32_t i = 0; i < dvm->nd; i++) {
+        if (!dvm->d[i].local_done && !dvm->d[i].lost) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static void stop_in_rte(wu_wait_call_t *call)
+{
+    struct rte_dvm *dvm = call->cbdata;
+    dvm->stopping = true;
+    send_all(dvm, WU_DMSG_SHUTDOWN, 0);
+    if (dvm->nclosed == dvm->nhello) {
+        release_once(&dvm->closed, &dvm->closed_done, WU_SUCCESS);
+    }
+    /* fences and requests that can no longer complete */
+    while (NULL != dvm->colls) {
+        coll_t *c = dvm->colls;
+        dvm->colls = c->next;
+        if (NULL != c->head_cb) {
+            c->head_cb(PMIX_ERR_LOST_CONNECTION, NULL, 0, c->head_cbdata, NULL, NULL);
+        }
+        free_coll(c);
+    }
+    while (NULL != dvm->dmx) {
+        pending_dmx_t *p = dvm->dmx;
+        dvm->dmx = p->next;
+        p->cb(PMIX_ERR_LOST_CONNECTION, NULL, 0, p->cbdata, NULL, NULL);
+        free(p);
+    }
+    wu_wait_call_done(call, WU_SUCCESS);
+}
+
+/* Seconds the daemons get to clean up and end after SHUTDOWN, and their agents after that. */
+#define STOP_WAIT 10.0
+
+void wu_rte_dvm_stop(rte_job_t *job)
+{
+    struct rte_dvm *dvm = job->dvm;
+    (void)wu_progress_shift_wait(wu_rte_progress(), stop_in_rte, dvm, 0);
+    (void)wu_wait_for(&dvm->closed, STOP_WAIT);
+    wu_ptl_listener_close(dvm->listener); /* closes what is left */
+    if (NULL != dvm->agents) {
+        if (dvm->agents->launched) {
+            (void)wu_wait_for(&dvm->agents_done, STOP_WAIT);
+        }
+        wu_pls_job_free(dvm->agents); /* kills what is left */
+    }
+    for (uint32_t i = 0; i < dvm->nd; i++) {
+        wu_ptl_conn_release(dvm->d[i].conn);
+    }
+    wu_wait_destroy(&dvm->ready);
+    wu_wait_destroy(&dvm->closed);
+    wu_wait_destroy(&dvm->agents_done);
+    free(dvm->d);
+    free(dvm->by_node);
+    free(dvm);
+    job->dvm = NULL;
+}
