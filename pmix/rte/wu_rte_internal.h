@@ -54,9 +54,10 @@ typedef struct rte_job {
     pmix_rank_t *scratch;      /* np entries, for rank lists in messages */
     rte_stdin_t *stdin_fwd;    /* --stdin forwarding (wu_rte_stdin.c), or NULL */
     wu_rte_jobmap_t *map;      /* which node runs which ranks: every placement fact */
-    uint32_t mynode;           /* this launcher's node in map */
+    uint32_t mynode;           /* this launcher's node in map; UINT32_MAX: no rank here */
     wu_rte_topo_t *topo;       /* this node's topology */
-    wu_rte_placement_t *place; /* this node's ranks (by local rank): cores and binding */
+    wu_rte_placement_t *place; /* this node's ranks (by local rank): cores and binding; NULL
+                                * when no rank runs here */
     bool bind_for_real;        /* the topology is this machine's (not synthetic): bind */
     bool status_set;           /* the job's end is decided; later failures do not count */
     int status;
@@ -122,6 +123,9 @@ void wu_rte_log_stop(void);
 /* wu_rte_place.c: map and bind the job before launch (reports problems to the user and returns
  * WU_ERR_SILENT); print --report-bindings once the processes run; release. */
 int wu_rte_place_job(rte_job_t *job);
+/* Does the job's map put ranks on a node other than this one? (Until launching there exists,
+ * wu_rte_place_job refuses such a job after --display-map, with "remote-nodes".) */
+bool wu_rte_job_remote(const rte_job_t *job);
 void wu_rte_place_report(rte_job_t *job);
 void wu_rte_place_free(rte_job_t *job);
 
