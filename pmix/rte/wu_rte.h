@@ -18,6 +18,7 @@
 #define WU_RTE_H
 
 #include "opal/event/wu_progress.h"
+#include "pmix/rte/wu_rte_jobmap.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -44,11 +45,19 @@ typedef struct wu_rte_spec {
     double timeout;         /* seconds the job may run (0: no limit); then it ends with 110 */
     const char *map_by;     /* --map-by, --bind-to (wu_rte_map_parse syntax); NULL: default */
     const char *bind_to;
-    bool oversubscribe;   /* more processes than slots is allowed */
-    uint32_t host_slots;  /* slots the user gave with -H (0: one per core of this node) */
-    bool report_bindings; /* print each rank's binding once it runs (stderr) */
-    bool display_map;     /* print the job's map before it starts (stdout) */
-    bool keep_lib_path;   /* leave LD_LIBRARY_PATH alone (default: Wireup's library dir first) */
+    bool oversubscribe; /* more processes than slots is allowed */
+    /* The nodes the job may use, in order (-H, --hostfile); NULL/0: this node only, with one
+     * slot per core. A host with slots 0 has as many slots as this node (cores, or hwthreads
+     * when mapping by hwthread): the nodes are assumed alike, as the launcher cannot see the
+     * cores of the others. Names of this node (localhost, its hostname) may be used. */
+    const wu_rte_jm_host_t *hosts;
+    uint32_t nhosts;
+    wu_rte_jm_span_t span; /* by slot (default), by node, ppr (--npernode); --map-by node or
+                            * ppr:N:node count as well when this is by slot */
+    uint32_t ppr;          /* ranks per node for WU_RTE_JM_PPR */
+    bool report_bindings;  /* print each rank's binding once it runs (stderr) */
+    bool display_map;      /* print the job's map before it starts (stdout) */
+    bool keep_lib_path;    /* leave LD_LIBRARY_PATH alone (default: Wireup's library dir first) */
 } wu_rte_spec_t;
 
 #define WU_RTE_STDIN_NONE (-1)
@@ -66,6 +75,11 @@ WU_EXPORT int wu_rte_init(const char *tool);
  * WU_SUCCESS when the job ran (whatever its status), WU_ERR_SILENT when it could not be set up
  * or started (reported; *status is set to a suitable exit code as well). */
 WU_EXPORT int wu_rte_run(const wu_rte_spec_t *app, int *status);
+/* The number of processes the job gets when the user gave hosts but no -np (mpirun's rule):
+ * one per slot of every host (a host with slots 0 counts this node's slots), or ppr per host
+ * with --npernode / ppr:N:node. Uses app's hosts, span, ppr, map_by (ctx is not read).
+ * WU_SUCCESS, or an error already reported (WU_ERR_SILENT). */
+WU_EXPORT int wu_rte_default_np(const wu_rte_spec_t *app, uint32_t *np);
 /* The launcher got signal sig (thread safe, any thread). SIGINT, SIGTERM and SIGHUP are
  * forwarded to the job; the same kind again within a few seconds terminates the job (status
  * 128+sig), and once it is ending a further one kills it at once. SIGUSR1 and SIGUSR2 are

@@ -66,9 +66,10 @@ typedef struct rte_job {
     pmix_rank_t *scratch;      /* np entries, for rank lists in messages */
     rte_stdin_t *stdin_fwd;    /* --stdin forwarding (wu_rte_stdin.c), or NULL */
     wu_rte_jobmap_t *map;      /* which node runs which ranks: every placement fact */
-    uint32_t mynode;           /* this launcher's node in map */
+    uint32_t mynode;           /* this launcher's node in map; UINT32_MAX: no rank here */
     wu_rte_topo_t *topo;       /* this node's topology */
-    wu_rte_placement_t *place; /* this node's ranks (by local rank): cores and binding */
+    wu_rte_placement_t *place; /* this node's ranks (by local rank): cores and binding; NULL
+                                * when no rank runs here */
     bool bind_for_real;        /* the topology is this machine's (not synthetic): bind */
     bool status_set;           /* the job's end is decided; later failures do not count */
     int status;

@@ -1,15 +1,21 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wu_rte_jobmap.c -- computing the job map (which node runs which ranks) and the strings the
- * registration derives from it. The rules are in wu_rte_jobmap.h. */
+ * registration derives from it, and reading the hosts a user names (-H, hostfiles). The rules
+ * are in wu_rte_jobmap.h. */
 #include "pmix/rte/wu_rte_jobmap.h"
 
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_error.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#define HOST_MAX_SLOTS 65535 /* local ranks are 16-bit: no node takes more */
 
 void wu_rte_jobmap_free(wu_rte_jobmap_t *map)
 {
@@ -246,4 +252,291 @@ char *wu_rte_jobmap_proc_list(const wu_rte_jobmap_t *map)
     s = wu_argv_join(lists, ';');
     wu_argv_free(lists);
     return s;
+}
+
+/* ---- host lists ------------------------------------------------------------------------------ */
+
+/* This node's hostname into buf ("localhost" when it cannot be had). */
+static void my_hostname(char *buf, size_t len)
+{
+    if (0 != gethostname(buf, len - 1)) {
+        snprintf(buf, len, "localhost");
+    }
+    buf[len - 1] = '\0';
+}
+
+bool wu_rte_host_is_local(const char *name)
+{
+    char host[256];
+    size_t nshort, hshort;
+
+    if (NULL == name || '\0' == name[0]) {
+        return false;
+    }
+    if (0 == strcmp(name, "localhost") || 0 == strcmp(name, "127.0.0.1") ||
+        0 == strcmp(name, "::1")) {
+        return true;
+    }
+    my_hostname(host, sizeof host);
+    if (0 == strcmp(name, host)) {
+        return true;
+    }
+    /* "node1" and "node1.example.org" are the same node when one of them has no domain */
+    nshort = strcspn(name, ".");
+    hshort = strcspn(host, ".");
+    if ('\0' != name[nshort] && '\0' != host[hshort]) {
+        return false; /* two different full names */
+    }
+    return nshort == hshort && 0 == strncmp(name, host, nshort);
+}
+
+/* Add slots to the entry of name (a new one at the end if there is none). given: the count was
+ * given (-H host:N, slots=N); max: max_slots (0: none). */
+static int hosts_add(wu_rte_hostlist_t *l, const char *name, uint32_t slots, bool given,
+                     uint32_t max)
+{
+    char host[256];
+    wu_rte_hostent_t *grown;
+
+    if (wu_rte_host_is_local(name)) {
+        my_hostname(host, sizeof host);
+        name = host;
+    }
+    for (uint32_t i = 0; i < l->n; i++) {
+        wu_rte_hostent_t *e = &l->ent[i];
+        if (0 == strcmp(e->name, name)) {
+            e->slots = e->slots + slots > HOST_MAX_SLOTS ? HOST_MAX_SLOTS : e->slots + slots;
+            e->slots_given = e->slots_given || given;
+            e->max_slots += max;
+            return WU_SUCCESS;
+        }
+    }
+    if (NULL == (grown = realloc(l->ent, (l->n + 1) * sizeof *grown))) {
+        return WU_ERR_NOMEM;
+    }
+    l->ent = grown;
+    grown[l->n] = (wu_rte_hostent_t){.slots = slots, .slots_given = given, .max_slots = max};
+    if (NULL == (grown[l->n].name = strdup(name))) {
+        return WU_ERR_NOMEM;
+    }
+    l->n++;
+    return WU_SUCCESS;
+}
+
+/* A count from 1 to HOST_MAX_SLOTS, the whole of s. */
+static bool parse_count(const char *s, uint32_t *out)
+{
+    char *end;
+    long v;
+    errno = 0;
+    v = strtol(s, &end, 10);
+    if (0 != errno || end == s || '\0' != *end || v < 1 || v > HOST_MAX_SLOTS ||
+        !isdigit((unsigned char)s[0])) {
+        return false;
+    }
+    *out = (uint32_t)v;
+    return true;
+}
+
+int wu_rte_hosts_parse_arg(wu_rte_hostlist_t *l, const char *arg)
+{
+    char **items;
+    int rc = WU_SUCCESS;
+
+    /* empty items ("a,,b", "a,") are skipped, but there must be a host */
+    if (NULL == l || NULL == arg || NULL == (items = wu_argv_split(arg, ','))) {
+        return WU_ERR_BAD_PARAM;
+    }
+    /* check every item first, so that a bad value leaves the list as it was */
+    for (int i = 0; NULL != items[i] && WU_SUCCESS == rc; i++) {
+        char *colon = strchr(items[i], ':');
+        uint32_t n;
+        if (items[i] == colon || '\0' == items[i][0] ||
+            (NULL != colon && !parse_count(colon + 1, &n))) {
+            rc = WU_ERR_BAD_PARAM;
+        }
+    }
+    if (NULL == items[0]) {
+        rc = WU_ERR_BAD_PARAM;
+    }
+    for (int i = 0; NULL != items[i] && WU_SUCCESS == rc; i++) {
+        char *colon = strchr(items[i], ':');
+        uint32_t n = 1;
+        if (NULL != colon) {
+            *colon = '\0';
+            (void)parse_count(colon + 1, &n);
+        }
+        rc = hosts_add(l, items[i], n, NULL != colon, 0);
+    }
+    wu_argv_free(items);
+    return rc;
+}
+
+/* A problem with a hostfile: rc, with "FILE:LINE: what" in *why. */
+static int WU_PRINTF(5, 6)
+    file_error(char **why, int rc, const char *path, unsigned line, const char *fmt, ...)
+{
+    char *what = NULL;
+    va_list ap;
+    va_start(ap, fmt);
+    if (WU_SUCCESS != wu_vasprintf(&what, fmt, ap)) {
+        what = NULL;
+    }
+    va_end(ap);
+    if (NULL != why) {
+        if (0 == line) {
+            (void)wu_asprintf(why, "%s: %s", path, NULL != what ? what : "unusable");
+        } else {
+            (void)wu_asprintf(why, "%s:%u: %s", path, line, NULL != what ? what : "bad line");
+        }
+    }
+    free(what);
+    return rc;
+}
+
+/* One line of a hostfile, comment removed: "host [slots=N] [max_slots=M]". */
+static int file_line(wu_rte_hostlist_t *l, char *text, const char *path, unsigned line, char **why)
+{
+    char *save = NULL, *host = strtok_r(text, " \t\r\v\f", &save), *word;
+    uint32_t slots = 0, max = 0;
+    bool given = false;
+
+    if (NULL == host) {
+        return WU_SUCCESS; /* blank */
+    }
+    if (NULL != strchr(host, '=')) {
+        return file_error(why, WU_ERR_BAD_PARAM, path, line,
+                          "'%s' is not a host name (a line starts with the host)", host);
+    }
+    while (NULL != (word = strtok_r(NULL, " \t\r\v\f", &save))) {
+        char *eq = strchr(word, '=');
+        uint32_t *into;
+        if (NULL == eq) {
+            return file_error(why, WU_ERR_BAD_PARAM, path, line,
+                              "'%s' is not a keyword=value setting (slots=N or max_slots=N)", word);
+        }
+        *eq = '\0';
+        if (0 == strcmp(word, "slots")) {
+            into = &slots;
+            given = true;
+        } else if (0 == strcmp(word, "max_slots") || 0 == strcmp(word, "max-slots")) {
+            into = &max;
+        } else {
+            return file_error(why, WU_ERR_BAD_PARAM, path, line,
+                              "unknown keyword '%s' (valid: slots, max_slots)", word);
+        }
+        if (!parse_count(eq + 1, into)) {
+            return file_error(why, WU_ERR_BAD_PARAM, path, line,
+                              "%s=%s is not a count from 1 to %d", word, eq + 1, HOST_MAX_SLOTS);
+        }
+    }
+    if (0 != max && given && max < slots) {
+        return file_error(why, WU_ERR_BAD_PARAM, path, line, "max_slots=%u is less than slots=%u",
+                          max, slots);
+    }
+    return hosts_add(l, host, slots, given, max);
+}
+
+int wu_rte_hosts_parse_file(wu_rte_hostlist_t *l, const char *path, char **why)
+{
+    FILE *f;
+    char *text = NULL;
+    size_t cap = 0;
+    unsigned line = 0;
+    uint32_t before;
+    int rc = WU_SUCCESS;
+
+    if (NULL != why) {
+        *why = NULL;
+    }
+    if (NULL == l || NULL == path) {
+        return WU_ERR_BAD_PARAM;
+    }
+    before = l->n;
+    if (NULL == (f = fopen(path, "r"))) {
+        int err = errno;
+        if (NULL != why) {
+            (void)wu_asprintf(why, "cannot read %s: %s", path, strerror(err));
+        }
+        return WU_ERR_NOT_FOUND;
+    }
+    while (WU_SUCCESS == rc && -1 != getline(&text, &cap, f)) {
+        line++;
+        text[strcspn(text, "#\n")] = '\0';
+        rc = file_line(l, text, path, line, why);
+    }
+    if (WU_SUCCESS == rc && ferror(f)) {
+        int err = errno;
+        rc = file_error(why, WU_ERR_NOT_FOUND, path, 0, "cannot read it: %s", strerror(err));
+    }
+    if (WU_SUCCESS == rc && before == l->n) {
+        rc = file_error(why, WU_ERR_BAD_PARAM, path, 0, "the file names no host");
+    }
+    free(text);
+    fclose(f);
+    return rc;
+}
+
+int wu_rte_hosts_filter(wu_rte_hostlist_t *file, const wu_rte_hostlist_t *sel, const char **missing)
+{
+    uint32_t kept = 0;
+
+    for (uint32_t s = 0; s < sel->n; s++) {
+        uint32_t f = 0;
+        while (f < file->n && 0 != strcmp(file->ent[f].name, sel->ent[s].name)) {
+            f++;
+        }
+        if (f == file->n) {
+            if (NULL != missing) {
+                *missing = sel->ent[s].name;
+            }
+            return WU_ERR_NOT_FOUND;
+        }
+    }
+    for (uint32_t f = 0; f < file->n; f++) {
+        const wu_rte_hostent_t *pick = NULL;
+        for (uint32_t s = 0; s < sel->n && NULL == pick; s++) {
+            if (0 == strcmp(file->ent[f].name, sel->ent[s].name)) {
+                pick = &sel->ent[s];
+            }
+        }
+        if (NULL == pick) {
+            free(file->ent[f].name);
+            continue;
+        }
+        file->ent[kept] = file->ent[f];
+        if (pick->slots_given) {
+            file->ent[kept].slots = pick->slots;
+            file->ent[kept].slots_given = true;
+        }
+        kept++;
+    }
+    file->n = kept;
+    return WU_SUCCESS;
+}
+
+wu_rte_jm_host_t *wu_rte_hosts_jm(const wu_rte_hostlist_t *l)
+{
+    wu_rte_jm_host_t *h;
+    if (NULL == l || 0 == l->n || NULL == (h = calloc(l->n, sizeof *h))) {
+        return NULL;
+    }
+    for (uint32_t i = 0; i < l->n; i++) {
+        h[i].name = l->ent[i].name;
+        h[i].slots = l->ent[i].slots;
+    }
+    return h;
+}
+
+void wu_rte_hosts_free(wu_rte_hostlist_t *l)
+{
+    if (NULL == l) {
+        return;
+    }
+    for (uint32_t i = 0; i < l->n; i++) {
+        free(l->ent[i].name);
+    }
+    free(l->ent);
+    l->ent = NULL;
+    l->n = 0;
 }

@@ -20,13 +20,17 @@
 #ifndef WU_RTE_JOBMAP_H
 #define WU_RTE_JOBMAP_H
 
+#include "opal/util/wu_macros.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 
-/* A node the job may use. */
+/* A node the job may use. In a launcher's spec (wu_rte_spec_t) slots 0 means "not given": the
+ * node has as many slots as this node (cores, or hwthreads when mapping by hwthread), as the
+ * head node cannot see the cores of the others; wu_rte_jobmap_build needs slots >= 1. */
 typedef struct wu_rte_jm_host {
     const char *name;
-    uint32_t slots; /* >= 1 */
+    uint32_t slots;
 } wu_rte_jm_host_t;
 
 typedef enum {
@@ -84,5 +88,44 @@ char *wu_rte_jobmap_node_list(const wu_rte_jobmap_t *map);
 /* The ranks of every node, nodes separated by ';' ("0,1;2,3": input of PMIx_generate_ppn);
  * NULL when out of memory. free(). */
 char *wu_rte_jobmap_proc_list(const wu_rte_jobmap_t *map);
+
+/* ---- the hosts a user names (wrun's -H and --hostfile) --------------------------------------
+ *
+ * -H host[:N],...: N slots, 1 when omitted (Open MPI's -H rule). A hostfile (Open MPI syntax):
+ * one host per line, "host [slots=N] [max_slots=M]", '#' starts a comment, blank lines are
+ * skipped; a host without slots= has this node's slot count (slots 0 in the list). In both, a
+ * host named again adds its slots to the first entry (Open MPI merges them) and keeps its place.
+ * Names of this node ("localhost", 127.0.0.1, ::1, its hostname with or without the domain) are
+ * stored as this node's hostname, so that they merge and match each other. */
+typedef struct wu_rte_hostent {
+    char *name;
+    uint32_t slots;     /* 0: not given (hostfile line without slots=) */
+    uint32_t max_slots; /* max_slots= of the hostfile (0: none); checked, not used otherwise */
+    bool slots_given;   /* some mention gave a count (-H host:N, slots=N) */
+} wu_rte_hostent_t;
+
+typedef struct wu_rte_hostlist {
+    wu_rte_hostent_t *ent;
+    uint32_t n;
+} wu_rte_hostlist_t;
+
+/* Is name this node? */
+WU_EXPORT bool wu_rte_host_is_local(const char *name);
+/* Add one -H value ("h1,h2:4"). WU_SUCCESS; WU_ERR_BAD_PARAM (empty name, a count that is not
+ * 1..65535); WU_ERR_NOMEM. The list is unchanged on an error. */
+WU_EXPORT int wu_rte_hosts_parse_arg(wu_rte_hostlist_t *l, const char *arg);
+/* Add the hosts of a hostfile. WU_SUCCESS; WU_ERR_NOT_FOUND (cannot be read) or
+ * WU_ERR_BAD_PARAM (a bad line, or no host at all) with *why "FILE:LINE: what is wrong" or
+ * "cannot read FILE: reason" (free()); WU_ERR_NOMEM. */
+WU_EXPORT int wu_rte_hosts_parse_file(wu_rte_hostlist_t *l, const char *path, char **why);
+/* -H together with a hostfile: keep the hostfile's hosts that -H names, in the hostfile's order,
+ * with the -H count where -H gave one. WU_SUCCESS; WU_ERR_NOT_FOUND when a host of sel is not in
+ * file (*missing names it; not freed separately); WU_ERR_NOMEM. */
+WU_EXPORT int wu_rte_hosts_filter(wu_rte_hostlist_t *file, const wu_rte_hostlist_t *sel,
+                                  const char **missing);
+/* The list as job map hosts (names borrowed from l; free() the array). NULL when empty or out
+ * of memory. */
+WU_EXPORT wu_rte_jm_host_t *wu_rte_hosts_jm(const wu_rte_hostlist_t *l);
+WU_EXPORT void wu_rte_hosts_free(wu_rte_hostlist_t *l);
 
 #endif

@@ -7,6 +7,7 @@
 #include "opal/util/wu_show_help.h"
 #include "pmix/rte/wu_rte_map_internal.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,26 +220,70 @@ static bool map_modifier(const char *mod, wu_rte_policy_t *pol)
     return true;
 }
 
+/* "ppr:N:node" (parts after the split at ':'): N ranks on each node, placed by slot there.
+ * *used is the number of parts it took. */
+static int parse_ppr(char **parts, const char *mapby, wu_rte_policy_t *pol, int *used, char **why)
+{
+    char *end;
+    long n;
+    if (NULL == parts[1] || NULL == parts[2]) {
+        return refuse(why, "bad-ppr", mapby);
+    }
+    errno = 0;
+    n = strtol(parts[1], &end, 10);
+    if (0 != errno || end == parts[1] || '\0' != *end || n < 1 || n > 65535) {
+        return refuse(why, "bad-ppr", mapby);
+    }
+    if (0 != strcasecmp(parts[2], "node")) {
+        if (0 == strcasecmp(parts[2], "package") || 0 == strcasecmp(parts[2], "socket") ||
+            0 == strcasecmp(parts[2], "numa") || 0 == strcasecmp(parts[2], "core") ||
+            0 == strcasecmp(parts[2], "hwthread")) {
+            return refuse(why, "ppr-unsupported", parts[2], mapby);
+        }
+        return refuse(why, "bad-ppr", mapby);
+    }
+    pol->span = WU_RTE_JM_PPR;
+    pol->ppr = (uint32_t)n;
+    *used = 3;
+    return WU_SUCCESS;
+}
+
 static int parse_mapby(const char *mapby, wu_rte_policy_t *pol, char **why)
 {
     char **parts, **mods = NULL;
     size_t i;
-    int rc = WU_SUCCESS;
+    int rc = WU_SUCCESS, first_mod = 1;
     if (NULL == (parts = wu_argv_split_with_empty(mapby, ':'))) {
         return WU_ERR_NOMEM;
     }
-    for (i = 0; i < NELEM(mapby_names); i++) {
-        if (0 == strcasecmp(parts[0], mapby_names[i].name)) {
-            pol->map = mapby_names[i].map;
-            break;
-        }
-    }
-    if (NELEM(mapby_names) == i) {
+    if (NULL == parts[0]) {
         rc = refuse(why, "bad-mapby", mapby);
         goto out;
     }
+    /* how the ranks spread over the nodes; on each node they then go by slot */
+    if (0 == strcasecmp(parts[0], "node")) {
+        pol->span = WU_RTE_JM_BYNODE;
+        i = 0;
+    } else if (0 == strcasecmp(parts[0], "ppr")) {
+        if (WU_SUCCESS != (rc = parse_ppr(parts, mapby, pol, &first_mod, why))) {
+            goto out;
+        }
+        i = 0;
+    } else {
+        for (i = 0; i < NELEM(mapby_names); i++) {
+            if (0 == strcasecmp(parts[0], mapby_names[i].name)) {
+                pol->map = mapby_names[i].map;
+                break;
+            }
+        }
+        if (NELEM(mapby_names) == i) {
+            rc = refuse(why, "bad-mapby", mapby);
+            goto out;
+        }
+        pol->map_given = true;
+    }
     /* modifiers: "core:OVERSUBSCRIBE", also comma separated as in mpirun */
-    for (int p = 1; NULL != parts[p]; p++) {
+    for (int p = first_mod; NULL != parts[p]; p++) {
         if ('\0' == parts[p][0]) { /* "core:" */
             rc = refuse(why, "bad-map-modifier", "", mapby);
             goto out;
@@ -255,7 +300,6 @@ static int parse_mapby(const char *mapby, wu_rte_policy_t *pol, char **why)
             }
         }
     }
-    pol->map_given = true;
 out:
     wu_argv_free(mods);
     wu_argv_free(parts);
@@ -264,7 +308,8 @@ out:
 
 int wu_rte_map_parse(const char *mapby, const char *bindto, wu_rte_policy_t *out, char **why)
 {
-    wu_rte_policy_t pol = {.map = WU_RTE_MAP_SLOT, .bind = WU_RTE_BIND_DEFAULT};
+    wu_rte_policy_t pol = {
+        .map = WU_RTE_MAP_SLOT, .bind = WU_RTE_BIND_DEFAULT, .span = WU_RTE_JM_BYSLOT};
     int rc;
     if (NULL != why) {
         *why = NULL;

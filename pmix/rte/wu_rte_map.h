@@ -24,6 +24,7 @@
 #define WU_RTE_MAP_H
 
 #include "opal/util/wu_macros.h"
+#include "pmix/rte/wu_rte_jobmap.h"
 
 #include <hwloc.h>
 #include <stdbool.h>
@@ -51,9 +52,11 @@ typedef enum {
 
 typedef struct wu_rte_policy {
     wu_rte_mapby_t map;
-    bool map_given;     /* --map-by was given (it then decides the default binding) */
+    bool map_given;     /* --map-by named an object (it then decides the default binding) */
     bool oversubscribe; /* the :OVERSUBSCRIBE modifier */
     wu_rte_bindto_t bind;
+    wu_rte_jm_span_t span; /* over the nodes: by slot (default), "node", "ppr:N:node" */
+    uint32_t ppr;          /* WU_RTE_JM_PPR: N */
 } wu_rte_policy_t;
 
 /* Where one rank runs. */
@@ -90,8 +93,10 @@ int wu_rte_topo_xml(const wu_rte_topo_t *t, char **xml);
 /* Slots of the node under a mapping policy (pol NULL: cores). */
 uint32_t wu_rte_topo_slots(const wu_rte_topo_t *t, const wu_rte_policy_t *pol);
 
-/* Parse --map-by (slot|core|package|socket|numa|hwthread, case-insensitive, optionally
- * ":OVERSUBSCRIBE" or ":NOOVERSUBSCRIBE") and --bind-to (none|core|package|socket|numa|
+/* Parse --map-by (slot|core|package|socket|numa|hwthread, or how ranks spread over the nodes:
+ * node (one per node in turn) or ppr:N:node (N per node), case-insensitive, optionally
+ * ":OVERSUBSCRIBE" or ":NOOVERSUBSCRIBE"; ppr:N:package and the like are refused as not
+ * supported yet; with node and ppr each node places its ranks by slot) and --bind-to (none|core|package|socket|numa|
  * hwthread). NULL or "" means not given. On a bad value: WU_ERR_BAD_PARAM and, when why is not
  * NULL, a one-line message naming the valid values in *why (free()). */
 WU_EXPORT int wu_rte_map_parse(const char *mapby, const char *bindto, wu_rte_policy_t *out,
@@ -109,15 +114,23 @@ void wu_rte_placement_free(wu_rte_placement_t *p);
  * bound. WU_SUCCESS, WU_ERR_BAD_PARAM (rank out of range), WU_ERR_NOMEM. */
 int wu_rte_map_cpulist(const wu_rte_placement_t *p, uint32_t rank, char **list);
 
-/* mpirun's --report-bindings line for rank, without newline:
+/* mpirun's --report-bindings line for the process of local rank lrank (its index in p), which
+ * is rank of the job, without newline:
  *   [host:pid] MCW rank 0 bound to socket 0[core 0[hwt 0-1]]: [BB/../../..][../../../..]
  *   [host:pid] MCW rank 0 is not bound (or bound to all available processors)
- * NULL when out of memory or rank is out of range. free(). */
-char *wu_rte_map_binding_str(const wu_rte_topo_t *t, const wu_rte_placement_t *p, uint32_t rank,
-                             const char *host, int pid);
-/* The --display-map block for the job on host, lines ending in '\n'. NULL when out of memory.
- * free(). */
-char *wu_rte_map_display(const wu_rte_topo_t *t, const wu_rte_placement_t *p, const char *host);
+ * NULL when out of memory or lrank is out of range. free(). */
+char *wu_rte_map_binding_str(const wu_rte_topo_t *t, const wu_rte_placement_t *p, uint32_t lrank,
+                             uint32_t rank, const char *host, int pid);
+/* The --display-map text for the whole job, mpirun 4.1's layout: a job line, then per node of
+ * map "Data for node: NAME  Num slots: N  Max slots: 0  Num procs: K" and a line per rank
+ * "Process OMPI jobid: [JOBID] App: A Process rank: R Bound: ...". Bindings are known for the
+ * ranks of node mynode only (t and p are its topology and placement, by local rank; both may
+ * be NULL when no rank runs here): "UNBOUND" there when a rank is not bound, "N/A" on the
+ * other nodes. app: each rank's application context (NULL: all 0). Lines end in '\n'. NULL
+ * when out of memory. free(). */
+char *wu_rte_map_display(const wu_rte_topo_t *t, const wu_rte_placement_t *p,
+                         const wu_rte_jobmap_t *map, uint32_t mynode, const char *jobid,
+                         const uint32_t *app);
 /* "core", "package", ... for messages. */
 const char *wu_rte_mapby_name(wu_rte_mapby_t m);
 const char *wu_rte_bindto_name(wu_rte_bindto_t b);

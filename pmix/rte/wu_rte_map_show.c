@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wu_rte_map_show.c -- a placement as text: Open MPI's locality string (pmix.locstr), ORTE's
- * --report-bindings line and a --display-map table.
+ * --report-bindings line and the --display-map text of a job map.
  *
  * The report line keeps ORTE 4.1's format, which users and scripts know: the bound hwthreads as
  * "socket S[core C[hwt H]]" items joined by ", " (S and C logical indexes of the package and
  * core, H the hwthreads' positions inside the core as a range list), then one [...] group per
  * package with one field per core separated by '/', 'B' for a bound hwthread and '.' for the
- * others. A binding that covers every available processor reads as not bound, as in ORTE. */
+ * others. A binding that covers every available processor reads as not bound, as in ORTE.
+ * --display-map shows the whole job's map node by node in mpirun 4.1's layout. */
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_error.h"
 #include "pmix/rte/wu_rte_map_internal.h"
@@ -185,15 +186,15 @@ static void add_map(sbuf_t *b, const wu_rte_topo_t *t, hwloc_const_cpuset_t set)
     }
 }
 
-char *wu_rte_map_binding_str(const wu_rte_topo_t *t, const wu_rte_placement_t *p, uint32_t rank,
-                             const char *host, int pid)
+char *wu_rte_map_binding_str(const wu_rte_topo_t *t, const wu_rte_placement_t *p, uint32_t lrank,
+                             uint32_t rank, const char *host, int pid)
 {
     sbuf_t b = {0};
     hwloc_const_cpuset_t set;
-    if (NULL == t || NULL == p || rank >= p->np) {
+    if (NULL == t || NULL == p || lrank >= p->np) {
         return NULL;
     }
-    set = p->procs[rank].cpuset;
+    set = p->procs[lrank].cpuset;
     add(&b, "[%s:%d] MCW rank %u ", NULL == host ? "localhost" : host, pid, rank);
     if (!is_bound(t, set)) {
         add(&b, "is not bound (or bound to all available processors)");
@@ -208,42 +209,62 @@ char *wu_rte_map_binding_str(const wu_rte_topo_t *t, const wu_rte_placement_t *p
 
 /* ---- --display-map ---------------------------------------------------------------------------- */
 
-#define RULE "================================ JOB MAP ================================"
+/* The layout of mpirun 4.1 (users and scripts read it): a leading space on each line, tabs
+ * between the fields of a node line and before each process line. */
+#define MAP_RULE " ========================   JOB MAP   ========================"
+#define END_RULE " ============================================================="
 
-char *wu_rte_map_display(const wu_rte_topo_t *t, const wu_rte_placement_t *p, const char *host)
+/* "Bound: ..." of one rank of this node: the report form without its space after ':'. */
+static void add_bound(sbuf_t *b, const wu_rte_topo_t *t, const wu_rte_placement_t *p,
+                      uint32_t lrank)
+{
+    hwloc_const_cpuset_t set = NULL != p && lrank < p->np ? p->procs[lrank].cpuset : NULL;
+    if (NULL == t || !is_bound(t, set)) {
+        add(b, "UNBOUND");
+        return;
+    }
+    add_items(b, t, set);
+    add(b, ":");
+    add_map(b, t, set);
+}
+
+char *wu_rte_map_display(const wu_rte_topo_t *t, const wu_rte_placement_t *p,
+                         const wu_rte_jobmap_t *map, uint32_t mynode, const char *jobid,
+                         const uint32_t *app)
 {
     sbuf_t b = {0};
-    int wcpu = (int)strlen("cpus"), wloc = (int)strlen("locality");
-    if (NULL == t || NULL == p) {
+    unsigned long long total = 0;
+    if (NULL == map) {
         return NULL;
     }
-    for (uint32_t r = 0; r < p->np; r++) {
-        const wu_rte_proc_place_t *pp = &p->procs[r];
-        if (NULL != pp->cpulist && (int)strlen(pp->cpulist) > wcpu) {
-            wcpu = (int)strlen(pp->cpulist);
-        }
-        if (NULL != pp->locstr && (int)strlen(pp->locstr) > wloc) {
-            wloc = (int)strlen(pp->locstr);
+    if (NULL == jobid) {
+        jobid = "?";
+    }
+    for (uint32_t i = 0; i < map->nnodes; i++) {
+        total += map->nodes[i].slots;
+    }
+    add(&b, "\n Data for JOB [%s] offset 0 Total slots allocated %llu\n", jobid, total);
+    if (NULL != map->mapby) {
+        add(&b, " Mapping policy: %s  Ranking policy: %s  Binding policy: %s\n", map->mapby,
+            NULL != map->rankby ? map->rankby : "SLOT", NULL != map->bindto ? map->bindto : "NONE");
+    }
+    add(&b, "\n%s\n", MAP_RULE);
+    for (uint32_t i = 0; i < map->nnodes; i++) {
+        const wu_rte_jm_node_t *n = &map->nodes[i];
+        add(&b, "\n Data for node: %s\tNum slots: %u\tMax slots: 0\tNum procs: %u\n", n->name,
+            n->slots, n->nlocal);
+        for (uint32_t k = 0; k < n->nlocal; k++) {
+            uint32_t r = n->ranks[k];
+            add(&b, " \tProcess OMPI jobid: [%s] App: %u Process rank: %u Bound: ", jobid,
+                NULL != app ? app[r] : 0, r);
+            if (i == mynode) {
+                add_bound(&b, t, p, k);
+            } else {
+                add(&b, "N/A");
+            }
+            add(&b, "\n");
         }
     }
-    add(&b, "%s\n", RULE);
-    add(&b, "Node %s: %u slots (%s), %u procs%s, map-by %s, bind-to %s\n",
-        NULL == host ? "localhost" : host, p->nslots,
-        WU_RTE_MAP_HWTHREAD == p->map ? "hwthreads" : "cores", p->np,
-        p->oversubscribed ? " (oversubscribed)" : "", wu_rte_mapby_name(p->map),
-        wu_rte_bindto_name(p->bind));
-    add(&b, "  %6s  %-*s  %-*s  %s\n", "rank", wcpu, "cpus", wloc, "locality", "binding");
-    for (uint32_t r = 0; r < p->np; r++) {
-        const wu_rte_proc_place_t *pp = &p->procs[r];
-        add(&b, "  %6u  %-*s  %-*s  ", r, wcpu, NULL == pp->cpulist ? "-" : pp->cpulist, wloc,
-            NULL == pp->locstr ? "-" : pp->locstr);
-        if (is_bound(t, pp->cpuset)) {
-            add_map(&b, t, pp->cpuset);
-        } else {
-            add(&b, "not bound");
-        }
-        add(&b, "\n");
-    }
-    add(&b, "%s\n", RULE);
+    add(&b, "\n%s\n", END_RULE);
     return done(&b);
 }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wrun.c -- the wrun launcher: `wrun -n N [options] [--] prog [args]` runs N copies of prog on
- * this node under Wireup's PMIx server and exits with the job's status (rules in
- * pmix/rte/wu_rte.h). The command line follows mpirun's habits:
+/* wrun.c -- the wrun launcher: `wrun -n N [options] [--] prog [args]` runs N copies of prog
+ * under Wireup's PMIx server and exits with the job's status (rules in pmix/rte/wu_rte.h). The
+ * placement options (-H, --hostfile, --map-by, --npernode) describe the nodes and how ranks
+ * spread over them; the job map is computed over all of them, but this build launches on this
+ * node only (the runtime refuses a map that needs another node). The command line follows mpirun's habits:
  * long options take one or two dashes, and "--name=value" works for options with one value.
  * Every option is one row of the table below; nothing is launched before the whole command line
  * has been checked. */
@@ -31,6 +33,10 @@ typedef struct {
     wu_rte_spec_t app;
     wu_rte_ctx_t *cur;           /* the application context being parsed (MPMD: one per ':') */
     char **mca_keys, **mca_vals; /* --mca, in order (repeats are joined with ',') */
+    wu_rte_hostlist_t hosts;     /* -H, every occurrence appended */
+    wu_rte_hostlist_t filehosts; /* --hostfile / --machinefile */
+    wu_rte_jm_host_t *jm;        /* the hosts handed to the runtime (app.hosts) */
+    uint32_t npernode;           /* --npernode N, --pernode; 0: not given */
 } opts_t;
 
 /* An option handler: returns GO_ON, or the exit code to stop with. */
@@ -208,48 +214,45 @@ static int o_bind_to(opts_t *o, const char *opt, char *const *a)
     return check_policy(o, opt);
 }
 
-/* Is name this node? */
-static bool is_local_host(const char *name)
-{
-    char host[256] = "";
-    size_t n;
-    if (0 == strcmp(name, "localhost") || 0 == strcmp(name, "127.0.0.1") ||
-        0 == strcmp(name, "::1")) {
-        return true;
-    }
-    (void)gethostname(host, sizeof host - 1);
-    n = strcspn(host, ".");
-    return 0 == strcmp(name, host) || (strlen(name) == n && 0 == strncmp(name, host, n));
-}
-
-/* -H host[:slots],...: every host must be this node for now; the slots add up. */
+/* -H host[:slots],...: appended to what earlier -H gave; a host named again adds its slots. */
 static int o_host(opts_t *o, const char *opt, char *const *a)
 {
-    char **hosts = wu_argv_split(a[0], ',');
-    int rc = GO_ON;
-    for (int i = 0; NULL != hosts && NULL != hosts[i] && GO_ON == rc; i++) {
-        char *colon = strchr(hosts[i], ':');
-        long slots = 1;
-        if (NULL != colon) {
-            *colon = '\0';
-            if (WU_SUCCESS != parse_uint(colon + 1, 1, WRUN_MAX_NP, &slots)) {
-                rc = usage_error("bad-host", a[0], opt);
-                break;
-            }
-        }
-        if ('\0' == hosts[i][0]) {
-            rc = usage_error("bad-host", a[0], opt);
-        } else if (!is_local_host(hosts[i])) {
-            rc = usage_error("remote-host", hosts[i], opt);
-        } else {
-            o->app.host_slots += (uint32_t)slots;
-        }
+    int rc = wu_rte_hosts_parse_arg(&o->hosts, a[0]);
+    if (WU_ERR_BAD_PARAM == rc) {
+        return usage_error("bad-host", a[0], opt);
     }
-    if (NULL == hosts) {
-        rc = usage_error("bad-host", a[0], opt);
+    return WU_SUCCESS == rc ? GO_ON : EXIT_USAGE;
+}
+
+/* --hostfile FILE: Open MPI's syntax (wu_rte_jobmap.h); a bad line stops wrun with FILE:LINE. */
+static int o_hostfile(opts_t *o, const char *opt, char *const *a)
+{
+    char *why = NULL;
+    int rc = wu_rte_hosts_parse_file(&o->filehosts, a[0], &why);
+    if (WU_SUCCESS != rc) {
+        fprintf(stderr, "wrun: %s (option %s)\n", NULL != why ? why : wu_strerror(rc), opt);
+        free(why);
+        return EXIT_USAGE;
     }
-    wu_argv_free(hosts);
-    return rc;
+    return GO_ON;
+}
+
+/* --npernode N, -N N; --pernode is --npernode 1. */
+static int o_npernode(opts_t *o, const char *opt, char *const *a)
+{
+    long v;
+    if (WU_SUCCESS != parse_uint(a[0], 1, WRUN_MAX_NP, &v)) {
+        return usage_error("bad-npernode", a[0], opt);
+    }
+    o->npernode = (uint32_t)v;
+    return GO_ON;
+}
+
+static int o_pernode(opts_t *o, const char *opt, char *const *a)
+{
+    (void)opt, (void)a;
+    o->npernode = 1;
+    return GO_ON;
 }
 
 /* Flags: a handler per field would be noise, so the flag options name their field. */
@@ -283,6 +286,9 @@ static const wrun_opt_t options[] = {
     {"timeout", 1, o_timeout},
     {"keep-library-path", 0, o_keep_lib},
     {"H|host|hosts", 1, o_host},
+    {"hostfile|machinefile", 1, o_hostfile},
+    {"npernode|N", 1, o_npernode},
+    {"pernode", 0, o_pernode},
     {"oversubscribe", 0, o_oversubscribe},
     {"map-by", 1, o_map_by},
     {"bind-to", 1, o_bind_to},
@@ -365,6 +371,67 @@ static int parse_ctx(int argc, char **argv, int *i, opts_t *o)
     return GO_ON;
 }
 
+/* The hosts and the spreading of the job, once every option is read: -H alone, --hostfile
+ * alone, or -H as a filter of the hostfile (Open MPI's rule: each -H host must be in the file;
+ * its count, if given, replaces the file's); --npernode. Returns GO_ON or the exit code. */
+static int placement(opts_t *o)
+{
+    wu_rte_hostlist_t *use = &o->hosts;
+    wu_rte_policy_t pol;
+
+    if (o->filehosts.n > 0) {
+        const char *missing = NULL;
+        if (o->hosts.n > 0 &&
+            WU_SUCCESS != wu_rte_hosts_filter(&o->filehosts, &o->hosts, &missing)) {
+            return usage_error("host-not-in-hostfile", missing, NULL);
+        }
+        use = &o->filehosts;
+    }
+    if (use->n > 0) {
+        if (NULL == (o->jm = wu_rte_hosts_jm(use))) {
+            return EXIT_USAGE;
+        }
+        o->app.hosts = o->jm;
+        o->app.nhosts = use->n;
+    }
+    if (o->npernode > 0) {
+        /* checked by --map-by already: only the spreading can conflict */
+        if (WU_SUCCESS == wu_rte_map_parse(o->app.map_by, NULL, &pol, NULL) &&
+            WU_RTE_JM_BYSLOT != pol.span) {
+            return usage_error("npernode-conflict", o->app.map_by, NULL);
+        }
+        o->app.span = WU_RTE_JM_PPR;
+        o->app.ppr = o->npernode;
+    }
+    return GO_ON;
+}
+
+/* -np not given: 1 on this node alone (wrun's habit), else one per slot of the hosts or N per
+ * node with --npernode / ppr:N:node (mpirun's rule, wu_rte_default_np). After wu_rte_init. */
+static int default_np(opts_t *o)
+{
+    wu_rte_policy_t pol;
+    bool spread = WU_RTE_JM_PPR == o->app.span ||
+                  (WU_SUCCESS == wu_rte_map_parse(o->app.map_by, NULL, &pol, NULL) &&
+                   WU_RTE_JM_PPR == pol.span);
+    uint32_t np = 0;
+    for (uint32_t c = 0; c < o->app.nctx; c++) {
+        if (0 != o->app.ctx[c].np) {
+            continue;
+        }
+        if (0 == np && !(o->app.nhosts > 0 || spread)) {
+            np = 1;
+        } else if (0 == np) {
+            int rc = wu_rte_default_np(&o->app, &np);
+            if (WU_SUCCESS != rc) {
+                return rc;
+            }
+        }
+        o->app.ctx[c].np = np; /* each context without -np gets as many (mpirun's rule) */
+    }
+    return WU_SUCCESS;
+}
+
 /* Returns GO_ON to launch, else the exit code. */
 static int parse(int argc, char **argv, opts_t *o)
 {
@@ -378,11 +445,14 @@ static int parse(int argc, char **argv, opts_t *o)
         o->app.ctx = more;
         o->cur = &o->app.ctx[o->app.nctx++];
         memset(o->cur, 0, sizeof *o->cur);
-        o->cur->np = 1;
+        o->cur->np = 0; /* not given: set once the hosts are known (see default_np) */
         rc = parse_ctx(argc, argv, &i, o);
     }
     if (GO_ON == rc && 0 == o->app.nctx) {
         rc = usage_error("no-program", "wrun", NULL);
+    }
+    if (GO_ON == rc) {
+        rc = placement(o);
     }
     return rc;
 }
@@ -437,7 +507,7 @@ int main(int argc, char **argv)
         rc = 1;
         goto out;
     }
-    if (WU_SUCCESS != mca_for_job(&o)) {
+    if (WU_SUCCESS != mca_for_job(&o) || WU_SUCCESS != default_np(&o)) {
         wu_rte_finalize();
         rc = 1;
         goto out;
@@ -465,5 +535,8 @@ out:
         wu_argv_free(o.app.ctx[c].env_set);
     }
     free(o.app.ctx);
+    free(o.jm);
+    wu_rte_hosts_free(&o.hosts);
+    wu_rte_hosts_free(&o.filehosts);
     return rc;
 }

@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* check_rte_jobmap.c -- the job map: spreading ranks over nodes by slot, by node and per node,
- * oversubscription, local and node ranks, and the strings registration derives from it. */
+ * oversubscription, local and node ranks, and the strings registration derives from it; the
+ * host lists users give (-H merging, hostfiles and their errors, -H as a hostfile filter) and
+ * the default number of processes over them. */
 #include "opal/util/wu_error.h"
+#include "pmix/rte/wu_rte.h"
 #include "pmix/rte/wu_rte_jobmap.h"
 
 #include "test/support/wu_test.h"
 
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const wu_rte_jm_host_t three[] = {{"n0", 2}, {"n1", 2}, {"n2", 3}};
 
@@ -33,6 +38,10 @@ static const struct {
     {"ppr 1", 3, WU_RTE_JM_PPR, 1, false, "0;1;2", "n0,n1,n2", false},
     {"ppr 2, fewer ranks", 3, WU_RTE_JM_PPR, 2, false, "0,1;2", "n0,n1", false},
     {"ppr 4 over the slots", 8, WU_RTE_JM_PPR, 4, true, "0,1,2,3;4,5,6,7", "n0,n1", true},
+    {"ppr 1 on every node (--pernode)", 3, WU_RTE_JM_PPR, 1, false, "0;1;2", "n0,n1,n2", false},
+    {"by node, oversubscribed", 9, WU_RTE_JM_BYNODE, 0, true, "0,3,7;1,4,8;2,5,6", "n0,n1,n2",
+     true},
+    {"by node, one rank", 1, WU_RTE_JM_BYNODE, 0, false, "0", "n0", false},
 };
 
 START_TEST(spreads)
@@ -114,14 +123,225 @@ START_TEST(peers_string)
 }
 END_TEST
 
+/* ---- host lists ------------------------------------------------------------------------------ */
+
+/* The list as "name:slots[+]" items ('+' when the count was given), comma-separated. */
+static void hosts_are(const wu_rte_hostlist_t *l, const char *want)
+{
+    char got[512] = "";
+    size_t len = 0;
+    for (uint32_t i = 0; i < l->n; i++) {
+        len += (size_t)snprintf(got + len, sizeof got - len, "%s%s:%u%s", 0 == i ? "" : ",",
+                                l->ent[i].name, l->ent[i].slots, l->ent[i].slots_given ? "+" : "");
+    }
+    ck_assert_str_eq(want, got);
+}
+
+/* This node's name as the lists store it. */
+static const char *me(void)
+{
+    static char host[256];
+    if (0 != gethostname(host, sizeof host - 1)) {
+        snprintf(host, sizeof host, "localhost");
+    }
+    return host;
+}
+
+START_TEST(host_args)
+{
+    wu_rte_hostlist_t l = {0};
+    char want[600];
+
+    ck_assert_int_eq(WU_SUCCESS, wu_rte_hosts_parse_arg(&l, "a,b:4"));
+    ck_assert_int_eq(WU_SUCCESS, wu_rte_hosts_parse_arg(&l, "c:2,a"));
+    /* a named again adds its slot; the count of b is given */
+    hosts_are(&l, "a:2,b:4+,c:2+");
+    ck_assert_int_eq(WU_SUCCESS, wu_rte_hosts_parse_arg(&l, "a:3,,b"));
+    hosts_are(&l, "a:5+,b:5+,c:2+");
+    /* errors leave the list as it was */
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_rte_hosts_parse_arg(&l, "d,a:0"));
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_rte_hosts_parse_arg(&l, "d:x"));
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_rte_hosts_parse_arg(&l, "d:70000"));
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_rte_hosts_parse_arg(&l, ":2"));
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_rte_hosts_parse_arg(&l, ""));
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_rte_hosts_parse_arg(&l, ","));
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_rte_hosts_parse_arg(&l, "d:-1"));
+    hosts_are(&l, "a:5+,b:5+,c:2+");
+    wu_rte_hosts_free(&l);
+    /* this node's names are one host */
+    ck_assert(wu_rte_host_is_local("localhost"));
+    ck_assert(wu_rte_host_is_local(me()));
+    ck_assert(!wu_rte_host_is_local("no-such-host.invalid"));
+    ck_assert(!wu_rte_host_is_local(""));
+    ck_assert_int_eq(WU_SUCCESS, wu_rte_hosts_parse_arg(&l, "localhost:2,x"));
+    ck_assert_int_eq(WU_SUCCESS, wu_rte_hosts_parse_arg(&l, me()));
+    snprintf(want, sizeof want, "%s:3+,x:1", me());
+    hosts_are(&l, want);
+    wu_rte_hosts_free(&l);
+}
+END_TEST
+
+static char hostfile[64];
+
+/* Write text to a new temporary hostfile (its name in hostfile). */
+static const char *write_hostfile(const char *text)
+{
+    int fd;
+    snprintf(hostfile, sizeof hostfile, "/tmp/wu_hostfile_XXXXXX");
+    fd = mkstemp(hostfile);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq((ssize_t)strlen(text), write(fd, text, strlen(text)));
+    close(fd);
+    return hostfile;
+}
+
+START_TEST(hostfile_good)
+{
+    wu_rte_hostlist_t l = {0};
+    char *why = (char *)"stale";
+    const char *f = write_hostfile("# the cluster\n"
+                                   "n1 slots=4\n"
+                                   "\n"
+                                   "   n2\tslots=2 max_slots=8   # a comment\n"
+                                   "n3\n"
+                                   "n1 slots=2\r\n"
+                                   "n4 max-slots=3\n"
+                                   "  # only a comment\n"
+                                   "n5 slots=1");
+    ck_assert_int_eq(WU_SUCCESS, wu_rte_hosts_parse_file(&l, f, &why));
+    ck_assert_ptr_null(why);
+    /* n3 and n4 have no count: 0, this node's count later */
+    hosts_are(&l, "n1:6+,n2:2+,n3:0,n4:0,n5:1+");
+    ck_assert_uint_eq(8, l.ent[1].max_slots);
+    ck_assert_uint_eq(3, l.ent[3].max_slots);
+    unlink(f);
+    wu_rte_hosts_free(&l);
+}
+END_TEST
+
+/* Bad hostfiles: the message names the file and the line. */
+static const struct {
+    const char *text;
+    const char *why; /* after "FILE:" */
+} bad_files[] = {
+    {"n1\nn2 slots=x\n", "2: slots=x is not a count from 1 to 65535"},
+    {"n1 slots=0\n", "1: slots=0 is not a count"},
+    {"# c\n\nn1 cpus=2\n", "3: unknown keyword 'cpus' (valid: slots, max_slots)"},
+    {"n1 4\n", "1: '4' is not a keyword=value setting"},
+    {"slots=2 n1\n", "1: 'slots=2' is not a host name"},
+    {"n1 slots=4 max_slots=2\n", "1: max_slots=2 is less than slots=4"},
+    {"n1 slots=\n", "1: slots= is not a count"},
+    {"# nothing\n\n", " the file names no host"},
+};
+
+START_TEST(hostfile_bad)
+{
+    wu_rte_hostlist_t l = {0};
+    char *why = NULL, want[256];
+    const char *f = write_hostfile(bad_files[_i].text);
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_rte_hosts_parse_file(&l, f, &why));
+    ck_assert_ptr_nonnull(why);
+    snprintf(want, sizeof want, "%s:%s", f, bad_files[_i].why);
+    ck_assert_msg(0 == strncmp(why, want, strlen(want)), "why: %s, want %s", why, want);
+    free(why);
+    unlink(f);
+    wu_rte_hosts_free(&l);
+}
+END_TEST
+
+START_TEST(hostfile_missing)
+{
+    wu_rte_hostlist_t l = {0};
+    char *why = NULL;
+    ck_assert_int_eq(WU_ERR_NOT_FOUND,
+                     wu_rte_hosts_parse_file(&l, "/nonexistent/wu_hostfile", &why));
+    ck_assert_ptr_nonnull(why);
+    ck_assert_str_eq("cannot read /nonexistent/wu_hostfile: No such file or directory", why);
+    free(why);
+    ck_assert_uint_eq(0, l.n);
+}
+END_TEST
+
+/* -H with --hostfile: -H picks hosts of the file (file order), and may give their counts. */
+START_TEST(host_filter)
+{
+    wu_rte_hostlist_t file = {0}, sel = {0};
+    const char *missing = NULL, *f = write_hostfile("n1 slots=4\nn2\nn3 slots=2\n");
+    wu_rte_jm_host_t *jm;
+
+    ck_assert_int_eq(WU_SUCCESS, wu_rte_hosts_parse_file(&file, f, NULL));
+    ck_assert_int_eq(WU_SUCCESS, wu_rte_hosts_parse_arg(&sel, "n3,n2:3,n9"));
+    ck_assert_int_eq(WU_ERR_NOT_FOUND, wu_rte_hosts_filter(&file, &sel, &missing));
+    ck_assert_str_eq("n9", missing);
+    hosts_are(&file, "n1:4+,n2:0,n3:2+"); /* unchanged */
+    wu_rte_hosts_free(&sel);
+    ck_assert_int_eq(WU_SUCCESS, wu_rte_hosts_parse_arg(&sel, "n3,n2:3"));
+    ck_assert_int_eq(WU_SUCCESS, wu_rte_hosts_filter(&file, &sel, &missing));
+    hosts_are(&file, "n2:3+,n3:2+");
+    jm = wu_rte_hosts_jm(&file);
+    ck_assert_ptr_nonnull(jm);
+    ck_assert_str_eq("n2", jm[0].name);
+    ck_assert_uint_eq(3, jm[0].slots);
+    ck_assert_uint_eq(2, jm[1].slots);
+    free(jm);
+    ck_assert_ptr_null(wu_rte_hosts_jm(&(wu_rte_hostlist_t){0}));
+    unlink(f);
+    wu_rte_hosts_free(&file);
+    wu_rte_hosts_free(&sel);
+}
+END_TEST
+
+/* -np not given: one per slot of every host (a host without a count has this node's), or ppr
+ * per node. This node has 4 cores of 2 hwthreads (synthetic). */
+static const struct {
+    wu_rte_jm_host_t hosts[3];
+    uint32_t nhosts;
+    wu_rte_jm_span_t span;
+    uint32_t ppr;
+    const char *map_by;
+    uint32_t np;
+} np_cases[] = {
+    {{{"a", 2}, {"b", 3}}, 2, WU_RTE_JM_BYSLOT, 0, NULL, 5},
+    {{{"a", 2}, {"b", 0}}, 2, WU_RTE_JM_BYSLOT, 0, NULL, 6},
+    {{{"a", 0}, {"b", 0}}, 2, WU_RTE_JM_BYSLOT, 0, "hwthread", 16},
+    {{{"a", 2}, {"b", 3}, {"c", 1}}, 3, WU_RTE_JM_PPR, 2, NULL, 6},
+    {{{"a", 2}, {"b", 3}}, 2, WU_RTE_JM_BYSLOT, 0, "ppr:3:node", 6},
+    {{{"a", 2}, {"b", 3}}, 2, WU_RTE_JM_BYSLOT, 0, "node", 5},
+    {{{"localhost", 1}, {"x", 0}}, 2, WU_RTE_JM_PPR, 1, NULL, 2},
+    {{{0}}, 0, WU_RTE_JM_PPR, 3, NULL, 3}, /* this node alone, --npernode 3 */
+    {{{0}}, 0, WU_RTE_JM_BYSLOT, 0, NULL, 4},
+};
+
+START_TEST(default_np)
+{
+    wu_rte_spec_t app = {.hosts = np_cases[_i].hosts,
+                         .nhosts = np_cases[_i].nhosts,
+                         .span = np_cases[_i].span,
+                         .ppr = np_cases[_i].ppr,
+                         .map_by = np_cases[_i].map_by};
+    uint32_t np = 0;
+    ck_assert_int_eq(0, setenv("HWLOC_SYNTHETIC", "package:1 core:4 pu:2", 1));
+    ck_assert_int_eq(WU_SUCCESS, wu_rte_default_np(&app, &np));
+    ck_assert_uint_eq(np_cases[_i].np, np);
+}
+END_TEST
+
 static Suite *jobmap_suite(void)
 {
     Suite *s = suite_create("rte_jobmap");
     TCase *tc = tcase_create("jobmap");
+    TCase *th = tcase_create("hosts");
     tcase_add_loop_test(tc, spreads, 0, sizeof cases / sizeof cases[0]);
     tcase_add_test(tc, refuses);
     tcase_add_test(tc, peers_string);
     suite_add_tcase(s, tc);
+    tcase_add_test(th, host_args);
+    tcase_add_test(th, hostfile_good);
+    tcase_add_loop_test(th, hostfile_bad, 0, sizeof bad_files / sizeof bad_files[0]);
+    tcase_add_test(th, hostfile_missing);
+    tcase_add_test(th, host_filter);
+    tcase_add_loop_test(th, default_np, 0, sizeof np_cases / sizeof np_cases[0]);
+    suite_add_tcase(s, th);
     return s;
 }
 

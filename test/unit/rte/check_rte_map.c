@@ -86,8 +86,15 @@ static const struct {
     {"core:oversubscribe,nooversubscribe", "core", WU_SUCCESS, WU_RTE_MAP_CORE, true, false,
      WU_RTE_BIND_CORE, NULL, NULL},
     {NULL, "core", WU_SUCCESS, WU_RTE_MAP_SLOT, false, false, WU_RTE_BIND_CORE, NULL, NULL},
-    {"node", NULL, WU_ERR_BAD_PARAM, 0, 0, 0, 0, "'node'",
-     "slot, core, package (or socket), numa, hwthread"},
+    {"nodes", NULL, WU_ERR_BAD_PARAM, 0, 0, 0, 0, "'nodes'",
+     "slot, core, package (or socket), numa, hwthread, node, ppr:N:node"},
+    {"ppr:2", NULL, WU_ERR_BAD_PARAM, 0, 0, 0, 0, "ppr:2", "ppr:2:node"},
+    {"ppr:0:node", NULL, WU_ERR_BAD_PARAM, 0, 0, 0, 0, "ppr:0:node", "a count and an object"},
+    {"ppr:x:node", NULL, WU_ERR_BAD_PARAM, 0, 0, 0, 0, "ppr:x:node", "a count"},
+    {"ppr:2:package", NULL, WU_ERR_BAD_PARAM, 0, 0, 0, 0, "ppr:N:package is not supported yet",
+     "ppr:N:node"},
+    {"ppr:2:board", NULL, WU_ERR_BAD_PARAM, 0, 0, 0, 0, "ppr:2:board", "ppr:2:node"},
+    {"node:bogus", NULL, WU_ERR_BAD_PARAM, 0, 0, 0, 0, "'bogus'", "OVERSUBSCRIBE"},
     {"cores", "core", WU_ERR_BAD_PARAM, 0, 0, 0, 0, "'cores'", "--map-by"},
     {"core:PE=2", NULL, WU_ERR_BAD_PARAM, 0, 0, 0, 0, "'PE=2'", "OVERSUBSCRIBE"},
     {"core:", NULL, WU_ERR_BAD_PARAM, 0, 0, 0, 0, "''", "valid modifiers"},
@@ -205,7 +212,7 @@ START_TEST(map_bad_args)
     ck_assert_int_eq(WU_SUCCESS, wu_rte_map(t, 2, &pol, false, &p));
     ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_rte_map_cpulist(p, 2, &l));
     ck_assert_ptr_null(l);
-    ck_assert_ptr_null(wu_rte_map_binding_str(t, p, 2, "h", 1));
+    ck_assert_ptr_null(wu_rte_map_binding_str(t, p, 2, 2, "h", 1));
     wu_rte_placement_free(p);
     wu_rte_placement_free(NULL);
     wu_rte_topo_free(t);
@@ -285,7 +292,8 @@ START_TEST(report_bindings)
 {
     wu_rte_topo_t *t;
     wu_rte_placement_t *p = map_case(&report_cases[_i], &t);
-    char *line = wu_rte_map_binding_str(t, p, report_cases[_i].rank, "node1", 4242);
+    char *line =
+        wu_rte_map_binding_str(t, p, report_cases[_i].rank, report_cases[_i].rank, "node1", 4242);
     ck_assert_ptr_nonnull(line);
     ck_assert_str_eq(report_cases[_i].want, line);
     free(line);
@@ -294,32 +302,82 @@ START_TEST(report_bindings)
 }
 END_TEST
 
+/* The spreading part of --map-by: node and ppr:N:node, with modifiers; on the node by slot. */
+START_TEST(parse_spread)
+{
+    wu_rte_policy_t pol;
+    ck_assert_int_eq(WU_SUCCESS, wu_rte_map_parse(NULL, NULL, &pol, NULL));
+    ck_assert_int_eq(WU_RTE_JM_BYSLOT, pol.span);
+    ck_assert_int_eq(WU_SUCCESS, wu_rte_map_parse("NODE", NULL, &pol, NULL));
+    ck_assert_int_eq(WU_RTE_JM_BYNODE, pol.span);
+    ck_assert_int_eq(WU_RTE_MAP_SLOT, pol.map);
+    ck_assert(!pol.map_given); /* the default binding stays the rule of np */
+    ck_assert_int_eq(WU_SUCCESS, wu_rte_map_parse("node:OVERSUBSCRIBE", NULL, &pol, NULL));
+    ck_assert(pol.oversubscribe);
+    ck_assert_int_eq(WU_SUCCESS, wu_rte_map_parse("ppr:3:node", "core", &pol, NULL));
+    ck_assert_int_eq(WU_RTE_JM_PPR, pol.span);
+    ck_assert_uint_eq(3, pol.ppr);
+    ck_assert(!pol.oversubscribe);
+    ck_assert_int_eq(WU_RTE_BIND_CORE, pol.bind);
+    ck_assert_int_eq(WU_SUCCESS, wu_rte_map_parse("ppr:2:node:oversubscribe", NULL, &pol, NULL));
+    ck_assert_uint_eq(2, pol.ppr);
+    ck_assert(pol.oversubscribe);
+}
+END_TEST
+
+/* Split text into lines (empty ones kept). */
+static char **lines_of(const char *text)
+{
+    char **l = wu_argv_split_with_empty(text, '\n');
+    ck_assert_ptr_nonnull(l);
+    return l;
+}
+
 START_TEST(display_map)
 {
+    static const wu_rte_jm_host_t hosts[] = {{"node1", 8}, {"node2", 8}};
+    const wu_rte_jm_opts_t o = {.span = WU_RTE_JM_BYNODE};
     wu_rte_topo_t *t = synth(TOPO_A);
-    wu_rte_placement_t *p = map(t, 3, "socket", "core", false, WU_SUCCESS);
-    char *s = wu_rte_map_display(t, p, "node1");
-    char **lines;
+    wu_rte_placement_t *p = map(t, 2, "socket", "core", false, WU_SUCCESS);
+    wu_rte_jobmap_t *jm = NULL;
+    const uint32_t apps[] = {0, 0, 1};
+    char *s, **lines;
+
+    /* ranks 0 and 2 on node1 (local ranks 0, 1), rank 1 on node2 */
+    ck_assert_int_eq(WU_SUCCESS, wu_rte_jobmap_build(hosts, 2, 3, &o, &jm, NULL));
+    s = wu_rte_map_display(t, p, jm, 0, "job.1", apps);
     ck_assert_ptr_nonnull(s);
-    lines = wu_argv_split(s, '\n');
-    /* rule, node line, header, 3 ranks, rule */
-    ck_assert_int_eq(7, wu_argv_count(lines));
-    ck_assert_str_eq(lines[0], lines[6]);
-    ck_assert_ptr_nonnull(strstr(lines[0], "JOB MAP"));
-    ck_assert_str_eq("Node node1: 8 slots (cores), 3 procs, map-by package, bind-to core",
-                     lines[1]);
-    ck_assert_str_eq("    rank  cpus  locality           binding", lines[2]);
-    ck_assert_str_eq("       1  8-9   NM0:SK1:CR4:HT8-9  [../../../..][BB/../../..]", lines[4]);
+    lines = lines_of(s);
+    ck_assert_str_eq("", lines[0]);
+    ck_assert_str_eq(" Data for JOB [job.1] offset 0 Total slots allocated 16", lines[1]);
+    ck_assert_str_eq(" ========================   JOB MAP   ========================", lines[3]);
+    ck_assert_str_eq(" Data for node: node1\tNum slots: 8\tMax slots: 0\tNum procs: 2", lines[5]);
+    ck_assert_str_eq(" \tProcess OMPI jobid: [job.1] App: 0 Process rank: 0 Bound: "
+                     "socket 0[core 0[hwt 0-1]]:[BB/../../..][../../../..]",
+                     lines[6]);
+    ck_assert_str_eq(" \tProcess OMPI jobid: [job.1] App: 1 Process rank: 2 Bound: "
+                     "socket 1[core 4[hwt 0-1]]:[../../../..][BB/../../..]",
+                     lines[7]);
+    ck_assert_str_eq(" Data for node: node2\tNum slots: 8\tMax slots: 0\tNum procs: 1", lines[9]);
+    ck_assert_str_eq(" \tProcess OMPI jobid: [job.1] App: 0 Process rank: 1 Bound: N/A", lines[10]);
+    ck_assert_str_eq(" =============================================================", lines[12]);
+    ck_assert_int_eq(14, wu_argv_count(lines)); /* ... and the final newline */
     wu_argv_free(lines);
     free(s);
     wu_rte_placement_free(p);
 
-    p = map(t, 9, NULL, NULL, true, WU_SUCCESS);
-    s = wu_rte_map_display(t, p, "node1");
-    ck_assert_ptr_nonnull(strstr(s, "9 procs (oversubscribed), map-by slot, bind-to none\n"));
-    ck_assert_ptr_nonnull(strstr(s, "       8  -     -         not bound\n"));
+    /* unbound ranks of this node; no rank here at all (no topology, no placement) */
+    p = map(t, 2, NULL, "none", false, WU_SUCCESS);
+    s = wu_rte_map_display(t, p, jm, 0, "j", NULL);
+    ck_assert_ptr_nonnull(strstr(s, "Process rank: 2 Bound: UNBOUND\n"));
     free(s);
+    s = wu_rte_map_display(NULL, NULL, jm, UINT32_MAX, "j", NULL);
+    ck_assert_ptr_nonnull(strstr(s, "Process rank: 0 Bound: N/A\n"));
+    ck_assert_ptr_nonnull(strstr(s, "Process rank: 1 Bound: N/A\n"));
+    free(s);
+    ck_assert_ptr_null(wu_rte_map_display(t, p, NULL, 0, "j", NULL));
     wu_rte_placement_free(p);
+    wu_rte_jobmap_free(jm);
     wu_rte_topo_free(t);
 }
 END_TEST
@@ -341,8 +399,8 @@ START_TEST(xml_roundtrip)
     p2 = map(back, 8, NULL, NULL, false, WU_SUCCESS);
     for (uint32_t r = 0; r < 8; r++) {
         ck_assert_str_eq(p1->procs[r].locstr, p2->procs[r].locstr);
-        l1 = wu_rte_map_binding_str(t, p1, r, "h", 1);
-        l2 = wu_rte_map_binding_str(back, p2, r, "h", 1);
+        l1 = wu_rte_map_binding_str(t, p1, r, r, "h", 1);
+        l2 = wu_rte_map_binding_str(back, p2, r, r, "h", 1);
         ck_assert_str_eq(l1, l2);
         free(l1);
         free(l2);
@@ -454,6 +512,7 @@ static Suite *rte_map_suite(void)
     tc = tcase_create("text");
     tcase_add_loop_test(tc, report_bindings, 0, sizeof report_cases / sizeof report_cases[0]);
     tcase_add_test(tc, display_map);
+    tcase_add_test(tc, parse_spread);
     tcase_add_test(tc, not_enough_slots_text);
     suite_add_tcase(s, tc);
 
