@@ -74,7 +74,7 @@ WU_EXPORT int wu_session_dir_remove(const char *session);
  * NULL: "wireup") as described above, each with wu_path_rm_tree. *removed (may be NULL) counts
  * them. WU_SUCCESS, WU_ERR_BAD_PARAM (relative tmpdir, bad prefix), or the first error of
  * opening tmpdir or of a removal (the others are still attempted). */
-int wu_session_dir_sweep(const char *tmpdir, const char *prefix, unsigned *removed);
+WU_EXPORT int wu_session_dir_sweep(const char *tmpdir, const char *prefix, unsigned *removed);
 
 /* wu_session_dir_remove for every session this process (by pid) created, e.g. at exit.
  * Sessions inherited from a parent across fork are forgotten without touching the disk.

@@ -8,6 +8,7 @@
 #include "mca/pmdl/pmdl.h"
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_path.h"
+#include "opal/util/wu_session_dir.h"
 #include "opal/util/wu_show_help.h"
 #include "pmix/common/wu_proto.h"
 #include "pmix/common/wu_regex.h"
@@ -17,6 +18,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -750,6 +752,15 @@ static int job_setup(rte_job_t *job)
     return WU_SUCCESS;
 }
 
+static void terminate_if_ending(wu_wait_call_t *call)
+{
+    rte_job_t *job = call->cbdata;
+    if (job->terminating) {
+        (void)wu_pls_terminate_job(job->pls, 0);
+    }
+    wu_wait_call_done(call, WU_SUCCESS);
+}
+
 /* Start this node's processes; a program that cannot be run is reported with its exit
  * status. */
 static int job_launch(rte_job_t *job, int *status)
@@ -760,6 +771,8 @@ static int job_launch(rte_job_t *job, int *status)
     }
     rc = wu_pls_launch_job(job->pls);
     if (WU_SUCCESS == rc) {
+        /* the job may have failed on another node while these were being started */
+        (void)wu_progress_shift_wait(progress, terminate_if_ending, job, 0);
         wu_rte_place_report(job);
         /* not fatal: the processes then read end of file */
         (void)wu_progress_shift_wait(progress, stdin_start, job, 0);
@@ -889,6 +902,49 @@ int wu_rte_mca_register(void)
     return WU_SUCCESS;
 }
 
+/* A watchdog process: it waits for this launcher to end, however it ends, and then removes
+ * the session directories (the server's, ptl's sockets) that a launcher killed outright could
+ * not remove itself: the stale-directory sweep of wu_session_dir.h, which removes only those
+ * whose owner is certainly gone. Forked before any thread starts. Processes the launcher
+ * started die with it by themselves (pls/fork's PR_SET_PDEATHSIG). */
+static void watchdog_start(void)
+{
+    int p[2];
+    pid_t pid;
+    if (0 != pipe2(p, O_CLOEXEC)) {
+        return; /* not fatal: the next launcher's sweep removes them */
+    }
+    pid = fork();
+    if (0 == pid) {
+        const char *srv = getenv("PMIX_SERVER_TMPDIR");
+        char c;
+        int fd = open("/dev/null", O_RDWR);
+        signal(SIGINT, SIG_IGN);
+        signal(SIGTERM, SIG_IGN);
+        signal(SIGHUP, SIG_IGN);
+        signal(SIGTSTP, SIG_IGN);
+        /* hold nothing of the launcher's: a reader of its output sees end of file with it */
+        for (int k = 0; k < 3 && fd >= 0; k++) {
+            (void)dup2(fd, k);
+        }
+        for (int k = 3; k < 1024; k++) {
+            if (k != p[0]) {
+                (void)close(k);
+            }
+        }
+        while (read(p[0], &c, 1) < 0 && EINTR == errno) {
+        }
+        (void)wu_session_dir_sweep(NULL != srv && '\0' != srv[0] ? srv : NULL, "wu-server", NULL);
+        (void)wu_session_dir_sweep(NULL, "wu-ptl", NULL);
+        _exit(0);
+    }
+    close(p[0]);
+    if (pid < 0) {
+        close(p[1]);
+    }
+    /* p[1] stays open (close-on-exec) until this process ends */
+}
+
 int wu_rte_init(const char *tool)
 {
     int rc;
@@ -897,6 +953,7 @@ int wu_rte_init(const char *tool)
         snprintf(wu_rte_hostname, sizeof wu_rte_hostname, "localhost");
     }
     wu_rte_hostname[sizeof wu_rte_hostname - 1] = '\0';
+    watchdog_start();
     if (WU_SUCCESS != (rc = wu_mca_base_open())) {
         wu_show_help("help-wu-rte.txt", "init-failed", true, wu_rte_tool, "the component system",
                      wu_strerror(rc));

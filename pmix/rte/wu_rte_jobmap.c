@@ -361,7 +361,7 @@ int wu_rte_hosts_parse_arg(wu_rte_hostlist_t *l, const char *arg)
     }
     for (int i = 0; NULL != items[i] && WU_SUCCESS == rc; i++) {
         char *colon = strchr(items[i], ':');
-        uint32_t n = 1;
+        uint32_t n = 0; /* no count: as many slots as the node has cores, as in a hostfile */
         if (NULL != colon) {
             *colon = '\0';
             (void)parse_count(colon + 1, &n);
