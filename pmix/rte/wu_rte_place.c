@@ -247,19 +247,21 @@ static void display_map(const rte_job_t *job)
 /* Until ranks can be launched on other nodes: refuse a map that needs them, naming them. */
 static int refuse_remote(const rte_job_t *job)
 {
-    char **names = NULL, *list;
+    char *list = NULL;
     for (uint32_t i = 0; i < job->map->nnodes; i++) {
-        if (i != job->mynode && WU_SUCCESS != wu_argv_append(&names, job->map->nodes[i].name)) {
-            wu_argv_free(names);
+        char *more = NULL;
+        if (i == job->mynode) {
+            continue;
+        }
+        if (WU_SUCCESS != wu_asprintf(&more, "%s%s%s", NULL != list ? list : "",
+                                      NULL != list ? ", " : "", job->map->nodes[i].name)) {
+            free(list);
             return WU_ERR_NOMEM;
         }
+        free(list);
+        list = more;
     }
-    list = wu_argv_join(names, ',');
-    wu_argv_free(names);
-    if (NULL == list) {
-        return WU_ERR_NOMEM;
-    }
-    wu_rte_say("remote-nodes", wu_rte_tool, list);
+    wu_rte_say("remote-nodes", wu_rte_tool, NULL != list ? list : "");
     free(list);
     return WU_ERR_SILENT;
 }
