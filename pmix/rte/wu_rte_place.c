@@ -6,8 +6,8 @@
  * applied to their pls processes, and what --display-map and --report-bindings print.
  *
  * The launcher sees only this node's cores: a host given without a slot count is taken to have
- * as many as this node (the nodes are assumed alike). Until the launch on other nodes exists, a
- * map that puts ranks on another node is refused (wu_rte_job_remote) after --display-map.
+ * as many as this node (the nodes are assumed alike). In wired the map comes from the head node
+ * and only the node-level placement is done here.
  *
  * Bindings are applied only when the topology is this machine's: with HWLOC_SYNTHETIC or
  * HWLOC_XMLFILE the map is computed, registered and reported (that is what such topologies are
@@ -244,7 +244,6 @@ static void display_map(const rte_job_t *job)
     free(apps);
 }
 
-/* Until ranks can be launched on other nodes: refuse a map that needs them, naming them. */
 int wu_rte_place_job(rte_job_t *job)
 {
     const wu_rte_spec_t *app = job->app;
