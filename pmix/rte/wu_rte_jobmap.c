@@ -361,7 +361,7 @@ int wu_rte_hosts_parse_arg(wu_rte_hostlist_t *l, const char *arg)
     }
     for (int i = 0; NULL != items[i] && WU_SUCCESS == rc; i++) {
         char *colon = strchr(items[i], ':');
-        uint32_t n = 0; /* no count: as many slots as the node has cores, as in a hostfile */
+        uint32_t n = 1; /* counts only if the host also has a count (see wu_rte_hosts_jm) */
         if (NULL != colon) {
             *colon = '\0';
             (void)parse_count(colon + 1, &n);
@@ -523,7 +523,10 @@ wu_rte_jm_host_t *wu_rte_hosts_jm(const wu_rte_hostlist_t *l)
     }
     for (uint32_t i = 0; i < l->n; i++) {
         h[i].name = l->ent[i].name;
-        h[i].slots = l->ent[i].slots;
+        /* a host never given a count has as many slots as this node has cores (0), as in a
+         * hostfile: `-H a,b,c -np 6` fills 2-core nodes with 2 ranks each (Open MPI would count
+         * 1 slot); once a count is given, each plain mention adds one slot, as in Open MPI */
+        h[i].slots = l->ent[i].slots_given ? l->ent[i].slots : 0;
     }
     return h;
 }
