@@ -11,8 +11,9 @@
  * (DMODEX_REQ, answered by DMODEX_REP), PMIx_Abort. Requests of other nodes about this node's
  * procs come down as DMODEX_REQ and are answered by this node's server.
  *
- * When its processes have all ended the daemon says LOCAL_DONE, removes the job (registration,
- * session directory) and waits for SHUTDOWN. If the head node's connection ends first, the
+ * When its processes have all ended the daemon says LOCAL_DONE and keeps the job (other nodes may
+ * still ask for the data of its ended processes) until SHUTDOWN, then removes it (registration,
+ * session directory) and exits. If the head node's connection ends first, the
  * daemon terminates its processes at once (SIGTERM, then SIGKILL after pls's grace period),
  * cleans up and exits: nothing is left behind when wrun dies. Messages and pending requests
  * live on the rte progress thread; upcalls shift into it. */
@@ -47,11 +48,13 @@ struct rte_daemon {
     wu_wait_t closed; /* the connection's closed callback has run */
     bool head_lost;
     bool terminate; /* TERMINATE came before the job ran */
+    bool shutdown;  /* SHUTDOWN came (or the head is gone): the job may be removed */
     char *nspace;
     wu_rte_spec_t *app;
     wu_rte_jobmap_t *map;
     uint32_t map_node;
     pending_t *fences, *dmx;
+    struct early *early; /* requests about this node's procs before the job was registered */
     uint64_t next_id;
 };
 
@@ -122,15 +125,23 @@ void wu_rte_daemon_exited(rte_job_t *job, rte_proc_t *rp)
     send_msg(job->daemon, WU_DMSG_EXITED, &m, rc);
 }
 
+/* The job ends here once its processes have ended and the head says the job is over (or is
+ * gone): until then the server keeps the job, so other nodes' requests for the data of this
+ * node's ended processes are still answered. */
+static void release_job(rte_job_t *job)
+{
+    if (job->local_done && job->daemon->shutdown && !job->done_released) {
+        job->done_released = true;
+        wu_wait_release(&job->done, WU_SUCCESS);
+    }
+}
+
 void wu_rte_daemon_local_done(rte_job_t *job)
 {
     wu_dmsg_t m;
     PMIX_DATA_BUFFER_CONSTRUCT(&m);
     send_msg(job->daemon, WU_DMSG_LOCAL_DONE, &m, PMIX_SUCCESS);
-    if (!job->done_released) {
-        job->done_released = true;
-        wu_wait_release(&job->done, WU_SUCCESS);
-    }
+    release_job(job);
 }
 
 /* The program could not be started at all (main thread): every local rank failed with err. */
@@ -142,6 +153,7 @@ void wu_rte_daemon_launch_failed(rte_job_t *job, int err)
         rp->exec_errno = err;
         wu_rte_daemon_exited(job, rp);
     }
+    job->local_done = true;
     wu_rte_daemon_local_done(job);
 }
 
@@ -281,6 +293,16 @@ pmix_status_t wu_rte_daemon_abort(const pmix_proc_t *proc, int status, const cha
     return rc;
 }
 
+pmix_status_t wu_rte_daemon_event(const char *msg, size_t len)
+{
+    struct rte_daemon *d = the_daemon;
+    if (NULL == d || NULL == d->conn || d->head_lost) {
+        return PMIX_ERR_UNREACH;
+    }
+    return WU_SUCCESS == wu_ptl_send(d->conn, WU_DMSG_EVENT, 0, msg, len) ? PMIX_SUCCESS
+                                                                          : PMIX_ERR_NOMEM;
+}
+
 /* --- requests of other nodes about this node's procs ----------------------------------------- */
 
 typedef struct {
@@ -305,21 +327,56 @@ static void dmx_local_cb(pmix_status_t status, char *data, size_t sz, void *cbda
     free(r);
 }
 
+typedef struct early {
+    struct early *next;
+    dmx_req_t *r;
+    pmix_proc_t proc;
+} early_t;
+
+static void serve_req(dmx_req_t *r, const pmix_proc_t *proc)
+{
+    pmix_status_t rc = PMIx_server_dmodex_request(proc, dmx_local_cb, r);
+    if (PMIX_SUCCESS != rc) {
+        dmx_local_cb(rc, NULL, 0, r);
+    }
+}
+
 static void on_dmodex_req(struct rte_daemon *d, wu_dmsg_t *m)
 {
     dmx_req_t *r = calloc(1, sizeof *r);
     pmix_proc_t proc;
-    pmix_status_t rc;
     if (NULL == r || PMIX_SUCCESS != wu_dmsg_get_u32(m, &r->origin) ||
         PMIX_SUCCESS != wu_dmsg_get_u64(m, &r->id) || PMIX_SUCCESS != wu_dmsg_get_proc(m, &proc)) {
         free(r);
         return;
     }
-    rc = PMIx_server_dmodex_request(&proc, dmx_local_cb, r);
-    if (PMIX_SUCCESS != rc) {
-        dmx_local_cb(rc, NULL, 0, r);
+    if (NULL == wu_rte_job || !wu_rte_job->registered) {
+        /* the job is not registered here yet: served in order once it is */
+        early_t *e = calloc(1, sizeof *e), **pp = &d->early;
+        if (NULL == e) {
+            dmx_local_cb(PMIX_ERR_NOMEM, NULL, 0, r);
+            return;
+        }
+        e->r = r;
+        e->proc = proc;
+        while (NULL != *pp) {
+            pp = &(*pp)->next;
+        }
+        *pp = e;
+        return;
     }
-    (void)d;
+    serve_req(r, &proc);
+}
+
+void wu_rte_daemon_registered(rte_job_t *job)
+{
+    struct rte_daemon *d = job->daemon;
+    while (NULL != d->early) {
+        early_t *e = d->early;
+        d->early = e->next;
+        serve_req(e->r, &e->proc);
+        free(e);
+    }
 }
 
 /* --- messages from the head node (rte thread) ------------------------------------------------ */
@@ -348,6 +405,16 @@ static void terminate_job(struct rte_daemon *d)
     if (NULL != job && NULL != job->pls && !job->terminating) {
         job->terminating = true;
         (void)wu_pls_terminate_job(job->pls, 0);
+    }
+}
+
+/* The job is over everywhere (SHUTDOWN) or the head is gone: end it here. */
+static void shut_down(struct rte_daemon *d)
+{
+    d->shutdown = true;
+    terminate_job(d);
+    if (NULL != wu_rte_job && wu_rte_job->daemon == d) {
+        release_job(wu_rte_job);
     }
 }
 
@@ -428,7 +495,7 @@ static void on_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *
         }
         break;
     case WU_DMSG_SHUTDOWN:
-        terminate_job(d);
+        shut_down(d);
         release_once(&d->end, &d->end_done);
         break;
     case WU_DMSG_FENCE_DONE:
@@ -439,6 +506,9 @@ static void on_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *
         break;
     case WU_DMSG_DMODEX_REP:
         on_dmodex_rep(d, &m);
+        break;
+    case WU_DMSG_EVENT:
+        wu_rte_event_deliver(m.base_ptr, m.bytes_used);
         break;
     default:
         break; /* a newer head's message: ignored */
@@ -456,7 +526,7 @@ static void on_closed(wu_ptl_conn_t *c, int status, void *cbdata)
     }
     d->head_lost = true;
     fail_pending(d);
-    terminate_job(d);
+    shut_down(d);
     release_once(&d->launched, &d->launched_done);
     release_once(&d->end, &d->end_done);
     wu_wait_release(&d->closed, WU_SUCCESS);
@@ -489,6 +559,9 @@ static int connect_head(struct rte_daemon *d, unsigned port, const char *addrs)
         uri = NULL;
         if (WU_SUCCESS == wu_asprintf(&uri, "tcp4://%s:%u", *a, port)) {
             rc = wu_ptl_connect(wu_rte_progress(), uri, on_recv, on_closed, d, &d->conn);
+        }
+        if (WU_SUCCESS == rc) {
+            wu_dmsg_keepalive(wu_ptl_conn_fd(d->conn));
         }
     }
     free(uri);
@@ -568,6 +641,12 @@ out:
         wu_ptl_conn_release(d->conn);
     }
     the_daemon = NULL;
+    while (NULL != d->early) { /* the job never got registered */
+        early_t *e = d->early;
+        d->early = e->next;
+        free(e->r);
+        free(e);
+    }
     free(d->nspace);
     wu_dmsg_free_app(d->app);
     wu_rte_jobmap_free(d->map);

@@ -5,8 +5,11 @@
 #include "opal/util/wu_argv.h"
 #include "pmix.h"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 /* Longest argv or environment a LAUNCH may carry, and most contexts or nodes: far above real
  * use, low enough that a corrupt count cannot make us allocate much. */
@@ -124,6 +127,75 @@ pmix_status_t wu_dmsg_get_argv(wu_dmsg_t *m, char ***argv)
 pmix_status_t wu_dmsg_get_proc(wu_dmsg_t *m, pmix_proc_t *p)
 {
     return get_one(m, p, PMIX_PROC);
+}
+
+void wu_dmsg_keepalive(int fd)
+{
+    int on = 1, idle = 2, intvl = 1, cnt = 3;
+    unsigned int user_timeout_ms = 5000;
+    if (fd < 0) {
+        return;
+    }
+    (void)setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof on);
+    (void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle);
+    (void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof intvl);
+    (void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof cnt);
+    (void)setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_timeout_ms, sizeof user_timeout_ms);
+}
+
+/* --- EVENT ---------------------------------------------------------------------------------- */
+
+/* Most infos an event may carry (far above real use). */
+#define MAX_EVENT_INFOS 1024u
+
+pmix_status_t wu_dmsg_put_event(wu_dmsg_t *m, pmix_status_t status, const pmix_proc_t *source,
+                                pmix_data_range_t range, const pmix_info_t *info, size_t ninfo)
+{
+    pmix_status_t rc = wu_dmsg_put_i32(m, status);
+    uint32_t r = range;
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_put_proc(m, source) : rc;
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_put_u32(m, r) : rc;
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_put_u32(m, (uint32_t)ninfo) : rc;
+    if (PMIX_SUCCESS == rc && ninfo > 0) {
+        rc = PMIx_Data_pack(NULL, m, (void *)info, (int32_t)ninfo, PMIX_INFO);
+    }
+    return rc;
+}
+
+pmix_status_t wu_dmsg_get_event(wu_dmsg_t *m, pmix_status_t *status, pmix_proc_t *source,
+                                pmix_data_range_t *range, pmix_info_t **info, size_t *ninfo)
+{
+    uint32_t r = 0, n = 0;
+    int32_t got;
+    pmix_status_t rc = wu_dmsg_get_i32(m, status);
+    *info = NULL;
+    *ninfo = 0;
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_get_proc(m, source) : rc;
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_get_u32(m, &r) : rc;
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_get_u32(m, &n) : rc;
+    if (PMIX_SUCCESS != rc) {
+        return rc;
+    }
+    if (r > UINT8_MAX || n > MAX_EVENT_INFOS) {
+        return PMIX_ERR_UNPACK_FAILURE;
+    }
+    *range = (pmix_data_range_t)r;
+    if (0 == n) {
+        return PMIX_SUCCESS;
+    }
+    PMIX_INFO_CREATE(*info, n);
+    if (NULL == *info) {
+        return PMIX_ERR_NOMEM;
+    }
+    got = (int32_t)n;
+    rc = PMIx_Data_unpack(NULL, m, *info, &got, PMIX_INFO);
+    if (PMIX_SUCCESS != rc || (uint32_t)got != n) {
+        PMIX_INFO_FREE(*info, n);
+        *info = NULL;
+        return PMIX_SUCCESS == rc ? PMIX_ERR_UNPACK_FAILURE : rc;
+    }
+    *ninfo = n;
+    return PMIX_SUCCESS;
 }
 
 /* --- LAUNCH ---------------------------------------------------------------------------------- */

@@ -22,7 +22,10 @@
  *   DMODEX_REQ  both  origin node, request id, the proc whose data is wanted
  *   DMODEX_REP  both  origin node, request id, status, the data
  *   ABORT       d->h  a process called PMIx_Abort: rank, status, message
- *   FAILED      d->h  the daemon could not set the job up: a message */
+ *   FAILED      d->h  the daemon could not set the job up: a message
+ *   EVENT       both  an event of a range wider than one node: status, source, range, infos;
+ *                     a daemon sends its clients' events up, the head sends each to every
+ *                     other node (and notifies its own clients) */
 #ifndef WU_RTE_DMSG_H
 #define WU_RTE_DMSG_H
 
@@ -53,6 +56,7 @@ enum {
     WU_DMSG_DMODEX_REP,
     WU_DMSG_ABORT,
     WU_DMSG_FAILED,
+    WU_DMSG_EVENT,
 };
 
 /* A message being built or read: a PMIx data buffer. */
@@ -75,6 +79,18 @@ pmix_status_t wu_dmsg_get_str(wu_dmsg_t *m, char **s);
 pmix_status_t wu_dmsg_get_bytes(wu_dmsg_t *m, char **p, size_t *n);
 pmix_status_t wu_dmsg_get_argv(wu_dmsg_t *m, char ***argv);
 pmix_status_t wu_dmsg_get_proc(wu_dmsg_t *m, pmix_proc_t *p);
+
+/* Make a head/daemon connection notice a peer that vanished without closing (a node that lost
+ * its network, a powered-off node): TCP keepalive probes after 2 s of silence, every second,
+ * and data unacknowledged for 5 s both end the connection, so the loss is seen within about
+ * 5 seconds. Errors are ignored (the connection then works without it). */
+void wu_dmsg_keepalive(int fd);
+
+/* EVENT: the event's fields; wu_dmsg_get_event's *info is new (PMIX_INFO_FREE). */
+pmix_status_t wu_dmsg_put_event(wu_dmsg_t *m, pmix_status_t status, const pmix_proc_t *source,
+                                pmix_data_range_t range, const pmix_info_t *info, size_t ninfo);
+pmix_status_t wu_dmsg_get_event(wu_dmsg_t *m, pmix_status_t *status, pmix_proc_t *source,
+                                pmix_data_range_t *range, pmix_info_t **info, size_t *ninfo);
 
 /* LAUNCH: the job (app and map, this daemon's node index). */
 pmix_status_t wu_dmsg_put_job(wu_dmsg_t *m, const char *nspace, const wu_rte_spec_t *app,

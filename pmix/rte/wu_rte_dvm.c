@@ -38,6 +38,7 @@
 #include <errno.h>
 #include <ifaddrs.h>
 #include <netinet/in.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,14 @@ typedef struct pending_dmx {
     void *cbdata;
 } pending_dmx_t;
 
+/* A request about a proc of this node that came before the job was registered here. */
+typedef struct early_req {
+    struct early_req *next;
+    uint32_t origin;
+    uint64_t id;
+    pmix_proc_t proc;
+} early_req_t;
+
 struct rte_dvm {
     rte_job_t *job;
     char token[33];
@@ -107,6 +116,7 @@ struct rte_dvm {
     wu_wait_t agents_done;
     coll_t *colls;
     pending_dmx_t *dmx;
+    early_req_t *early;
     uint64_t next_id;
 };
 
@@ -151,6 +161,10 @@ static void node_lost(dvm_node_t *n, const char *why)
         return;
     }
     n->lost = true;
+    if (NULL != n->dvm->agents && !n->agent_ended) {
+        /* its ssh may hang on a dead link: nothing more can come through it */
+        (void)wu_pls_signal_proc(n->dvm->agents, (uint32_t)(n - n->dvm->d), SIGKILL);
+    }
     if (NULL != why && !job->status_set) {
         wu_rte_say("node-lost", wu_rte_tool, nd->name, why);
     }
@@ -463,6 +477,19 @@ static void route_req(struct rte_dvm *dvm, uint32_t origin, uint64_t id, const p
         return;
     }
     node = job->map->procs[proc->rank].node;
+    if (node == job->mynode && !job->registered) {
+        early_req_t *e = calloc(1, sizeof *e), **pp = &dvm->early;
+        if (NULL == e) {
+            deliver_rep(dvm, origin, id, PMIX_ERR_NOMEM, NULL, 0);
+            return;
+        }
+        *e = (early_req_t){.origin = origin, .id = id, .proc = *proc};
+        while (NULL != *pp) {
+            pp = &(*pp)->next;
+        }
+        *pp = e; /* served in arrival order once the job is registered */
+        return;
+    }
     if (node == job->mynode) {
         dmx_local_t *l = malloc(sizeof *l);
         pmix_status_t rc;
@@ -493,6 +520,17 @@ static void route_req(struct rte_dvm *dvm, uint32_t origin, uint64_t id, const p
             PMIX_DATA_BUFFER_DESTRUCT(&m);
             deliver_rep(dvm, origin, id, PMIX_ERR_NOMEM, NULL, 0);
         }
+    }
+}
+
+void wu_rte_dvm_registered(rte_job_t *job)
+{
+    struct rte_dvm *dvm = job->dvm;
+    while (NULL != dvm->early) {
+        early_req_t *e = dvm->early;
+        dvm->early = e->next;
+        route_req(dvm, e->origin, e->id, &e->proc);
+        free(e);
     }
 }
 
@@ -530,6 +568,79 @@ pmix_status_t wu_rte_dvm_dmodex(const pmix_proc_t *proc, pmix_modex_cbfunc_t cbf
         return PMIX_ERR_INIT;
     }
     return PMIX_SUCCESS;
+}
+
+/* --- events ---------------------------------------------------------------------------------- */
+
+typedef struct {
+    char *msg;
+    size_t len;
+} event_t;
+
+/* Send an EVENT message to every daemon but skip's (map node; UINT32_MAX: none). */
+static void event_to_daemons(struct rte_dvm *dvm, const char *msg, size_t len, uint32_t skip)
+{
+    for (uint32_t i = 0; i < dvm->nd; i++) {
+        if (dvm->d[i].node != skip && NULL != dvm->d[i].conn) {
+            (void)wu_ptl_send(dvm->d[i].conn, WU_DMSG_EVENT, 0, msg, len);
+        }
+    }
+}
+
+static void event_in_rte(void *arg)
+{
+    event_t *e = arg;
+    if (NULL != wu_rte_job && NULL != wu_rte_job->dvm) {
+        event_to_daemons(wu_rte_job->dvm, e->msg, e->len, UINT32_MAX);
+    }
+    free(e->msg);
+    free(e);
+}
+
+pmix_status_t wu_rte_dvm_event(const char *msg, size_t len)
+{
+    event_t *e = calloc(1, sizeof *e);
+    if (NULL == e || NULL == (e->msg = malloc(len > 0 ? len : 1))) {
+        free(e);
+        return PMIX_ERR_NOMEM;
+    }
+    memcpy(e->msg, msg, len);
+    e->len = len;
+    if (WU_SUCCESS != wu_progress_shift(wu_rte_progress(), event_in_rte, e)) {
+        free(e->msg);
+        free(e);
+        return PMIX_ERR_INIT;
+    }
+    return PMIX_SUCCESS;
+}
+
+static void event_done(pmix_status_t status, void *cbdata)
+{
+    (void)status;
+    (void)cbdata;
+}
+
+void wu_rte_event_deliver(const char *msg, size_t len)
+{
+    pmix_data_buffer_t m;
+    pmix_byte_object_t bo = {.bytes = (char *)msg, .size = len};
+    pmix_status_t status;
+    pmix_proc_t source;
+    pmix_data_range_t range;
+    pmix_info_t *info = NULL;
+    size_t ninfo = 0;
+
+    PMIX_DATA_BUFFER_CONSTRUCT(&m);
+    if (PMIX_SUCCESS == PMIx_Data_embed(&m, &bo) &&
+        PMIX_SUCCESS == wu_dmsg_get_event(&m, &status, &source, &range, &info, &ninfo)) {
+        /* this node's clients and the server's own handlers; the host is not called back (a
+         * callback: the blocking form would wait for the server's thread from ours) */
+        (void)PMIx_Notify_event(status, &source, range, info, ninfo, event_done, NULL);
+    }
+    if (NULL != info) {
+        PMIX_INFO_FREE(info, ninfo);
+    }
+    PMIX_DATA_BUFFER_DESTRUCT(&m);
 }
 
 /* --- messages from daemons ------------------------------------------------------------------- */
@@ -613,6 +724,11 @@ static void on_daemon_msg(dvm_node_t *n, uint32_t type, wu_dmsg_t *m)
             wu_rte_job_abort(&proc, i1, a);
         }
         break;
+    case WU_DMSG_EVENT:
+        /* the other nodes, then this one's clients */
+        event_to_daemons(dvm, m->base_ptr, m->bytes_used, n->node);
+        wu_rte_event_deliver(m->base_ptr, m->bytes_used);
+        break;
     case WU_DMSG_FAILED:
         if (PMIX_SUCCESS == wu_dmsg_get_str(m, &a) && !job->status_set) {
             char *safe = wu_str_escape_dup(NULL != a ? a : "?", 4096, 0);
@@ -669,6 +785,7 @@ static void on_hello(struct rte_dvm *dvm, wu_ptl_conn_t *c, uint32_t type, wu_dm
         wu_ptl_close(c);
     } else {
         wu_ptl_conn_set_trusted(c);
+        wu_dmsg_keepalive(wu_ptl_conn_fd(c));
         wu_ptl_conn_retain(c);
         wu_ptl_conn_set_cbdata(c, n);
         n->conn = c;
@@ -744,13 +861,16 @@ static bool agent_output(wu_pls_job_t *agents, wu_pls_proc_t *proc, int stream, 
     while (len > 0) {
         const char *nl = memchr(data, '\n', len);
         size_t k = NULL != nl ? (size_t)(nl - data) + 1 : len;
-        char *line = NULL, *safe = wu_str_escape_dup(data, k, WU_ESC_KEEP_UTF8);
-        if (NULL != safe &&
-            WU_SUCCESS == wu_asprintf(&line, "[%s] %s%s", name, safe, NULL != nl ? "\n" : "\n")) {
+        /* the line without its newline, terminal controls escaped */
+        size_t linelen = NULL != nl ? k - 1 : k;
+        char *raw = strndup(data, linelen), *line = NULL;
+        char *safe = NULL != raw ? wu_str_escape_dup(raw, linelen, WU_ESC_KEEP_UTF8) : NULL;
+        if (NULL != safe && WU_SUCCESS == wu_asprintf(&line, "[%s] %s\n", name, safe)) {
             wu_rte_write_text(STDERR_FILENO, line, strlen(line));
         }
         free(line);
         free(safe);
+        free(raw);
         data += k;
         len -= k;
     }
@@ -1073,6 +1193,9 @@ int wu_rte_dvm_start(rte_job_t *job)
                                                     : wu_strerror(rc));
         return WU_ERR_SILENT;
     }
+    for (uint32_t i = 0; i < dvm->nd; i++) {
+        wu_rte_watch_pid(dvm->agents->procs[i].pid);
+    }
     (void)wu_progress_shift_wait(wu_rte_progress(), send_token, dvm, 0);
     rc = wu_wait_for(&dvm->ready, (double)daemon_timeout);
     if (WU_ERR_TIMEOUT == rc) {
@@ -1135,6 +1258,12 @@ static void stop_in_rte(wu_wait_call_t *call)
             c->head_cb(PMIX_ERR_LOST_CONNECTION, NULL, 0, c->head_cbdata, NULL, NULL);
         }
         free_coll(c);
+    }
+    while (NULL != dvm->early) {
+        early_req_t *e = dvm->early;
+        dvm->early = e->next;
+        deliver_rep(dvm, e->origin, e->id, PMIX_ERR_LOST_CONNECTION, NULL, 0);
+        free(e);
     }
     while (NULL != dvm->dmx) {
         pending_dmx_t *p = dvm->dmx;

@@ -10,6 +10,7 @@
  * head node). fence_nb and direct_modex run only for procs of other nodes (the server completes
  * fences within the node itself): in wrun they go to the daemons (wu_rte_dvm.c), in wired to
  * the head node (wu_rte_daemon.c). */
+#include "pmix/rte/wu_rte_dmsg.h"
 #include "pmix/rte/wu_rte_internal.h"
 #include "pmix/server/wu_server_host.h"
 #include "opal/util/wu_argv.h"
@@ -210,6 +211,29 @@ static pmix_status_t h_dmodex(const pmix_proc_t *proc, const pmix_info_t info[],
     return wu_rte_dvm_dmodex(proc, cbfunc, cbdata);
 }
 
+/* An event of a local client whose range may reach other nodes (server thread): the nodes of
+ * the job get it (the server has delivered it to this node's clients already). */
+static pmix_status_t h_notify(pmix_status_t code, const pmix_proc_t *source,
+                              pmix_data_range_t range, pmix_info_t info[], size_t ninfo,
+                              pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    pmix_data_buffer_t m;
+    pmix_status_t rc;
+    (void)cbfunc;
+    (void)cbdata;
+    if (PMIX_RANGE_RM == range) {
+        return PMIX_ERR_NOT_SUPPORTED; /* no resource manager above us */
+    }
+    PMIX_DATA_BUFFER_CONSTRUCT(&m);
+    rc = wu_dmsg_put_event(&m, code, source, range, info, ninfo);
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_rte_daemon_mode ? wu_rte_daemon_event(m.base_ptr, m.bytes_used)
+                                : wu_rte_dvm_event(m.base_ptr, m.bytes_used);
+    }
+    PMIX_DATA_BUFFER_DESTRUCT(&m);
+    return PMIX_SUCCESS == rc ? PMIX_OPERATION_SUCCEEDED : rc;
+}
+
 /* --- server ---------------------------------------------------------------------------------- */
 
 int wu_rte_server_init(void)
@@ -227,6 +251,7 @@ int wu_rte_server_init(void)
     module.abort = h_abort;
     module.fence_nb = h_fence;
     module.direct_modex = h_dmodex;
+    module.notify_event = h_notify;
     module.log = wu_rte_log_upcall;
     wu_server_set_lost_hook(h_lost);
 

@@ -83,6 +83,7 @@ typedef struct rte_job {
     double forwarded_at; /* when (CLOCK_MONOTONIC seconds) */
     wu_wait_t done;      /* released when every process has ended (any thread may wait) */
     bool done_released;  /* done was released */
+    bool registered;     /* the server knows the job (requests about its procs can be served) */
 } rte_job_t;
 
 /* wu_rte_job.c */
@@ -97,6 +98,10 @@ void wu_rte_say(const char *topic, ...);
 /* Text for our stdout or stderr: on the rte thread queued behind the job's output when a queue
  * exists (wu_rte_iof_message), else written plainly (no job, no queue). */
 void wu_rte_write_text(int fd, const char *text, size_t len);
+/* Tell the watchdog of a process this launcher started (any thread), or that every process
+ * told of so far is reaped. */
+void wu_rte_watch_pid(pid_t pid);
+void wu_rte_watch_forget(void);
 /* Seconds on CLOCK_MONOTONIC. */
 double wu_rte_now(void);
 
@@ -131,6 +136,18 @@ void wu_rte_dvm_stop(rte_job_t *job);
 pmix_status_t wu_rte_dvm_fence(const pmix_proc_t procs[], size_t nprocs, const char *data,
                                size_t ndata, pmix_modex_cbfunc_t cbfunc, void *cbdata);
 pmix_status_t wu_rte_dvm_dmodex(const pmix_proc_t *proc, pmix_modex_cbfunc_t cbfunc, void *cbdata);
+
+/* An event of this node's clients for other nodes (server thread): packed as an EVENT message,
+ * sent to every daemon (head) or to the head (wired). */
+pmix_status_t wu_rte_dvm_event(const char *msg, size_t len);
+pmix_status_t wu_rte_daemon_event(const char *msg, size_t len);
+/* An EVENT message from another node: notify this node's clients (rte thread). */
+void wu_rte_event_deliver(const char *msg, size_t len);
+
+/* The job is registered with this node's server (rte thread): serve the direct-modex requests
+ * that came before. */
+void wu_rte_dvm_registered(rte_job_t *job);
+void wu_rte_daemon_registered(rte_job_t *job);
 
 /* wu_rte_daemon.c: in wired, the same upcalls, forwarded to the head node (server thread). */
 pmix_status_t wu_rte_daemon_fence(const pmix_proc_t procs[], size_t nprocs, const char *data,

@@ -592,6 +592,7 @@ static void free_job(rte_job_t *job)
     if (NULL != job->dvm) {
         wu_rte_dvm_stop(job); /* the other nodes' daemons end, and their processes with them */
     }
+    wu_rte_watch_forget(); /* every process this launcher started is reaped */
     (void)wu_progress_shift_wait(progress, forget_job, NULL, 0);
     wu_rte_iof_flush(job);
     wu_rte_log_summary();
@@ -724,6 +725,18 @@ static int pls_prepare(rte_job_t *job)
     return WU_SUCCESS;
 }
 
+static void registered_in_rte(wu_wait_call_t *call)
+{
+    rte_job_t *job = call->cbdata;
+    job->registered = true;
+    if (NULL != job->daemon) {
+        wu_rte_daemon_registered(job);
+    } else if (NULL != job->dvm) {
+        wu_rte_dvm_registered(job);
+    }
+    wu_wait_call_done(call, WU_SUCCESS);
+}
+
 /* Map (unless the map came with the job), this node's pls job, output files, the daemons of
  * the other nodes, the registration with the server, each local process's environment. */
 static int job_setup(rte_job_t *job)
@@ -744,6 +757,7 @@ static int job_setup(rte_job_t *job)
     if (WU_SUCCESS != (rc = wu_rte_register_job(job))) {
         return rc;
     }
+    (void)wu_progress_shift_wait(progress, registered_in_rte, job, 0);
     for (uint32_t i = 0; i < job->nlocal; i++) {
         if (WU_SUCCESS != (rc = proc_env(job, job->app, job->lranks[i], &job->pls->procs[i].env))) {
             return rc;
@@ -771,6 +785,9 @@ static int job_launch(rte_job_t *job, int *status)
     }
     rc = wu_pls_launch_job(job->pls);
     if (WU_SUCCESS == rc) {
+        for (uint32_t i = 0; i < job->nlocal; i++) {
+            wu_rte_watch_pid(job->pls->procs[i].pid);
+        }
         /* the job may have failed on another node while these were being started */
         (void)wu_progress_shift_wait(progress, terminate_if_ending, job, 0);
         wu_rte_place_report(job);
@@ -902,22 +919,126 @@ int wu_rte_mca_register(void)
     return WU_SUCCESS;
 }
 
-/* A watchdog process: it waits for this launcher to end, however it ends, and then removes
- * the session directories (the server's, ptl's sockets) that a launcher killed outright could
- * not remove itself: the stale-directory sweep of wu_session_dir.h, which removes only those
- * whose owner is certainly gone. Forked before any thread starts. Processes the launcher
- * started die with it by themselves (pls/fork's PR_SET_PDEATHSIG). */
+/* The watchdog: a process forked before any thread starts that waits for this launcher to end,
+ * however it ends. The launcher tells it, through a pipe, the pid of every process it starts
+ * ("p PID" lines) and, once a job's processes are all reaped, to forget them ("f"). When the
+ * pipe reaches end of file -- the launcher is gone, killed outright perhaps -- the watchdog
+ * removes the session directories the launcher could not remove (the stale-directory sweep of
+ * wu_session_dir.h, which removes only those whose owner is certainly gone), gives the
+ * processes it was told of WATCH_GRACE seconds to notice the lost server and end, then kills
+ * what is left of them (their process groups). After a normal end there is nothing to do. */
+#define WATCH_GRACE 2.0
+
+static int watch_fd = -1;
+
+static void watch_say(const char *line)
+{
+    size_t n = strlen(line);
+    if (watch_fd >= 0 && (ssize_t)n != write(watch_fd, line, n)) {
+        /* the watchdog is gone: nothing to tell */
+    }
+}
+
+void wu_rte_watch_pid(pid_t pid)
+{
+    char line[32];
+    if (pid > 0) {
+        snprintf(line, sizeof line, "p %ld\n", (long)pid);
+        watch_say(line);
+    }
+}
+
+void wu_rte_watch_forget(void)
+{
+    watch_say("f\n");
+}
+
+/* Is pid a live process (not a zombie)? */
+static bool alive(pid_t pid)
+{
+    char path[64], buf[512], *rp;
+    FILE *f;
+    bool live = false;
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+    if (NULL != (f = fopen(path, "r"))) {
+        if (NULL != fgets(buf, sizeof buf, f) && NULL != (rp = strrchr(buf, ')'))) {
+            live = 'Z' != rp[2] && 'X' != rp[2];
+        }
+        fclose(f);
+    }
+    return live;
+}
+
+static void watchdog_main(int in)
+{
+    const char *srv = getenv("PMIX_SERVER_TMPDIR");
+    pid_t *pids = NULL;
+    size_t n = 0, cap = 0, len = 0;
+    char buf[256];
+    double until;
+
+    for (;;) {
+        ssize_t r = read(in, buf + len, sizeof buf - 1 - len);
+        char *nl;
+        if (r < 0 && EINTR == errno) {
+            continue;
+        }
+        if (r <= 0) {
+            break;
+        }
+        len += (size_t)r;
+        buf[len] = '\0';
+        while (NULL != (nl = strchr(buf, '\n'))) {
+            *nl = '\0';
+            if ('f' == buf[0]) {
+                n = 0;
+            } else if ('p' == buf[0]) {
+                if (n == cap) {
+                    pid_t *grown = realloc(pids, (cap = cap > 0 ? 2 * cap : 64) * sizeof *pids);
+                    if (NULL == grown) {
+                        _exit(1);
+                    }
+                    pids = grown;
+                }
+                pids[n++] = (pid_t)strtol(buf + 2, NULL, 10);
+            }
+            len -= (size_t)(nl + 1 - buf);
+            memmove(buf, nl + 1, len + 1);
+        }
+        if (len == sizeof buf - 1) {
+            len = 0; /* no such line comes from us */
+        }
+    }
+    (void)wu_session_dir_sweep(NULL != srv && '\0' != srv[0] ? srv : NULL, "wu-server", NULL);
+    (void)wu_session_dir_sweep(NULL, "wu-ptl", NULL);
+    for (until = wu_rte_now() + WATCH_GRACE; wu_rte_now() < until;) {
+        size_t live = 0;
+        for (size_t i = 0; i < n; i++) {
+            live += alive(pids[i]) ? 1 : 0;
+        }
+        if (0 == live) {
+            _exit(0);
+        }
+        usleep(50000);
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (alive(pids[i])) {
+            pid_t pg = getpgid(pids[i]);
+            (void)kill(pg > 1 ? -pg : pids[i], SIGKILL);
+        }
+    }
+    _exit(0);
+}
+
 static void watchdog_start(void)
 {
     int p[2];
     pid_t pid;
     if (0 != pipe2(p, O_CLOEXEC)) {
-        return; /* not fatal: the next launcher's sweep removes them */
+        return; /* not fatal: the next launcher's sweep removes the directories */
     }
     pid = fork();
     if (0 == pid) {
-        const char *srv = getenv("PMIX_SERVER_TMPDIR");
-        char c;
         int fd = open("/dev/null", O_RDWR);
         signal(SIGINT, SIG_IGN);
         signal(SIGTERM, SIG_IGN);
@@ -932,17 +1053,14 @@ static void watchdog_start(void)
                 (void)close(k);
             }
         }
-        while (read(p[0], &c, 1) < 0 && EINTR == errno) {
-        }
-        (void)wu_session_dir_sweep(NULL != srv && '\0' != srv[0] ? srv : NULL, "wu-server", NULL);
-        (void)wu_session_dir_sweep(NULL, "wu-ptl", NULL);
-        _exit(0);
+        watchdog_main(p[0]);
     }
     close(p[0]);
     if (pid < 0) {
         close(p[1]);
+        return;
     }
-    /* p[1] stays open (close-on-exec) until this process ends */
+    watch_fd = p[1]; /* close-on-exec: only this process holds it */
 }
 
 int wu_rte_init(const char *tool)

@@ -7,9 +7,13 @@
 # TCP when mpicc is installed; exit status and message of a remote rank that fails; kill -9 of
 # node2's wired mid-job (wrun ends within 5 s naming node2); SIGKILL of wrun (the remote ranks
 # and daemons are gone within 5 s); after every run no rank, daemon or session directory is left
-# on any node. The lab is taken down at exit whatever happens.
+# on any node. A PMIx client (e2e_nodes, also built against OpenPMIx's headers) checks its node's
+# data, Resolve_nodes/Resolve_peers of every node, direct modex, a 64 KiB-per-rank collecting
+# fence and a namespace event from rank 0 on every node. Last, node2's network link is cut
+# mid-job: wrun ends within 12 s naming node2, and node2's daemon and ranks go away by
+# themselves. The lab is taken down at exit whatever happens.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-ntests=12
+ntests=16
 e2e_plan $ntests
 e2e_mktemp
 lab="$s/test/lab/lab.sh"
@@ -54,15 +58,30 @@ on1() {
     e2e_rc=$?
 }
 
+# ours PATTERN: the pids matching PATTERN (pgrep -f) that belong to this test: their
+# environment has its TMPDIR (wrun passes it to wired, wired to the ranks), so other jobs on this
+# machine (another test's lab) are never counted nor killed
+ours() {
+    for p in $(env -u LD_PRELOAD pgrep -f "$1"); do
+        if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qxF "TMPDIR=$e2e_tmp/t"; then
+            echo "$p"
+        fi
+    done
+}
+# nours PATTERN: how many
+nours() {
+    ours "$1" | wc -l
+}
 # leftovers WHAT: nothing of the job on any node (the nodes share the process table and the
 # file system): no wired, no rank of the test's programs, nothing in the test's TMPDIR
 leftovers() {
     sleep 0.3
-    left=$(env -u LD_PRELOAD pgrep -af '^[^ ]*(wired --node|e2e_exchange|mpi_shapes)|^sleep 3141')
+    left=$(ours '^[^ ]*(wired --node|e2e_exchange|e2e_nodes|mpi_shapes)|^sleep 3141' | tr '\n' ' ')
     files=$(find "$e2e_tmp/t" -mindepth 1 2>/dev/null | head -5)
     if [ -n "$left" ] || [ -n "$files" ]; then
         echo "# left after $1: processes: $left; files: $files"
-        env -u LD_PRELOAD pkill -9 -f '^[^ ]*wired --node|^sleep 3141' 2>/dev/null
+        # shellcheck disable=SC2086
+        [ -z "$left" ] || kill -9 $left 2>/dev/null
         rm -rf "${e2e_tmp:?}/t/"*
         return 1
     fi
@@ -150,11 +169,11 @@ fi
     sleep 3141) >"$e2e_tmp/kd.out" 2>&1 &
 job=$!
 i=0
-while [ "$(env -u LD_PRELOAD pgrep -fc '^sleep 3141')" -lt 6 ] && [ "$i" -lt 200 ]; do
+while [ "$(nours '^sleep 3141')" -lt 6 ] && [ "$i" -lt 200 ]; do
     sleep 0.1
     i=$((i + 1))
 done
-wd=$(env -u LD_PRELOAD pgrep -f '^[^ ]*wired --node 1 ' | head -1)
+wd=$(ours '^[^ ]*wired --node 1 ' | head -1)
 t0=$(date +%s)
 [ -n "$wd" ] && kill -9 "$wd"
 wait "$job"
@@ -177,14 +196,14 @@ fi
     sleep 3141) >"$e2e_tmp/kw.out" 2>&1 &
 job=$!
 i=0
-while [ "$(env -u LD_PRELOAD pgrep -fc '^sleep 3141')" -lt 6 ] && [ "$i" -lt 200 ]; do
+while [ "$(nours '^sleep 3141')" -lt 6 ] && [ "$i" -lt 200 ]; do
     sleep 0.1
     i=$((i + 1))
 done
-w=$(env -u LD_PRELOAD pgrep -f '^[^ ]*wrun -H node1,node2,node3 -np 6 sleep' | head -1)
+w=$(ours '^[^ ]*wrun -H node1,node2,node3 -np 6 sleep' | head -1)
 [ -n "$w" ] && kill -9 "$w"
 i=0
-while [ "$(env -u LD_PRELOAD pgrep -fc '^sleep 3141|^[^ ]*wired --node')" -gt 0 ] && [ "$i" -lt 50 ]; do
+while [ "$(nours '^sleep 3141|^[^ ]*wired --node')" -gt 0 ] && [ "$i" -lt 50 ]; do
     sleep 0.1
     i=$((i + 1))
 done
@@ -199,6 +218,67 @@ if leftovers "SIGKILL of wrun"; then
     e2e_ok "after wrun's death nothing is left on any node"
 else
     e2e_not_ok "leftovers after wrun's death"
+fi
+# 13-14: what a client sees across nodes, built on our headers and on OpenPMIx's
+on1 "$e2e_tmp/nodes.out" ./wrun -H node1,node2,node3 -np 6 test/e2e/e2e_nodes 3
+n=$(e2e_count_lines "$e2e_tmp/nodes.out" "^nodes rank [0-5]: ok")
+if [ "$e2e_rc" -eq 0 ] && [ "$n" -eq 6 ] &&
+    grep -q "nodes rank 3 host node2 nodeid 1 local 1/2 peers 2,3" "$e2e_tmp/nodes.out" &&
+    grep -q "nodes rank 4 host node3 nodeid 2 local 0/2 peers 4,5" "$e2e_tmp/nodes.out" &&
+    leftovers "e2e_nodes"; then
+    e2e_ok "e2e_nodes: node data, Resolve_nodes/peers, direct modex, 64 KiB fence, event on every node"
+else
+    e2e_not_ok "e2e_nodes across 3 nodes (exit $e2e_rc, $n ranks ok)"
+    e2e_diag "$e2e_tmp/nodes.out"
+fi
+sys_inc=${WU_OPENPMIX_INCDIR:-/usr/lib/x86_64-linux-gnu/pmix2/include}
+sys_libdir=${WU_OPENPMIX_LIBDIR:-/usr/lib/x86_64-linux-gnu/pmix2/lib}
+if [ -r "$sys_inc/pmix.h" ] && [ -r "$sys_libdir/libpmix.so" ] &&
+    ${CC:-cc} -std=gnu11 -I"$sys_inc" -o "$e2e_tmp/e2e_nodes_ompix" "$s/test/e2e/e2e_nodes.c" \
+        -L"$sys_libdir" -lpmix 2>"$e2e_tmp/cc2.err"; then
+    # wrun puts our libpmix.so.2 first in the ranks' LD_LIBRARY_PATH on every node
+    on1 "$e2e_tmp/nodes2.out" ./wrun -H node1,node2,node3 -np 6 "$e2e_tmp/e2e_nodes_ompix" 3
+    n=$(e2e_count_lines "$e2e_tmp/nodes2.out" "^nodes rank [0-5]: ok")
+    if [ "$e2e_rc" -eq 0 ] && [ "$n" -eq 6 ] && leftovers "e2e_nodes (OpenPMIx headers)"; then
+        e2e_ok "e2e_nodes built against OpenPMIx's headers passes across 3 nodes on our library"
+    else
+        e2e_not_ok "e2e_nodes (OpenPMIx headers) across 3 nodes (exit $e2e_rc, $n ranks ok)"
+        e2e_diag "$e2e_tmp/nodes2.out"
+    fi
+else
+    e2e_skip "OpenPMIx development files not installed (libpmix-dev)"
+fi
+
+# 15-16: node2's link is cut mid-job (no reset reaches anyone: only silence)
+(cd "$b" && TMPDIR="$e2e_tmp/t" timeout 90 "$lab" on node1 ./wrun -H node1,node2,node3 -np 6 \
+    sleep 3141) >"$e2e_tmp/cut.out" 2>&1 &
+job=$!
+i=0
+while [ "$(nours '^sleep 3141')" -lt 6 ] && [ "$i" -lt 200 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+t0=$(date +%s)
+timeout 20 "$lab" on node2 ip link set eth0 down
+wait "$job"
+rc=$?
+t1=$(date +%s)
+if [ "$rc" -ne 0 ] && [ $((t1 - t0)) -le 12 ] && grep -q "node2" "$e2e_tmp/cut.out"; then
+    e2e_ok "node2's link cut: wrun exits $rc within $((t1 - t0)) s naming node2"
+else
+    e2e_not_ok "node2's link cut: exit $rc after $((t1 - t0)) s"
+    e2e_diag "$e2e_tmp/cut.out"
+fi
+# node2's daemon notices by itself (keepalive) and takes its ranks along
+i=0
+while [ "$(nours '^sleep 3141|^[^ ]*wired --node')" -gt 0 ] && [ "$i" -lt 150 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+if leftovers "the cut link"; then
+    e2e_ok "after the cut, node2's daemon and ranks end by themselves ($((i / 10)).$((i % 10)) s)"
+else
+    e2e_not_ok "leftovers after the cut link"
 fi
 mn_down
 e2e_exit

@@ -1,11 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# TAP test: session directories of a wrun killed with SIGKILL stay behind (nothing can remove
-# them then), and the next wrun of the user in the same TMPDIR removes them, while those of a
-# wrun still running stay. The jobs are shells that record their pid and sleep; they are killed
-# by that pid.
+# TAP test: a wrun killed with SIGKILL leaves nothing behind: its watchdog process removes its
+# session directories and kills its job within a few seconds. When the watchdog is killed too,
+# the directories stay behind, and the next wrun of the user in the same TMPDIR removes them,
+# while those of a wrun still running stay. The jobs are shells that record their pid and sleep;
+# they are killed by that pid.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-e2e_plan 5
+e2e_plan 7
 e2e_mktemp
 t="$e2e_tmp/t"
 d="$e2e_tmp/pids"
@@ -70,17 +71,54 @@ finish() {
 }
 trap finish EXIT
 
-# A: killed with SIGKILL; its job is killed by pid
+# W: killed with SIGKILL, its watchdog alive: the directories and the job go within 5 s
+ls "$t" >"$e2e_tmp/before"
+start_sleeper W
+wdirs=$(new_dirs "$e2e_tmp/before")
+kill -9 $wpid 2>/dev/null
+wait $wpid 2>/dev/null
+i=0
+# shellcheck disable=SC2086 # one directory a word
+while [ $i -lt 50 ] && ! none_exist $wdirs; do
+    sleep 0.1
+    i=$((i + 1))
+done
+# shellcheck disable=SC2086
+if [ "$(echo "$wdirs" | grep -c .)" -ge 2 ] && none_exist $wdirs; then
+    e2e_ok "a killed wrun's watchdog removes its session directories ($((i / 10)).$((i % 10)) s)"
+else
+    e2e_not_ok "killed wrun with its watchdog: session directories '$wdirs' stay"
+    ls -la "$t" | sed 's/^/# /'
+fi
+i=0
+while [ $i -lt 50 ] && ! jobs_gone; do
+    sleep 0.1
+    i=$((i + 1))
+done
+if e2e_pids_gone "$d"; then
+    e2e_ok "a killed wrun's watchdog ends its job ($((i / 10)).$((i % 10)) s)"
+else
+    e2e_not_ok "a killed wrun's job was left running (killed now)"
+fi
+rm -f "$d"/pid.*
+
+# A: killed with SIGKILL after its watchdog (nothing can clean up then); its job is killed by
+# pid
 ls "$t" >"$e2e_tmp/before"
 start_sleeper A
 apid=$wpid
 adirs=$(new_dirs "$e2e_tmp/before")
+# the watchdog is the child of wrun that is not the job's shell
+for c in $(env -u LD_PRELOAD pgrep -P "$apid"); do
+    [ "$c" = "$(cat "$d/pid.A" 2>/dev/null)" ] || kill -9 "$c" 2>/dev/null
+done
+sleep 0.2
 kill -9 $apid 2>/dev/null
 wait $apid 2>/dev/null
 e2e_pids_gone "$d" >/dev/null
 # shellcheck disable=SC2086 # one directory a word
 if [ "$(echo "$adirs" | grep -c .)" -ge 2 ] && all_exist $adirs; then
-    e2e_ok "a killed wrun leaves its session directories behind ($(echo "$adirs" | grep -c .))"
+    e2e_ok "a wrun killed with its watchdog leaves its session directories behind ($(echo "$adirs" | grep -c .))"
 else
     e2e_not_ok "killed wrun: its session directories: '$adirs'"
     ls -la "$t" | sed 's/^/# /'

@@ -24,7 +24,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -44,7 +43,6 @@ typedef struct {
     bool bind;
     cpu_set_t cpus; /* the binding, when bind */
     unsigned maxfd;
-    pid_t parent;                /* the launcher: the child dies with it */
     const struct rlimit *nofile; /* the descriptor limit to restore, or NULL */
 } child_args_t;
 
@@ -127,12 +125,6 @@ static void child(const child_args_t *a)
 
     if (0 != setpgid(0, a->pgid) && 0 != a->pgid) {
         (void)setpgid(0, 0); /* the job's group is gone: lead one of our own */
-    }
-    /* A launcher killed outright (SIGKILL of wrun or wired) cannot end its processes: the
-     * kernel does (the launching thread lives as long as the launcher's runtime does). */
-    (void)prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != a->parent) {
-        _exit(WU_PLS_EXIT_CANNOT_RUN); /* it died before the request took effect */
     }
     if (dup2(a->in_r >= 0 ? a->in_r : a->null_fd, STDIN_FILENO) < 0 ||
         dup2(a->out_w, STDOUT_FILENO) < 0 || dup2(a->err_w, STDERR_FILENO) < 0) {
@@ -425,7 +417,6 @@ int wu_pls_fork_launch(wu_pls_job_t *job)
     tmpl.in_r = -1;
     tmpl.nofile = raise_nofile(job->nprocs, &orig, &maxfd);
     tmpl.maxfd = maxfd;
-    tmpl.parent = getpid();
     rc = WU_SUCCESS;
     for (uint32_t first = 0; first < job->nprocs && WU_SUCCESS == rc; first += LAUNCH_BATCH) {
         uint32_t n = 0;
