@@ -408,6 +408,11 @@ static void terminate_job(struct rte_daemon *d)
     }
 }
 
+bool wu_rte_daemon_terminating(const rte_job_t *job)
+{
+    return job->daemon->terminate;
+}
+
 /* The job is over everywhere (SHUTDOWN) or the head is gone: end it here. */
 static void shut_down(struct rte_daemon *d)
 {

@@ -159,6 +159,8 @@ pmix_status_t wu_rte_daemon_abort(const pmix_proc_t *proc, int status, const cha
 void wu_rte_daemon_output(rte_job_t *job, uint32_t rank, int stream, const char *data, size_t len);
 void wu_rte_daemon_exited(rte_job_t *job, rte_proc_t *rp);
 void wu_rte_daemon_local_done(rte_job_t *job);
+/* In wired: did the head say TERMINATE (or SHUTDOWN, or go away)? (rte thread) */
+bool wu_rte_daemon_terminating(const rte_job_t *job);
 /* In wired: the program could not be started (err): every local rank failed (main thread). */
 void wu_rte_daemon_launch_failed(rte_job_t *job, int err);
 /* A process of the job called PMIx_Abort (or its daemon says it did): tell the user, end the

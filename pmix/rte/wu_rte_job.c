@@ -769,7 +769,8 @@ static int job_setup(rte_job_t *job)
 static void terminate_if_ending(wu_wait_call_t *call)
 {
     rte_job_t *job = call->cbdata;
-    if (job->terminating) {
+    if (job->terminating || (NULL != job->daemon && wu_rte_daemon_terminating(job))) {
+        job->terminating = true;
         (void)wu_pls_terminate_job(job->pls, 0);
     }
     wu_wait_call_done(call, WU_SUCCESS);

@@ -185,6 +185,12 @@ else
     e2e_not_ok "kill -9 of node2's wired (pid '$wd'): exit $rc after $((t1 - t0)) s"
     e2e_diag "$e2e_tmp/kd.out"
 fi
+# node2's ranks are ended by its daemon's watchdog (after a 2 s grace)
+i=0
+while [ "$(nours '^sleep 3141|^[^ ]*wired --node')" -gt 0 ] && [ "$i" -lt 50 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
 if leftovers "kill -9 of wired"; then
     e2e_ok "after the daemon's death nothing is left on any node"
 else
