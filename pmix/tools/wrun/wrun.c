@@ -2,8 +2,8 @@
 /* wrun.c -- the wrun launcher: `wrun -n N [options] [--] prog [args]` runs N copies of prog
  * under Wireup's PMIx server and exits with the job's status (rules in pmix/rte/wu_rte.h). The
  * placement options (-H, --hostfile, --map-by, --npernode) describe the nodes and how ranks
- * spread over them; the job map is computed over all of them, but this build launches on this
- * node only (the runtime refuses a map that needs another node). The command line follows mpirun's habits:
+ * spread over them; the job map is computed over all of them, and the runtime starts the wired
+ * daemons of the other nodes. The command line follows mpirun's habits:
  * long options take one or two dashes, and "--name=value" works for options with one value.
  * Every option is one row of the table below; nothing is launched before the whole command line
  * has been checked. */
