@@ -1178,6 +1178,12 @@ int wu_rte_dvm_start(rte_job_t *job)
     for (uint32_t i = 0; i < dvm->nd && WU_SUCCESS == rc; i++) {
         rc = agent_argv(dvm, &dvm->d[i], wired, port, addrs, &dvm->agents->procs[i].argv);
         dvm->agents->procs[i].want_stdin = true;
+        /* ssh runs without a preloaded sanitizer runtime (it goes to wired on the command line) */
+        if (WU_SUCCESS == rc && NULL != getenv("LD_PRELOAD")) {
+            char **env = wu_argv_copy(environ);
+            rc = NULL != env ? wu_unsetenv("LD_PRELOAD", &env) : WU_ERR_NOMEM;
+            dvm->agents->procs[i].env = env;
+        }
     }
     free(wired);
     free(addrs);

@@ -36,6 +36,17 @@ done
 [ -x "$b/wired" ] || mn_skip "wired is not built in $b"
 unshare --net --uts --mount true 2>/dev/null || mn_skip "cannot make namespaces here"
 
+# programs not built here (Open MPI's, OpenPMIx-built) need the sanitizer runtimes our library
+# needs loaded first in a sanitizer build; wrun passes LD_PRELOAD and ASAN_OPTIONS on to wired
+lib="$b/.libs/libpmix.so.2"
+cc=${CC:-cc}
+. "$s/test/abi/lib.sh"
+# (set for the wrun commands only: sshd and the lab's tools run without them)
+pre="env"
+if [ -n "$wu_abi_preload" ]; then
+    pre="env LD_PRELOAD=$wu_abi_preload ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+fi
+
 lab_made=0
 mn_down() {
     [ "$lab_made" -eq 1 ] || return 0
@@ -54,7 +65,8 @@ fi
 on1() {
     out=$1
     shift
-    (cd "$b" && TMPDIR="$e2e_tmp/t" timeout 90 "$lab" on node1 "$@") >"$out" 2>&1
+    # shellcheck disable=SC2086 # $pre is words
+    (cd "$b" && TMPDIR="$e2e_tmp/t" timeout 90 "$lab" on node1 $pre "$@") >"$out" 2>&1
     e2e_rc=$?
 }
 
@@ -165,7 +177,8 @@ else
 fi
 
 # 9-10: kill -9 of node2's wired (map node 1) mid-job
-(cd "$b" && TMPDIR="$e2e_tmp/t" timeout 90 "$lab" on node1 ./wrun -H node1,node2,node3 -np 6 \
+# shellcheck disable=SC2086
+(cd "$b" && TMPDIR="$e2e_tmp/t" timeout 90 "$lab" on node1 $pre ./wrun -H node1,node2,node3 -np 6 \
     sleep 3141) >"$e2e_tmp/kd.out" 2>&1 &
 job=$!
 i=0
@@ -198,7 +211,8 @@ else
 fi
 
 # 11-12: SIGKILL of wrun
-(cd "$b" && TMPDIR="$e2e_tmp/t" timeout 90 "$lab" on node1 ./wrun -H node1,node2,node3 -np 6 \
+# shellcheck disable=SC2086
+(cd "$b" && TMPDIR="$e2e_tmp/t" timeout 90 "$lab" on node1 $pre ./wrun -H node1,node2,node3 -np 6 \
     sleep 3141) >"$e2e_tmp/kw.out" 2>&1 &
 job=$!
 i=0
@@ -240,7 +254,7 @@ fi
 sys_inc=${WU_OPENPMIX_INCDIR:-/usr/lib/x86_64-linux-gnu/pmix2/include}
 sys_libdir=${WU_OPENPMIX_LIBDIR:-/usr/lib/x86_64-linux-gnu/pmix2/lib}
 if [ -r "$sys_inc/pmix.h" ] && [ -r "$sys_libdir/libpmix.so" ] &&
-    ${CC:-cc} -std=gnu11 -I"$sys_inc" -o "$e2e_tmp/e2e_nodes_ompix" "$s/test/e2e/e2e_nodes.c" \
+    $cc -std=gnu11 -I"$sys_inc" -o "$e2e_tmp/e2e_nodes_ompix" "$s/test/e2e/e2e_nodes.c" \
         -L"$sys_libdir" -lpmix 2>"$e2e_tmp/cc2.err"; then
     # wrun puts our libpmix.so.2 first in the ranks' LD_LIBRARY_PATH on every node
     on1 "$e2e_tmp/nodes2.out" ./wrun -H node1,node2,node3 -np 6 "$e2e_tmp/e2e_nodes_ompix" 3
@@ -256,7 +270,8 @@ else
 fi
 
 # 15-16: node2's link is cut mid-job (no reset reaches anyone: only silence)
-(cd "$b" && TMPDIR="$e2e_tmp/t" timeout 90 "$lab" on node1 ./wrun -H node1,node2,node3 -np 6 \
+# shellcheck disable=SC2086
+(cd "$b" && TMPDIR="$e2e_tmp/t" timeout 90 "$lab" on node1 $pre ./wrun -H node1,node2,node3 -np 6 \
     sleep 3141) >"$e2e_tmp/cut.out" 2>&1 &
 job=$!
 i=0
