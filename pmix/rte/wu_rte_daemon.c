@@ -24,6 +24,8 @@
 #include "pmix/rte/wu_rte_internal.h"
 #include "pmix.h"
 
+#include <errno.h>
+#include <event2/event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +57,7 @@ struct rte_daemon {
     uint32_t map_node;
     pending_t *fences, *dmx;
     struct early *early; /* requests about this node's procs before the job was registered */
+    struct din *din;     /* standard input for this node's ranks */
     uint64_t next_id;
 };
 
@@ -379,6 +382,158 @@ void wu_rte_daemon_registered(rte_job_t *job)
     }
 }
 
+/* --- standard input from the head node (rte thread) ------------------------------------------ */
+
+/* Input for one rank of this node: what is not written yet, and whether it ends. */
+typedef struct din {
+    struct din *next;
+    uint32_t rank;
+    char *buf;
+    size_t len;
+    bool eof;
+    bool dropped; /* its pipe broke (or it never had one): input is acknowledged and dropped */
+    struct event *wev;
+    rte_job_t *job;
+} din_t;
+
+static void din_ack(struct rte_daemon *d, uint32_t rank, size_t n)
+{
+    wu_dmsg_t m;
+    pmix_status_t rc;
+    PMIX_DATA_BUFFER_CONSTRUCT(&m);
+    rc = wu_dmsg_put_u32(&m, rank);
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_put_u64(&m, n) : rc;
+    send_msg(d, WU_DMSG_STDIN_ACK, &m, rc);
+}
+
+static void din_flush(struct rte_daemon *d, din_t *t);
+
+static void din_writable(evutil_socket_t fd, short what, void *arg)
+{
+    din_t *t = arg;
+    (void)fd;
+    (void)what;
+    if (NULL != the_daemon) {
+        din_flush(the_daemon, t);
+    }
+}
+
+/* Write what t holds to its rank's pipe (once the job runs), acknowledge it, close the pipe at
+ * end of file. */
+static void din_flush(struct rte_daemon *d, din_t *t)
+{
+    rte_job_t *job = wu_rte_job;
+    wu_pls_proc_t *pp;
+    size_t off = 0;
+    if (NULL == job || NULL == job->pls || job->daemon != d || !job->pls->launched) {
+        return; /* later: wu_rte_daemon_stdin_launched */
+    }
+    if (t->rank >= job->np || job->procs[t->rank].lidx < 0) {
+        t->dropped = true;
+    }
+    pp = t->dropped ? NULL : &job->pls->procs[job->procs[t->rank].lidx];
+    if (NULL != pp && pp->stdin_fd < 0) {
+        t->dropped = true;
+    }
+    while (!t->dropped && off < t->len) {
+        ssize_t n = write(pp->stdin_fd, t->buf + off, t->len - off);
+        if (n < 0 && EINTR == errno) {
+            continue;
+        }
+        if (n < 0 && (EAGAIN == errno || EWOULDBLOCK == errno)) {
+            if (NULL == t->wev) {
+                t->job = job;
+                t->wev = event_new(wu_progress_base(wu_rte_progress()), pp->stdin_fd,
+                                   EV_WRITE | EV_PERSIST, din_writable, t);
+            }
+            if (NULL != t->wev) {
+                (void)event_add(t->wev, NULL);
+            }
+            break;
+        }
+        if (n < 0) {
+            t->dropped = true; /* it does not read its stdin any more */
+            break;
+        }
+        off += (size_t)n;
+    }
+    if (t->dropped) {
+        off = t->len;
+    }
+    if (off > 0) {
+        din_ack(d, t->rank, off);
+        memmove(t->buf, t->buf + off, t->len - off);
+        t->len -= off;
+    }
+    if (0 == t->len && NULL != t->wev) {
+        event_del(t->wev);
+    }
+    if (0 == t->len && (t->eof || t->dropped) && NULL != pp && pp->stdin_fd >= 0) {
+        wu_pls_close_stdin(job->pls, (uint32_t)job->procs[t->rank].lidx);
+    }
+}
+
+static void on_stdin(struct rte_daemon *d, wu_dmsg_t *m)
+{
+    uint32_t rank;
+    char *data = NULL;
+    size_t len = 0;
+    din_t *t;
+    if (PMIX_SUCCESS != wu_dmsg_get_u32(m, &rank) ||
+        PMIX_SUCCESS != wu_dmsg_get_bytes(m, &data, &len)) {
+        return;
+    }
+    for (t = d->din; NULL != t && t->rank != rank; t = t->next) {
+    }
+    if (NULL == t) {
+        if (NULL == (t = calloc(1, sizeof *t))) {
+            free(data);
+            din_ack(d, rank, len); /* dropped, so that wrun does not wait for it */
+            return;
+        }
+        t->rank = rank;
+        t->next = d->din;
+        d->din = t;
+    }
+    if (0 == len) {
+        t->eof = true;
+    } else if (t->dropped) {
+        din_ack(d, rank, len);
+    } else {
+        char *b = realloc(t->buf, t->len + len);
+        if (NULL == b) {
+            din_ack(d, rank, len);
+        } else {
+            memcpy(b + t->len, data, len);
+            t->buf = b;
+            t->len += len;
+        }
+    }
+    free(data);
+    din_flush(d, t);
+}
+
+void wu_rte_daemon_stdin_launched(rte_job_t *job)
+{
+    for (din_t *t = job->daemon->din; NULL != t; t = t->next) {
+        din_flush(job->daemon, t);
+    }
+}
+
+void wu_rte_daemon_stdin_stop(rte_job_t *job)
+{
+    struct rte_daemon *d = job->daemon;
+    while (NULL != d->din) {
+        din_t *t = d->din;
+        d->din = t->next;
+        if (NULL != t->wev) {
+            event_free(t->wev);
+        }
+        free(t->buf);
+        free(t);
+    }
+}
+
 /* --- messages from the head node (rte thread) ------------------------------------------------ */
 
 static void fail_pending(struct rte_daemon *d)
@@ -515,6 +670,9 @@ static void on_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *
     case WU_DMSG_EVENT:
         wu_rte_event_deliver(m.base_ptr, m.bytes_used);
         break;
+    case WU_DMSG_STDIN:
+        on_stdin(d, &m);
+        break;
     default:
         break; /* a newer head's message: ignored */
     }
@@ -646,6 +804,12 @@ out:
         wu_ptl_conn_release(d->conn);
     }
     the_daemon = NULL;
+    while (NULL != d->din) { /* input that came after the job ended (its events are gone) */
+        din_t *t = d->din;
+        d->din = t->next;
+        free(t->buf);
+        free(t);
+    }
     while (NULL != d->early) { /* the job never got registered */
         early_t *e = d->early;
         d->early = e->next;

@@ -25,7 +25,9 @@
  *   FAILED      d->h  the daemon could not set the job up: a message
  *   EVENT       both  an event of a range wider than one node: status, source, range, infos;
  *                     a daemon sends its clients' events up, the head sends each to every
- *                     other node (and notifies its own clients) */
+ *                     other node (and notifies its own clients)
+ *   STDIN       h->d  rank, bytes of wrun's standard input for it (none: end of file)
+ *   STDIN_ACK   d->h  rank, how many of those bytes were written (or dropped) */
 #ifndef WU_RTE_DMSG_H
 #define WU_RTE_DMSG_H
 
@@ -57,6 +59,8 @@ enum {
     WU_DMSG_ABORT,
     WU_DMSG_FAILED,
     WU_DMSG_EVENT,
+    WU_DMSG_STDIN,
+    WU_DMSG_STDIN_ACK,
 };
 
 /* A message being built or read: a PMIx data buffer. */

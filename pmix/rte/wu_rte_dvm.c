@@ -643,6 +643,22 @@ void wu_rte_event_deliver(const char *msg, size_t len)
     PMIX_DATA_BUFFER_DESTRUCT(&m);
 }
 
+/* --- standard input ------------------------------------------------------------------------- */
+
+void wu_rte_dvm_stdin(rte_job_t *job, uint32_t rank, const char *data, size_t len)
+{
+    wu_dmsg_t m;
+    pmix_status_t rc;
+    PMIX_DATA_BUFFER_CONSTRUCT(&m);
+    rc = wu_dmsg_put_u32(&m, rank);
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_put_bytes(&m, data, len) : rc;
+    if (PMIX_SUCCESS == rc) {
+        send_msg(conn_of(job->dvm, job->map->procs[rank].node), WU_DMSG_STDIN, &m);
+    } else {
+        PMIX_DATA_BUFFER_DESTRUCT(&m);
+    }
+}
+
 /* --- messages from daemons ------------------------------------------------------------------- */
 
 static void on_exited_msg(dvm_node_t *n, wu_dmsg_t *m)
@@ -722,6 +738,12 @@ static void on_daemon_msg(dvm_node_t *n, uint32_t type, wu_dmsg_t *m)
             PMIX_SUCCESS == wu_dmsg_get_str(m, &a)) {
             PMIX_LOAD_PROCID(&proc, job->nspace, u1);
             wu_rte_job_abort(&proc, i1, a);
+        }
+        break;
+    case WU_DMSG_STDIN_ACK:
+        if (PMIX_SUCCESS == wu_dmsg_get_u32(m, &u1) && PMIX_SUCCESS == wu_dmsg_get_u64(m, &id) &&
+            u1 < job->np && job->map->procs[u1].node == n->node) {
+            wu_rte_stdin_acked(job, u1, (size_t)id);
         }
         break;
     case WU_DMSG_EVENT:

@@ -213,6 +213,14 @@ void wu_rte_place_free(rte_job_t *job);
  * after launch), and release the forwarding (rte thread). */
 int wu_rte_stdin_start(rte_job_t *job);
 void wu_rte_stdin_stop(rte_job_t *job);
+/* A daemon wrote n more bytes of our stdin to rank (head node, rte thread). */
+void wu_rte_stdin_acked(rte_job_t *job, uint32_t rank, size_t n);
+/* Head node: len bytes of stdin for rank on another node (len 0: end of file). rte thread. */
+void wu_rte_dvm_stdin(rte_job_t *job, uint32_t rank, const char *data, size_t len);
+/* wired: its ranks' stdin from the head node: the job's processes are started (write what came
+ * before), and the job ends (release what is left). rte thread. */
+void wu_rte_daemon_stdin_launched(rte_job_t *job);
+void wu_rte_daemon_stdin_stop(rte_job_t *job);
 /* Can fd be watched in the event loop (a pipe, socket or terminal)? Regular files and other
  * devices cannot (epoll refuses them); they never make a reader or writer wait anyway. */
 bool wu_rte_pollable(int fd);

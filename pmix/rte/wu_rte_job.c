@@ -571,9 +571,17 @@ static void forget_job(wu_wait_call_t *call)
     wu_wait_call_done(call, WU_SUCCESS);
 }
 
+/* After the launch: the head node forwards its stdin (to its own ranks and those of other
+ * nodes), wired writes what the head sends to its ranks. */
 static void stdin_start(wu_wait_call_t *call)
 {
-    wu_wait_call_done(call, wu_rte_stdin_start(call->cbdata));
+    rte_job_t *job = call->cbdata;
+    if (NULL != job->daemon) {
+        wu_rte_daemon_stdin_launched(job);
+        wu_wait_call_done(call, WU_SUCCESS);
+        return;
+    }
+    wu_wait_call_done(call, wu_rte_stdin_start(job));
 }
 
 static void stdin_stop(wu_wait_call_t *call)
@@ -792,8 +800,6 @@ static int job_launch(rte_job_t *job, int *status)
         /* the job may have failed on another node while these were being started */
         (void)wu_progress_shift_wait(progress, terminate_if_ending, job, 0);
         wu_rte_place_report(job);
-        /* not fatal: the processes then read end of file */
-        (void)wu_progress_shift_wait(progress, stdin_start, job, 0);
     } else if ((WU_ERR_NOT_FOUND == rc || WU_ERR_NO_PERMISSIONS == rc) && NULL != job->daemon) {
         /* the head node says it, for every node alike */
         wu_rte_daemon_launch_failed(job, job->pls->launch_errno);
@@ -848,6 +854,8 @@ static int run_job(rte_job_t *job, int *status)
     if (WU_SUCCESS != (rc = job_launch(job, status))) {
         goto fail;
     }
+    /* not fatal: the processes then read end of file */
+    (void)wu_progress_shift_wait(progress, stdin_start, job, 0);
     job_wait(job);
     *status = job->status_set ? job->status : 0;
     free_job(job);

@@ -8,7 +8,12 @@
  * input rather than making the launcher buffer it without bound. At end of file each target's
  * pipe is closed once its buffer is written. A target whose pipe breaks (it exited or closed its
  * stdin) is dropped; the others go on. A regular file on fd 0 cannot be watched with epoll, so
- * it is read in turns of the event loop instead. */
+ * it is read in turns of the event loop instead.
+ *
+ * A target on another node (multi-node jobs, on the head node) gets the input in STDIN messages
+ * to its daemon, which writes it to the rank's pipe and acknowledges what it wrote; while more
+ * than REMOTE_WINDOW bytes are unacknowledged, reading pauses the same way. End of file is an
+ * empty STDIN message. */
 #include "pmix/rte/wu_rte_internal.h"
 
 #include <errno.h>
@@ -19,13 +24,18 @@
 #include <unistd.h>
 
 #define CHUNK 65536
+/* Bytes a remote target may have unacknowledged before reading pauses. */
+#define REMOTE_WINDOW (1024 * 1024)
 
 typedef struct {
     rte_job_t *job;
-    uint32_t rank;
-    char *buf; /* not yet written */
+    uint32_t rank; /* its index among this node's processes (a local target) */
+    char *buf;     /* not yet written */
     size_t len;
     struct event *wev;
+    bool remote;     /* on another node: rank is its rank in the job */
+    bool gone;       /* remote: end of file sent */
+    size_t inflight; /* remote: bytes sent and not yet acknowledged */
 } target_t;
 
 struct rte_stdin {
@@ -38,6 +48,13 @@ struct rte_stdin {
 
 static void drop(target_t *t)
 {
+    if (t->remote) {
+        if (!t->gone) {
+            t->gone = true;
+            wu_rte_dvm_stdin(t->job, t->rank, NULL, 0); /* end of file */
+        }
+        return;
+    }
     if (NULL != t->wev) {
         event_free(t->wev);
         t->wev = NULL;
@@ -51,7 +68,7 @@ static void drop(target_t *t)
 static bool pending(const rte_stdin_t *s)
 {
     for (uint32_t i = 0; i < s->nt; i++) {
-        if (s->t[i].len > 0) {
+        if (s->t[i].len > 0 || (s->t[i].remote && s->t[i].inflight > REMOTE_WINDOW)) {
             return true;
         }
     }
@@ -74,8 +91,16 @@ static void resume(rte_stdin_t *s)
 /* Write what t holds plus data; keep what the pipe does not take. false: t was dropped. */
 static bool push(target_t *t, const char *data, size_t len)
 {
-    int fd = t->job->pls->procs[t->rank].stdin_fd;
+    int fd;
     size_t off = 0;
+    if (t->remote) {
+        if (!t->gone) {
+            wu_rte_dvm_stdin(t->job, t->rank, data, len);
+            t->inflight += len;
+        }
+        return !t->gone;
+    }
+    fd = t->job->pls->procs[t->rank].stdin_fd;
     if (fd < 0) {
         return false;
     }
@@ -177,6 +202,29 @@ bool wu_rte_pollable(int fd)
     return S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || (S_ISCHR(st.st_mode) && isatty(fd));
 }
 
+/* Does rank on another node read our stdin? */
+static bool remote_target(const rte_job_t *job, uint32_t rank)
+{
+    int target = job->app->stdin_target;
+    return NULL != job->dvm && job->map->procs[rank].node != job->mynode &&
+           (WU_RTE_STDIN_ALL == target || (int64_t)rank == (int64_t)target);
+}
+
+void wu_rte_stdin_acked(rte_job_t *job, uint32_t rank, size_t n)
+{
+    rte_stdin_t *s = job->stdin_fwd;
+    for (uint32_t i = 0; NULL != s && i < s->nt; i++) {
+        target_t *t = &s->t[i];
+        if (t->remote && t->rank == rank) {
+            t->inflight -= n < t->inflight ? n : t->inflight;
+            if (!pending(s)) {
+                resume(s);
+            }
+            return;
+        }
+    }
+}
+
 int wu_rte_stdin_start(rte_job_t *job)
 {
     struct event_base *base = wu_progress_base(wu_rte_progress());
@@ -186,6 +234,9 @@ int wu_rte_stdin_start(rte_job_t *job)
     for (uint32_t r = 0; NULL != job->pls && r < job->nlocal; r++) {
         nt += job->pls->procs[r].stdin_fd >= 0;
     }
+    for (uint32_t r = 0; r < job->np; r++) {
+        nt += remote_target(job, r) ? 1 : 0;
+    }
     if (0 == nt) {
         return WU_SUCCESS;
     }
@@ -194,7 +245,12 @@ int wu_rte_stdin_start(rte_job_t *job)
         return WU_ERR_NOMEM;
     }
     job->stdin_fwd = s;
-    for (uint32_t r = 0; r < job->nlocal; r++) { /* r: the index among this node's processes */
+    for (uint32_t r = 0; r < job->np; r++) {
+        if (remote_target(job, r)) {
+            s->t[s->nt++] = (target_t){.job = job, .rank = r, .remote = true};
+        }
+    }
+    for (uint32_t r = 0; NULL != job->pls && r < job->nlocal; r++) { /* r: a local index */
         if (job->pls->procs[r].stdin_fd >= 0) {
             target_t *t = &s->t[s->nt++];
             t->job = job;
@@ -220,6 +276,9 @@ int wu_rte_stdin_start(rte_job_t *job)
 void wu_rte_stdin_stop(rte_job_t *job)
 {
     rte_stdin_t *s = job->stdin_fwd;
+    if (NULL != job->daemon) {
+        wu_rte_daemon_stdin_stop(job);
+    }
     if (NULL == s) {
         return;
     }

@@ -9,11 +9,13 @@
 # and daemons are gone within 5 s); after every run no rank, daemon or session directory is left
 # on any node. A PMIx client (e2e_nodes, also built against OpenPMIx's headers) checks its node's
 # data, Resolve_nodes/Resolve_peers of every node, direct modex, a 64 KiB-per-rank collecting
-# fence and a namespace event from rank 0 on every node. Last, node2's network link is cut
+# fence and a namespace event from rank 0 on every node. wrun's stdin reaches a rank on another
+# node intact (5 MB), also when wrun's node runs no rank; SIGTERM to wrun ends the ranks of every
+# node (exit 143). Last, node2's network link is cut
 # mid-job: wrun ends within 12 s naming node2, and node2's daemon and ranks go away by
 # themselves. The lab is taken down at exit whatever happens.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-ntests=16
+ntests=19
 e2e_plan $ntests
 e2e_mktemp
 lab="$s/test/lab/lab.sh"
@@ -269,7 +271,55 @@ else
     e2e_skip "OpenPMIx development files not installed (libpmix-dev)"
 fi
 
-# 15-16: node2's link is cut mid-job (no reset reaches anyone: only silence)
+# 15-16: stdin to a rank on another node
+head -c 5000000 /dev/urandom >"$e2e_tmp/in.bin"
+want=$(md5sum <"$e2e_tmp/in.bin")
+# shellcheck disable=SC2016 # for the ranks' shell
+(cd "$b" && TMPDIR="$e2e_tmp/t" timeout 90 "$lab" on node1 $pre ./wrun -H node1,node2,node3 \
+    -np 3 --map-by node --stdin 1 sh -c \
+    'if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then echo "$(md5sum) $(hostname)"; fi' \
+    <"$e2e_tmp/in.bin") >"$e2e_tmp/stdin.out" 2>&1
+rc=$?
+if [ "$rc" -eq 0 ] && grep -qxF "$want node2" "$e2e_tmp/stdin.out" && leftovers "--stdin 1"; then
+    e2e_ok "--stdin 1: 5 MB of wrun's stdin reach rank 1 on node2 intact"
+else
+    e2e_not_ok "--stdin 1 across nodes (exit $rc), want '$want node2'"
+    e2e_diag "$e2e_tmp/stdin.out"
+fi
+(cd "$b" && echo "to node2" | TMPDIR="$e2e_tmp/t" timeout 90 "$lab" on node1 $pre ./wrun \
+    -H node2,node3 -np 2 cat) >"$e2e_tmp/stdin2.out" 2>&1
+rc=$?
+if [ "$rc" -eq 0 ] && [ "$(cat "$e2e_tmp/stdin2.out")" = "to node2" ] && leftovers "stdin, no rank here"; then
+    e2e_ok "-H node2,node3 from node1: rank 0 on node2 reads wrun's stdin"
+else
+    e2e_not_ok "stdin when wrun's node runs no rank (exit $rc)"
+    e2e_diag "$e2e_tmp/stdin2.out"
+fi
+
+# 17: SIGTERM to wrun reaches the ranks of every node
+# shellcheck disable=SC2086
+(cd "$b" && TMPDIR="$e2e_tmp/t" timeout 90 "$lab" on node1 $pre ./wrun -H node1,node2,node3 -np 6 \
+    sleep 3141) >"$e2e_tmp/term.out" 2>&1 &
+job=$!
+i=0
+while [ "$(nours '^sleep 3141')" -lt 6 ] && [ "$i" -lt 200 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+w=$(ours '^[^ ]*wrun -H node1,node2,node3 -np 6 sleep' | head -1)
+t0=$(date +%s)
+[ -n "$w" ] && kill -TERM "$w"
+wait "$job"
+rc=$?
+t1=$(date +%s)
+if [ "$rc" -eq 143 ] && [ $((t1 - t0)) -le 5 ] && leftovers "SIGTERM"; then
+    e2e_ok "SIGTERM to wrun: every node's ranks end, wrun exits 143 within $((t1 - t0)) s"
+else
+    e2e_not_ok "SIGTERM to wrun (pid '$w'): exit $rc after $((t1 - t0)) s"
+    e2e_diag "$e2e_tmp/term.out"
+fi
+
+# 18-19: node2's link is cut mid-job (no reset reaches anyone: only silence)
 # shellcheck disable=SC2086
 (cd "$b" && TMPDIR="$e2e_tmp/t" timeout 90 "$lab" on node1 $pre ./wrun -H node1,node2,node3 -np 6 \
     sleep 3141) >"$e2e_tmp/cut.out" 2>&1 &
