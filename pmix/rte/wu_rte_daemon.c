@@ -21,11 +21,14 @@
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_show_help.h"
 #include "pmix/rte/wu_rte_dmsg.h"
+#include "pmix/server/wu_server_host.h"
 #include "pmix/rte/wu_rte_internal.h"
 #include "pmix.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <event2/event.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +65,7 @@ struct rte_daemon {
 };
 
 static struct rte_daemon *the_daemon = NULL;
+static atomic_int reports_running = 0; /* report threads still using the_daemon */
 
 static void release_once(wu_wait_t *w, bool *flag)
 {
@@ -534,6 +538,52 @@ void wu_rte_daemon_stdin_stop(rte_job_t *job)
     }
 }
 
+/* --- the --timeout report ----------------------------------------------------------------------- */
+
+typedef struct {
+    char nspace[PMIX_MAX_NSLEN + 1];
+    uint32_t np;
+} report_req_t;
+
+/* A thread of its own: the server's report may take a few seconds, which the rte thread (our
+ * output, the head's messages) must not wait for. */
+static void *report_thread(void *arg)
+{
+    report_req_t *r = arg;
+    char **lines = NULL;
+    struct rte_daemon *d = the_daemon;
+    wu_dmsg_t m;
+    (void)wu_server_blocked_report(r->nspace, r->np, &lines);
+    if (NULL != d) {
+        PMIX_DATA_BUFFER_CONSTRUCT(&m);
+        send_msg(d, WU_DMSG_REPORT, &m, wu_dmsg_put_argv(&m, lines));
+    }
+    wu_argv_free(lines);
+    free(r);
+    atomic_fetch_sub(&reports_running, 1);
+    return NULL;
+}
+
+static void on_report_req(struct rte_daemon *d)
+{
+    report_req_t *r = calloc(1, sizeof *r);
+    pthread_t th;
+    wu_dmsg_t m;
+    if (NULL != r && NULL != wu_rte_job) {
+        snprintf(r->nspace, sizeof r->nspace, "%s", wu_rte_job->nspace);
+        r->np = wu_rte_job->np;
+        atomic_fetch_add(&reports_running, 1);
+        if (0 == pthread_create(&th, NULL, report_thread, r)) {
+            (void)pthread_detach(th);
+            return;
+        }
+        atomic_fetch_sub(&reports_running, 1);
+    }
+    free(r);
+    PMIX_DATA_BUFFER_CONSTRUCT(&m); /* nothing to say */
+    send_msg(d, WU_DMSG_REPORT, &m, wu_dmsg_put_argv(&m, NULL));
+}
+
 /* --- messages from the head node (rte thread) ------------------------------------------------ */
 
 static void fail_pending(struct rte_daemon *d)
@@ -673,6 +723,9 @@ static void on_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *
     case WU_DMSG_STDIN:
         on_stdin(d, &m);
         break;
+    case WU_DMSG_REPORT_REQ:
+        on_report_req(d);
+        break;
     default:
         break; /* a newer head's message: ignored */
     }
@@ -802,6 +855,9 @@ out:
         wu_ptl_close(d->conn);
         (void)wu_wait_for(&d->closed, 10.0);
         wu_ptl_conn_release(d->conn);
+    }
+    for (int i = 0; i < 100 && atomic_load(&reports_running) > 0; i++) {
+        usleep(100000); /* a --timeout report still being made (seconds at most) */
     }
     the_daemon = NULL;
     while (NULL != d->din) { /* input that came after the job ended (its events are gone) */

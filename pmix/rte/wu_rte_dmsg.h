@@ -27,7 +27,9 @@
  *                     a daemon sends its clients' events up, the head sends each to every
  *                     other node (and notifies its own clients)
  *   STDIN       h->d  rank, bytes of wrun's standard input for it (none: end of file)
- *   STDIN_ACK   d->h  rank, how many of those bytes were written (or dropped) */
+ *   STDIN_ACK   d->h  rank, how many of those bytes were written (or dropped)
+ *   REPORT_REQ  h->d  --timeout ran out: what are your ranks blocked in?
+ *   REPORT      d->h  the lines of the node's server (wu_server_blocked_report) */
 #ifndef WU_RTE_DMSG_H
 #define WU_RTE_DMSG_H
 
@@ -61,6 +63,8 @@ enum {
     WU_DMSG_EVENT,
     WU_DMSG_STDIN,
     WU_DMSG_STDIN_ACK,
+    WU_DMSG_REPORT_REQ,
+    WU_DMSG_REPORT,
 };
 
 /* A message being built or read: a PMIx data buffer. */

@@ -118,6 +118,10 @@ struct rte_dvm {
     pending_dmx_t *dmx;
     early_req_t *early;
     uint64_t next_id;
+    char **report;        /* --timeout: the daemons' lines so far */
+    uint32_t nreport;     /* daemons that answered */
+    uint32_t report_want; /* daemons asked */
+    wu_wait_t report_wait;
 };
 
 static void release_once(wu_wait_t *w, bool *flag, int rc)
@@ -659,6 +663,79 @@ void wu_rte_dvm_stdin(rte_job_t *job, uint32_t rank, const char *data, size_t le
     }
 }
 
+/* --- the --timeout report ----------------------------------------------------------------------- */
+
+static void report_ask(wu_wait_call_t *call)
+{
+    struct rte_dvm *dvm = call->cbdata;
+    dvm->nreport = 0;
+    dvm->report_want = 0;
+    for (uint32_t i = 0; i < dvm->nd; i++) {
+        if (NULL != dvm->d[i].conn && !dvm->d[i].lost) {
+            (void)wu_ptl_send(dvm->d[i].conn, WU_DMSG_REPORT_REQ, 0, NULL, 0);
+            dvm->report_want++;
+        }
+    }
+    if (0 == dvm->report_want) {
+        wu_wait_release(&dvm->report_wait, WU_SUCCESS);
+    }
+    wu_wait_call_done(call, WU_SUCCESS);
+}
+
+typedef struct {
+    struct rte_dvm *dvm;
+    char ***lines;
+} report_take_t;
+
+static void report_take(wu_wait_call_t *call)
+{
+    report_take_t *t = call->cbdata;
+    for (char **l = t->dvm->report; NULL != l && NULL != *l; l++) {
+        (void)wu_argv_append(t->lines, *l);
+    }
+    wu_argv_free(t->dvm->report);
+    t->dvm->report = NULL;
+    t->dvm->report_want = 0; /* later answers are dropped */
+    wu_wait_call_done(call, WU_SUCCESS);
+}
+
+/* Seconds the --timeout report waits for the daemons' lines. */
+#define REPORT_WAIT 5.0
+
+void wu_rte_dvm_report(rte_job_t *job, char ***lines)
+{
+    struct rte_dvm *dvm = job->dvm;
+    report_take_t t = {.dvm = dvm, .lines = lines};
+    wu_wait_init(&dvm->report_wait);
+    (void)wu_progress_shift_wait(wu_rte_progress(), report_ask, dvm, 0);
+    (void)wu_wait_for(&dvm->report_wait, REPORT_WAIT);
+    (void)wu_progress_shift_wait(wu_rte_progress(), report_take, &t, 0);
+    wu_wait_destroy(&dvm->report_wait);
+}
+
+static void on_report(dvm_node_t *n, wu_dmsg_t *m)
+{
+    struct rte_dvm *dvm = n->dvm;
+    char **got = NULL;
+    if (0 == dvm->report_want || PMIX_SUCCESS != wu_dmsg_get_argv(m, &got)) {
+        wu_argv_free(got);
+        return;
+    }
+    for (char **l = got; NULL != l && NULL != *l; l++) {
+        char *line = NULL, *safe = wu_str_escape_dup(*l, 1024, WU_ESC_KEEP_UTF8);
+        if (NULL != safe &&
+            WU_SUCCESS == wu_asprintf(&line, "%s: %s", dvm->job->map->nodes[n->node].name, safe)) {
+            (void)wu_argv_append(&dvm->report, line);
+        }
+        free(line);
+        free(safe);
+    }
+    wu_argv_free(got);
+    if (++dvm->nreport == dvm->report_want) {
+        wu_wait_release(&dvm->report_wait, WU_SUCCESS);
+    }
+}
+
 /* --- messages from daemons ------------------------------------------------------------------- */
 
 static void on_exited_msg(dvm_node_t *n, wu_dmsg_t *m)
@@ -739,6 +816,9 @@ static void on_daemon_msg(dvm_node_t *n, uint32_t type, wu_dmsg_t *m)
             PMIX_LOAD_PROCID(&proc, job->nspace, u1);
             wu_rte_job_abort(&proc, i1, a);
         }
+        break;
+    case WU_DMSG_REPORT:
+        on_report(n, m);
         break;
     case WU_DMSG_STDIN_ACK:
         if (PMIX_SUCCESS == wu_dmsg_get_u32(m, &u1) && PMIX_SUCCESS == wu_dmsg_get_u64(m, &id) &&
@@ -1323,6 +1403,7 @@ void wu_rte_dvm_stop(rte_job_t *job)
     wu_wait_destroy(&dvm->ready);
     wu_wait_destroy(&dvm->closed);
     wu_wait_destroy(&dvm->agents_done);
+    wu_argv_free(dvm->report);
     free(dvm->d);
     free(dvm->by_node);
     free(dvm);

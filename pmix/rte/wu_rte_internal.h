@@ -215,6 +215,9 @@ int wu_rte_stdin_start(rte_job_t *job);
 void wu_rte_stdin_stop(rte_job_t *job);
 /* A daemon wrote n more bytes of our stdin to rank (head node, rte thread). */
 void wu_rte_stdin_acked(rte_job_t *job, uint32_t rank, size_t n);
+/* Head node, main thread: append what the other nodes' servers see the ranks blocked in
+ * ("node2: ..." lines) to *lines, waiting a few seconds at most. */
+void wu_rte_dvm_report(rte_job_t *job, char ***lines);
 /* Head node: len bytes of stdin for rank on another node (len 0: end of file). rte thread. */
 void wu_rte_dvm_stdin(rte_job_t *job, uint32_t rank, const char *data, size_t len);
 /* wired: its ranks' stdin from the head node: the job's processes are started (write what came

@@ -433,6 +433,17 @@ static char *report_timeout(rte_job_t *job)
         running = NULL;
     }
     (void)wu_server_blocked_report(job->nspace, job->np, &lines);
+    if (NULL != job->dvm) {
+        /* every node's lines are named, this one's too */
+        for (char **l = lines; NULL != l && NULL != *l; l++) {
+            char *named = NULL;
+            if (WU_SUCCESS == wu_asprintf(&named, "%s: %s", wu_rte_hostname, *l)) {
+                free(*l);
+                *l = named;
+            }
+        }
+        wu_rte_dvm_report(job, &lines); /* the other nodes' servers */
+    }
     if (NULL != lines) {
         for (char **l = lines; NULL != *l; l++) {
             char *t = NULL;

@@ -15,7 +15,7 @@
 # mid-job: wrun ends within 12 s naming node2, and node2's daemon and ranks go away by
 # themselves. The lab is taken down at exit whatever happens.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-ntests=19
+ntests=20
 e2e_plan $ntests
 e2e_mktemp
 lab="$s/test/lab/lab.sh"
@@ -319,7 +319,21 @@ else
     e2e_diag "$e2e_tmp/term.out"
 fi
 
-# 18-19: node2's link is cut mid-job (no reset reaches anyone: only silence)
+# 18: --timeout names what the ranks of every node wait in (rank 5 never becomes a client)
+on1 "$e2e_tmp/tmo.out" ./wrun -H node1,node2,node3 -np 5 --timeout 4 test/e2e/e2e_nodes 3 : \
+    -np 1 sleep 3141
+if [ "$e2e_rc" -eq 110 ] && grep -q "Ranks still running: 0-5" "$e2e_tmp/tmo.out" &&
+    grep -q "node1: ranks 0-1 in a fence" "$e2e_tmp/tmo.out" &&
+    grep -q "node2: ranks 2-3 in a fence" "$e2e_tmp/tmo.out" &&
+    grep -q "node3: rank 4 in PMIx_Get, waiting for key 'nodes.early'" "$e2e_tmp/tmo.out" &&
+    leftovers "--timeout"; then
+    e2e_ok "--timeout 4: exit 110, the report names each node's blocked ranks"
+else
+    e2e_not_ok "--timeout across nodes (exit $e2e_rc)"
+    e2e_diag "$e2e_tmp/tmo.out"
+fi
+
+# 19-20: node2's link is cut mid-job (no reset reaches anyone: only silence)
 # shellcheck disable=SC2086
 (cd "$b" && TMPDIR="$e2e_tmp/t" timeout 90 "$lab" on node1 $pre ./wrun -H node1,node2,node3 -np 6 \
     sleep 3141) >"$e2e_tmp/cut.out" 2>&1 &
