@@ -15,7 +15,7 @@
 # mid-job: wrun ends within 12 s naming node2, and node2's daemon and ranks go away by
 # themselves. The lab is taken down at exit whatever happens.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-ntests=20
+ntests=22
 e2e_plan $ntests
 e2e_mktemp
 lab="$s/test/lab/lab.sh"
@@ -151,20 +151,26 @@ for mode in collect nocollect direct; do
     fi
 done
 
-# 7: Open MPI across the nodes over TCP
+# 7-9: Open MPI across the nodes over TCP: by slot, by node, from the hostfile
 if command -v mpicc >/dev/null 2>&1 && mpicc -o "$e2e_tmp/mpi_shapes" "$s/test/e2e/mpi_shapes.c" \
     2>"$e2e_tmp/cc.err"; then
-    on1 "$e2e_tmp/mpi.out" ./wrun -H node1,node2,node3 -np 6 -x OMPI_MCA_btl=tcp,self \
-        "$e2e_tmp/mpi_shapes"
-    if [ "$e2e_rc" -eq 0 ] && grep -q "6 ranks: ring allreduce alltoall barrier ok" "$e2e_tmp/mpi.out" &&
-        leftovers "mpi_shapes"; then
-        e2e_ok "Open MPI ring, allreduce, alltoall and barrier with 6 ranks on 3 nodes"
-    else
-        e2e_not_ok "Open MPI across 3 nodes (exit $e2e_rc)"
-        e2e_diag "$e2e_tmp/mpi.out"
-    fi
+    for how in "-H node1,node2,node3" "-H node1,node2,node3 --map-by node" \
+        "--hostfile $e2e_tmp/hosts"; do
+        # shellcheck disable=SC2086 # $how is words
+        on1 "$e2e_tmp/mpi.out" ./wrun $how -np 6 -x OMPI_MCA_btl=tcp,self "$e2e_tmp/mpi_shapes"
+        if [ "$e2e_rc" -eq 0 ] &&
+            grep -q "6 ranks: ring allreduce alltoall barrier ok" "$e2e_tmp/mpi.out" &&
+            leftovers "mpi_shapes $how"; then
+            e2e_ok "Open MPI ring, allreduce, alltoall and barrier, 6 ranks on 3 nodes, $how"
+        else
+            e2e_not_ok "Open MPI across 3 nodes, $how (exit $e2e_rc)"
+            e2e_diag "$e2e_tmp/mpi.out"
+        fi
+    done
 else
-    e2e_skip "Open MPI's mpicc is not installed"
+    for _ in 1 2 3; do
+        e2e_skip "Open MPI's mpicc is not installed"
+    done
 fi
 
 # 8: a remote rank that fails decides the job's status, named with its node
