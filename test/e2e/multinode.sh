@@ -102,6 +102,20 @@ leftovers() {
     return 0
 }
 
+# start_sleepers OUT: `wrun -H node1,node2,node3 -np 6 sleep 3141` in the background (output in
+# OUT, its pid in $job); returns once the 6 ranks run (20 s at most)
+start_sleepers() {
+    # shellcheck disable=SC2086 # $pre is words
+    (cd "$b" && TMPDIR="$e2e_tmp/t" timeout 90 "$lab" on node1 $pre ./wrun -H node1,node2,node3 \
+        -np 6 sleep 3141) >"$1" 2>&1 &
+    job=$!
+    i=0
+    while [ "$(nours '^sleep 3141')" -lt 6 ] && [ "$i" -lt 200 ]; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+}
+
 # per_node OUT: "node1 node1 node2 node2 node3 node3"-style sorted list of hostnames in OUT
 per_node() {
     grep -E '^node[0-9]$' "$1" | sort | tr '\n' ' '
@@ -185,15 +199,7 @@ else
 fi
 
 # 9-10: kill -9 of node2's wired (map node 1) mid-job
-# shellcheck disable=SC2086
-(cd "$b" && TMPDIR="$e2e_tmp/t" timeout 90 "$lab" on node1 $pre ./wrun -H node1,node2,node3 -np 6 \
-    sleep 3141) >"$e2e_tmp/kd.out" 2>&1 &
-job=$!
-i=0
-while [ "$(nours '^sleep 3141')" -lt 6 ] && [ "$i" -lt 200 ]; do
-    sleep 0.1
-    i=$((i + 1))
-done
+start_sleepers "$e2e_tmp/kd.out"
 wd=$(ours '^[^ ]*wired --node 1 ' | head -1)
 t0=$(date +%s)
 [ -n "$wd" ] && kill -9 "$wd"
@@ -219,15 +225,7 @@ else
 fi
 
 # 11-12: SIGKILL of wrun
-# shellcheck disable=SC2086
-(cd "$b" && TMPDIR="$e2e_tmp/t" timeout 90 "$lab" on node1 $pre ./wrun -H node1,node2,node3 -np 6 \
-    sleep 3141) >"$e2e_tmp/kw.out" 2>&1 &
-job=$!
-i=0
-while [ "$(nours '^sleep 3141')" -lt 6 ] && [ "$i" -lt 200 ]; do
-    sleep 0.1
-    i=$((i + 1))
-done
+start_sleepers "$e2e_tmp/kw.out"
 w=$(ours '^[^ ]*wrun -H node1,node2,node3 -np 6 sleep' | head -1)
 [ -n "$w" ] && kill -9 "$w"
 i=0
@@ -303,15 +301,7 @@ else
 fi
 
 # 17: SIGTERM to wrun reaches the ranks of every node
-# shellcheck disable=SC2086
-(cd "$b" && TMPDIR="$e2e_tmp/t" timeout 90 "$lab" on node1 $pre ./wrun -H node1,node2,node3 -np 6 \
-    sleep 3141) >"$e2e_tmp/term.out" 2>&1 &
-job=$!
-i=0
-while [ "$(nours '^sleep 3141')" -lt 6 ] && [ "$i" -lt 200 ]; do
-    sleep 0.1
-    i=$((i + 1))
-done
+start_sleepers "$e2e_tmp/term.out"
 w=$(ours '^[^ ]*wrun -H node1,node2,node3 -np 6 sleep' | head -1)
 t0=$(date +%s)
 [ -n "$w" ] && kill -TERM "$w"
@@ -340,15 +330,7 @@ else
 fi
 
 # 19-20: node2's link is cut mid-job (no reset reaches anyone: only silence)
-# shellcheck disable=SC2086
-(cd "$b" && TMPDIR="$e2e_tmp/t" timeout 90 "$lab" on node1 $pre ./wrun -H node1,node2,node3 -np 6 \
-    sleep 3141) >"$e2e_tmp/cut.out" 2>&1 &
-job=$!
-i=0
-while [ "$(nours '^sleep 3141')" -lt 6 ] && [ "$i" -lt 200 ]; do
-    sleep 0.1
-    i=$((i + 1))
-done
+start_sleepers "$e2e_tmp/cut.out"
 t0=$(date +%s)
 timeout 20 "$lab" on node2 ip link set eth0 down
 wait "$job"
