@@ -989,7 +989,7 @@ static bool alive(pid_t pid)
     return live;
 }
 
-static void watchdog_main(int in)
+static void watchdog_main(int in, pid_t launcher)
 {
     const char *srv = getenv("PMIX_SERVER_TMPDIR");
     pid_t *pids = NULL;
@@ -1029,6 +1029,11 @@ static void watchdog_main(int in)
             len = 0; /* no such line comes from us */
         }
     }
+    /* end of file comes while the launcher is still exiting, when the sweep would take it for
+     * alive: wait until it has exited (we are then another process's child), 5 s at most */
+    for (int k = 0; k < 100 && getppid() == launcher; k++) {
+        usleep(50000);
+    }
     (void)wu_session_dir_sweep(NULL != srv && '\0' != srv[0] ? srv : NULL, "wu-server", NULL);
     (void)wu_session_dir_sweep(NULL, "wu-ptl", NULL);
     for (until = wu_rte_now() + WATCH_GRACE; wu_rte_now() < until;) {
@@ -1053,7 +1058,7 @@ static void watchdog_main(int in)
 static void watchdog_start(void)
 {
     int p[2];
-    pid_t pid;
+    pid_t pid, launcher = getpid();
     if (0 != pipe2(p, O_CLOEXEC)) {
         return; /* not fatal: the next launcher's sweep removes the directories */
     }
@@ -1073,7 +1078,7 @@ static void watchdog_start(void)
                 (void)close(k);
             }
         }
-        watchdog_main(p[0]);
+        watchdog_main(p[0], launcher);
     }
     close(p[0]);
     if (pid < 0) {
