@@ -137,7 +137,8 @@ void wu_mca_param_finalize(void);
  * writes the current value there. WU_ERR_BAD_PARAM for an empty name or help text, an unknown
  * type, an ENUM without values, or a default that is not valid for the type. */
 int wu_mca_param_register(const char *fw, const char *comp, const wu_mca_param_t *p);
-WU_EXPORT int wu_mca_param_register_table(const char *fw, const char *comp, const wu_mca_param_t *table);
+WU_EXPORT int wu_mca_param_register_table(const char *fw, const char *comp,
+                                          const wu_mca_param_t *table);
 
 /* Forget every parameter of one component (restoring its string variables to their defaults).
  * Must be called before the code holding the variables is unloaded (DSO components). */

@@ -989,6 +989,39 @@ static bool alive(pid_t pid)
     return live;
 }
 
+/* Name this process "wu-watchdog" in ps and pgrep -f: it was forked from the launcher and would
+ * otherwise show the launcher's command line (and be taken for it, or for its programs). The
+ * command line is the argv area of the process's stack, from arg_start to arg_end of
+ * /proc/self/stat (fields 48 and 49). */
+static void retitle(void)
+{
+    static const char name[] = "wu-watchdog";
+    char buf[1024], *p = NULL, *save = NULL;
+    unsigned long start = 0, end = 0;
+    FILE *f = fopen("/proc/self/stat", "r");
+    bool ok = NULL != f && NULL != fgets(buf, sizeof buf, f) && NULL != (p = strrchr(buf, ')'));
+    if (NULL != f) {
+        fclose(f);
+    }
+    /* after ')' comes field 3; arg_start is field 48 */
+    for (int field = 3; ok && field <= 49; field++) {
+        char *tok = strtok_r(3 == field ? p + 1 : NULL, " ", &save);
+        if (NULL == tok) {
+            ok = false;
+        } else if (48 == field) {
+            start = strtoul(tok, NULL, 10);
+        } else if (49 == field) {
+            end = strtoul(tok, NULL, 10);
+        }
+    }
+    if (ok && 0 != start && end > start) {
+        volatile char *arg = (volatile char *)(uintptr_t)start;
+        for (size_t i = 0; i < end - start; i++) {
+            arg[i] = i < sizeof name ? name[i] : '\0';
+        }
+    }
+}
+
 static void watchdog_main(int in, pid_t launcher)
 {
     const char *srv = getenv("PMIX_SERVER_TMPDIR");
@@ -1078,6 +1111,7 @@ static void watchdog_start(void)
                 (void)close(k);
             }
         }
+        retitle();
         watchdog_main(p[0], launcher);
     }
     close(p[0]);

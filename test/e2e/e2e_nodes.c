@@ -20,8 +20,8 @@
 static volatile int event_seen = 0;
 static volatile pmix_rank_t event_from = PMIX_RANK_INVALID;
 
-static void on_event(size_t id, pmix_status_t status, const pmix_proc_t *source,
-                     pmix_info_t info[], size_t ninfo, pmix_info_t results[], size_t nresults,
+static void on_event(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
+                     size_t ninfo, pmix_info_t results[], size_t nresults,
                      pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
 {
     (void)id;
@@ -77,8 +77,7 @@ static char *get_str(const char *key, pmix_rank_t rank)
 }
 
 /* Ranks of "0,3,5" into a bitmap of size n; returns how many. */
-static unsigned mark_ranks(const pmix_proc_t *procs, size_t nprocs, unsigned char *seen,
-                           uint32_t n)
+static unsigned mark_ranks(const pmix_proc_t *procs, size_t nprocs, unsigned char *seen, uint32_t n)
 {
     unsigned count = 0;
     for (size_t i = 0; i < nprocs; i++) {
@@ -91,8 +90,8 @@ static unsigned mark_ranks(const pmix_proc_t *procs, size_t nprocs, unsigned cha
 
 int main(int argc, char **argv)
 {
-    uint32_t nnodes = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 10) : 0, size, nn, lrank,
-             lsize, nodeid;
+    uint32_t nnodes = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 10) : 0, size, nn, lrank, lsize,
+             nodeid;
     char *host, *peers, *nodes = NULL, key[64];
     pmix_proc_t *procs = NULL, wild;
     size_t nprocs = 0;
@@ -205,8 +204,8 @@ int main(int argc, char **argv)
         E2E_CHECK(NULL != v && PMIX_BYTE_OBJECT == v->type && BLOB == v->data.bo.size,
                   "rank %u's blob: %s", r, PMIx_Error_string(st));
         for (size_t i = 0; i < BLOB; i++) {
-            E2E_CHECK((char)(i * 7 + r) == v->data.bo.bytes[i], "rank %u's blob differs at %zu",
-                      r, i);
+            E2E_CHECK((char)(i * 7 + r) == v->data.bo.bytes[i], "rank %u's blob differs at %zu", r,
+                      i);
         }
         PMIX_VALUE_RELEASE(v);
     }
