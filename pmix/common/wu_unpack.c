@@ -309,8 +309,10 @@ static int unpack_coord(wu_buffer_t *b, pmix_coord_t *c)
 }
 
 /* a list such as "0-3,8,10-": items N, N-M (M >= N) or N- (open, last) separated by ',', no
- * number above WU_MAX_CPU_INDEX. hwloc reads "-30" as a range of billions of cpus and "8-3,"
- * as a cpu near 2^32, bitmaps that then take hours to print or encode again: refused here. */
+ * number above WU_MAX_CPU_INDEX and none with a leading zero. hwloc reads "-30" as a range of
+ * billions of cpus, "8-3," as a cpu near 2^32, and numbers as C literals ("010" is 8, and "09-81"
+ * stops at the 9 and goes on with "-81", a cpu near 2^32): bitmaps that then take hours to print
+ * or encode again, refused here. */
 static bool cpulist_ok(const char *s)
 {
     unsigned long v = 0, start = 0;
@@ -318,6 +320,9 @@ static bool cpulist_ok(const char *s)
 
     for (;; s++) {
         if (*s >= '0' && *s <= '9') {
+            if (digit && 0 == v) {
+                return false; /* a leading zero: hwloc would read octal */
+            }
             v = v * 10 + (unsigned long)(*s - '0');
             if (v > WU_MAX_CPU_INDEX) {
                 return false;

@@ -175,6 +175,21 @@ static size_t put32(unsigned char *p, uint32_t v)
     return 4;
 }
 
+/* decodes one PMIX_PROC_CPUSET whose hwloc list is str */
+static int try_cpuset(const char *str)
+{
+    unsigned char m[128];
+    size_t k = put16(m, PMIX_PROC_CPUSET), len = strlen(str);
+
+    k += put32(m + k, 1);
+    k += put32(m + k, 6); /* the wire counts a terminator it does not carry */
+    memcpy(m + k, "hwloc", 5);
+    k += 5;
+    k += put32(m + k, (uint32_t)len + 1);
+    memcpy(m + k, str, len);
+    return try_decode(m, k + len, PMIX_PROC_CPUSET);
+}
+
 /* hand-made headers with absurd counts and lengths: refused before any big allocation */
 START_TEST(absurd_lengths)
 {
@@ -231,14 +246,12 @@ START_TEST(absurd_lengths)
     k += put32(m + k, 1);
     k += put16(m + k, 333);
     ck_assert_int_eq(PMIX_ERR_UNPACK_FAILURE, try_decode(m, k, PMIX_VALUE));
-    k = put16(m, PMIX_PROC_CPUSET);
-    k += put32(m + k, 1);
-    k += put32(m + k, 6);
-    memcpy(m + k, "hwloc", 5);
-    k += 5;
-    k += put32(m + k, 12);
-    memcpy(m + k, "0-999999999", 11);
-    ck_assert_int_eq(PMIX_ERR_UNPACK_FAILURE, try_decode(m, k + 11, PMIX_PROC_CPUSET));
+    ck_assert_int_eq(PMIX_ERR_UNPACK_FAILURE, try_cpuset("0-999999999"));
+    /* hwloc reads numbers as C literals: "09-81" is 0 then -81, a cpu near 2^32 */
+    ck_assert_int_eq(PMIX_ERR_UNPACK_FAILURE, try_cpuset("09-81"));
+    ck_assert_int_eq(PMIX_ERR_UNPACK_FAILURE, try_cpuset("010"));
+    ck_assert_int_eq(PMIX_ERR_UNPACK_FAILURE, try_cpuset("5-3"));
+    ck_assert_int_eq(PMIX_SUCCESS, try_cpuset("0,10-12,1048576,100-"));
 }
 END_TEST
 
