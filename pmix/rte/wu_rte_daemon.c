@@ -83,26 +83,6 @@ static void send_msg(struct rte_daemon *d, uint32_t type, wu_dmsg_t *m, pmix_sta
     PMIX_DATA_BUFFER_DESTRUCT(m);
 }
 
-static void release_data(void *arg)
-{
-    free(arg);
-}
-
-/* Complete cb with a copy of data (the server may keep it until it calls release). */
-static void answer(pmix_modex_cbfunc_t cb, void *cbdata, pmix_status_t st, const char *data,
-                   size_t n)
-{
-    char *copy = n > 0 ? malloc(n) : NULL;
-    if (n > 0 && NULL == copy) {
-        cb(PMIX_ERR_NOMEM, NULL, 0, cbdata, NULL, NULL);
-        return;
-    }
-    if (n > 0) {
-        memcpy(copy, data, n);
-    }
-    cb(st, copy, n, cbdata, release_data, copy);
-}
-
 /* --- output and ends of this node's processes (rte thread) ----------------------------------- */
 
 void wu_rte_daemon_output(rte_job_t *job, uint32_t rank, int stream, const char *data, size_t len)
@@ -168,79 +148,45 @@ void wu_rte_daemon_launch_failed(rte_job_t *job, int err)
 
 typedef struct {
     pending_t *p;
-    char *data;
-    size_t ndata;
     pmix_proc_t proc;
 } up_t;
 
 static void fence_in_rte(void *arg)
 {
-    up_t *u = arg;
+    wu_dmsg_fence_t *f = arg;
     struct rte_daemon *d = the_daemon;
+    pending_t *p = NULL;
     wu_dmsg_t m;
     pmix_status_t rc;
-    if (NULL == d || d->head_lost) {
-        u->p->cb(PMIX_ERR_LOST_CONNECTION, NULL, 0, u->p->cbdata, NULL, NULL);
-        free(u->p->sig);
-        free(u->p);
+    if (NULL == d || d->head_lost || NULL == (p = calloc(1, sizeof *p))) {
+        f->cb(NULL == p ? PMIX_ERR_NOMEM : PMIX_ERR_LOST_CONNECTION, NULL, 0, f->cbdata, NULL,
+              NULL);
+        free(p);
     } else {
         pending_t **pp = &d->fences;
         while (NULL != *pp) {
             pp = &(*pp)->next;
         }
-        *pp = u->p; /* in order: the first pending fence of a set is answered first */
+        *pp = p; /* in order: the first pending fence of a set is answered first */
+        p->cb = f->cb;
+        p->cbdata = f->cbdata;
+        p->sig = f->sig;
+        p->siglen = f->siglen;
+        f->sig = NULL;
         PMIX_DATA_BUFFER_CONSTRUCT(&m);
-        rc = wu_dmsg_put_bytes(&m, u->p->sig, u->p->siglen);
-        rc = PMIX_SUCCESS == rc ? wu_dmsg_put_bytes(&m, u->data, u->ndata) : rc;
+        rc = wu_dmsg_put_bytes(&m, p->sig, p->siglen);
+        rc = PMIX_SUCCESS == rc ? wu_dmsg_put_bytes(&m, f->data, f->ndata) : rc;
+        rc = PMIX_SUCCESS == rc ? wu_dmsg_put_i32(&m, f->timeout) : rc;
         send_msg(d, WU_DMSG_FENCE, &m, rc);
     }
-    free(u->data);
-    free(u);
+    wu_dmsg_fence_free(f);
 }
 
 pmix_status_t wu_rte_daemon_fence(const pmix_proc_t procs[], size_t nprocs, const char *data,
-                                  size_t ndata, pmix_modex_cbfunc_t cbfunc, void *cbdata)
+                                  size_t ndata, int timeout, pmix_modex_cbfunc_t cbfunc,
+                                  void *cbdata)
 {
-    up_t *u = calloc(1, sizeof *u);
-    wu_dmsg_t sig;
-    pmix_status_t rc =
-        NULL != u && NULL != (u->p = calloc(1, sizeof *u->p)) ? PMIX_SUCCESS : PMIX_ERR_NOMEM;
-    /* the participant set, packed as the head packs its own (wu_rte_dvm.c fence_sig) */
-    PMIX_DATA_BUFFER_CONSTRUCT(&sig);
-    if (PMIX_SUCCESS == rc) {
-        rc = wu_dmsg_put_u32(&sig, (uint32_t)nprocs);
-    }
-    for (size_t i = 0; i < nprocs && PMIX_SUCCESS == rc; i++) {
-        rc = wu_dmsg_put_proc(&sig, &procs[i]);
-    }
-    if (PMIX_SUCCESS == rc && ndata > 0) {
-        rc = NULL != (u->data = malloc(ndata)) ? PMIX_SUCCESS : PMIX_ERR_NOMEM;
-    }
-    if (PMIX_SUCCESS != rc) {
-        PMIX_DATA_BUFFER_DESTRUCT(&sig);
-        if (NULL != u) {
-            free(u->p);
-            free(u->data);
-        }
-        free(u);
-        return rc;
-    }
-    if (ndata > 0) {
-        memcpy(u->data, data, ndata);
-    }
-    u->ndata = ndata;
-    u->p->sig = sig.base_ptr; /* the buffer's storage is ours now */
-    u->p->siglen = sig.bytes_used;
-    u->p->cb = cbfunc;
-    u->p->cbdata = cbdata;
-    if (WU_SUCCESS != wu_progress_shift(wu_rte_progress(), fence_in_rte, u)) {
-        free(u->p->sig);
-        free(u->p);
-        free(u->data);
-        free(u);
-        return PMIX_ERR_INIT;
-    }
-    return PMIX_SUCCESS;
+    return wu_dmsg_fence_shift(fence_in_rte, procs, nprocs, data, ndata, timeout, cbfunc, cbdata);
 }
 
 static void dmodex_in_rte(void *arg)
@@ -325,10 +271,7 @@ static void dmx_local_cb(pmix_status_t status, char *data, size_t sz, void *cbda
     pmix_status_t rc;
     if (NULL != d) {
         PMIX_DATA_BUFFER_CONSTRUCT(&m);
-        rc = wu_dmsg_put_u32(&m, r->origin);
-        rc = PMIX_SUCCESS == rc ? wu_dmsg_put_u64(&m, r->id) : rc;
-        rc = PMIX_SUCCESS == rc ? wu_dmsg_put_i32(&m, status) : rc;
-        rc = PMIX_SUCCESS == rc ? wu_dmsg_put_bytes(&m, data, sz) : rc;
+        rc = wu_dmsg_put_dmodex_rep(&m, r->origin, r->id, status, data, sz);
         send_msg(d, WU_DMSG_DMODEX_REP, &m, rc);
     }
     free(r);
@@ -640,7 +583,7 @@ static void on_fence_done(struct rte_daemon *d, wu_dmsg_t *m)
             pending_t *p = *pp;
             if (p->siglen == siglen && 0 == memcmp(p->sig, sig, siglen)) {
                 *pp = p->next;
-                answer(p->cb, p->cbdata, st, data, ndata);
+                wu_dmsg_modex_answer(p->cb, p->cbdata, st, data, ndata);
                 free(p->sig);
                 free(p);
                 break;
@@ -658,14 +601,12 @@ static void on_dmodex_rep(struct rte_daemon *d, wu_dmsg_t *m)
     int32_t st;
     char *data = NULL;
     size_t ndata = 0;
-    if (PMIX_SUCCESS == wu_dmsg_get_u32(m, &origin) && PMIX_SUCCESS == wu_dmsg_get_u64(m, &id) &&
-        PMIX_SUCCESS == wu_dmsg_get_i32(m, &st) &&
-        PMIX_SUCCESS == wu_dmsg_get_bytes(m, &data, &ndata)) {
+    if (PMIX_SUCCESS == wu_dmsg_get_dmodex_rep(m, &origin, &id, &st, &data, &ndata)) {
         for (pending_t **pp = &d->dmx; NULL != *pp; pp = &(*pp)->next) {
             pending_t *p = *pp;
             if (p->id == id) {
                 *pp = p->next;
-                answer(p->cb, p->cbdata, st, data, ndata);
+                wu_dmsg_modex_answer(p->cb, p->cbdata, st, data, ndata);
                 free(p);
                 break;
             }

@@ -2,6 +2,7 @@
 /* wu_rte_dmsg.c -- packing and unpacking the fields of the head/daemon messages
  * (wu_rte_dmsg.h), and the job description a LAUNCH carries. */
 #include "pmix/rte/wu_rte_dmsg.h"
+#include "pmix/rte/wu_rte_internal.h"
 #include "opal/util/wu_argv.h"
 #include "pmix.h"
 
@@ -55,6 +56,95 @@ pmix_status_t wu_dmsg_put_argv(wu_dmsg_t *m, char *const *argv)
 pmix_status_t wu_dmsg_put_proc(wu_dmsg_t *m, const pmix_proc_t *p)
 {
     return PMIx_Data_pack(NULL, m, (void *)p, 1, PMIX_PROC);
+}
+
+pmix_status_t wu_dmsg_fence_sig(const pmix_proc_t procs[], size_t nprocs, char **sig,
+                                size_t *siglen)
+{
+    wu_dmsg_t m;
+    pmix_status_t rc;
+    PMIX_DATA_BUFFER_CONSTRUCT(&m);
+    rc = wu_dmsg_put_u32(&m, (uint32_t)nprocs);
+    for (size_t i = 0; i < nprocs && PMIX_SUCCESS == rc; i++) {
+        rc = wu_dmsg_put_proc(&m, &procs[i]);
+    }
+    if (PMIX_SUCCESS != rc) {
+        PMIX_DATA_BUFFER_DESTRUCT(&m);
+        return rc;
+    }
+    *sig = m.base_ptr; /* the buffer's storage is the caller's now */
+    *siglen = m.bytes_used;
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t wu_dmsg_put_dmodex_rep(wu_dmsg_t *m, uint32_t origin, uint64_t id, int32_t st,
+                                     const char *data, size_t ndata)
+{
+    pmix_status_t rc = wu_dmsg_put_u32(m, origin);
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_put_u64(m, id) : rc;
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_put_i32(m, st) : rc;
+    return PMIX_SUCCESS == rc ? wu_dmsg_put_bytes(m, data, ndata) : rc;
+}
+
+pmix_status_t wu_dmsg_get_dmodex_rep(wu_dmsg_t *m, uint32_t *origin, uint64_t *id, int32_t *st,
+                                     char **data, size_t *ndata)
+{
+    pmix_status_t rc = wu_dmsg_get_u32(m, origin);
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_get_u64(m, id) : rc;
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_get_i32(m, st) : rc;
+    return PMIX_SUCCESS == rc ? wu_dmsg_get_bytes(m, data, ndata) : rc;
+}
+
+void wu_dmsg_fence_free(wu_dmsg_fence_t *f)
+{
+    if (NULL != f) {
+        free(f->sig);
+        free(f->data);
+        free(f);
+    }
+}
+
+pmix_status_t wu_dmsg_fence_shift(void (*fn)(void *), const pmix_proc_t procs[], size_t nprocs,
+                                  const char *data, size_t ndata, int timeout,
+                                  pmix_modex_cbfunc_t cb, void *cbdata)
+{
+    wu_dmsg_fence_t *f = calloc(1, sizeof *f);
+    if (NULL == f || PMIX_SUCCESS != wu_dmsg_fence_sig(procs, nprocs, &f->sig, &f->siglen) ||
+        (ndata > 0 && NULL == (f->data = malloc(ndata)))) {
+        wu_dmsg_fence_free(f);
+        return PMIX_ERR_NOMEM;
+    }
+    if (ndata > 0) {
+        memcpy(f->data, data, ndata);
+    }
+    f->ndata = ndata;
+    f->timeout = timeout;
+    f->cb = cb;
+    f->cbdata = cbdata;
+    if (WU_SUCCESS != wu_progress_shift(wu_rte_progress(), fn, f)) {
+        wu_dmsg_fence_free(f);
+        return PMIX_ERR_INIT;
+    }
+    return PMIX_SUCCESS;
+}
+
+static void release_copy(void *arg)
+{
+    free(arg);
+}
+
+void wu_dmsg_modex_answer(pmix_modex_cbfunc_t cb, void *cbdata, pmix_status_t st, const char *data,
+                          size_t n)
+{
+    char *copy = n > 0 ? malloc(n) : NULL;
+    if (n > 0 && NULL == copy) {
+        cb(PMIX_ERR_NOMEM, NULL, 0, cbdata, NULL, NULL);
+        return;
+    }
+    if (n > 0) {
+        memcpy(copy, data, n);
+    }
+    cb(st, copy, n, cbdata, release_copy, copy);
 }
 
 /* Unpack exactly one value of type t into dst. */

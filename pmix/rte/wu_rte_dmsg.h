@@ -17,7 +17,8 @@
  *   TERMINATE   h->d  end the node's processes
  *   SIGNAL      h->d  deliver a signal to them
  *   SHUTDOWN    h->d  the job is over: clean up and exit
- *   FENCE       d->h  a fence's participant set and the node's data
+ *   FENCE       d->h  a fence's participant set, the node's data and its PMIX_TIMEOUT (seconds,
+ *                     0: none)
  *   FENCE_DONE  h->d  that set, the status and every node's data
  *   DMODEX_REQ  both  origin node, request id, the proc whose data is wanted
  *   DMODEX_REP  both  origin node, request id, status, the data
@@ -41,7 +42,7 @@
 #include <stdint.h>
 
 /* The protocol's name, in HELLO: a daemon of another version is refused. */
-#define WU_DMSG_VERSION "wireup-d1"
+#define WU_DMSG_VERSION "wireup-d2"
 /* Node index of the head node in DMODEX messages when it is the origin. */
 #define WU_DMSG_HEAD UINT32_MAX
 
@@ -93,6 +94,36 @@ pmix_status_t wu_dmsg_get_proc(wu_dmsg_t *m, pmix_proc_t *p);
  * and data unacknowledged for 5 s both end the connection, so the loss is seen within about
  * 5 seconds. Errors are ignored (the connection then works without it). */
 void wu_dmsg_keepalive(int fd);
+
+/* A fence's participant set (the server's sorted, unique list) packed as its signature: the
+ * same bytes on every node for the same set. *sig is the caller's to free. */
+pmix_status_t wu_dmsg_fence_sig(const pmix_proc_t procs[], size_t nprocs, char **sig,
+                                size_t *siglen);
+/* DMODEX_REP: origin node, request id, status, data. get: *data is the caller's to free. */
+pmix_status_t wu_dmsg_put_dmodex_rep(wu_dmsg_t *m, uint32_t origin, uint64_t id, int32_t st,
+                                     const char *data, size_t ndata);
+pmix_status_t wu_dmsg_get_dmodex_rep(wu_dmsg_t *m, uint32_t *origin, uint64_t *id, int32_t *st,
+                                     char **data, size_t *ndata);
+/* A fence upcall's arguments, copied (the server only lends its buffers). */
+typedef struct wu_dmsg_fence {
+    char *sig; /* wu_dmsg_fence_sig of the participants */
+    size_t siglen;
+    char *data;
+    size_t ndata;
+    int timeout; /* PMIX_TIMEOUT seconds, 0: none */
+    pmix_modex_cbfunc_t cb;
+    void *cbdata;
+} wu_dmsg_fence_t;
+/* Run fn(f) on the rte thread with such a copy, which fn frees (wu_dmsg_fence_free). Returns
+ * PMIX_ERR_NOMEM or PMIX_ERR_INIT (the rte thread is stopping) when fn will not run. */
+pmix_status_t wu_dmsg_fence_shift(void (*fn)(void *), const pmix_proc_t procs[], size_t nprocs,
+                                  const char *data, size_t ndata, int timeout,
+                                  pmix_modex_cbfunc_t cb, void *cbdata);
+void wu_dmsg_fence_free(wu_dmsg_fence_t *f);
+/* Give cb a copy of data (freed through the release function cb gets); out of memory: cb gets
+ * PMIX_ERR_NOMEM. */
+void wu_dmsg_modex_answer(pmix_modex_cbfunc_t cb, void *cbdata, pmix_status_t st, const char *data,
+                          size_t n);
 
 /* EVENT: the event's fields; wu_dmsg_get_event's *info is new (PMIX_INFO_FREE). */
 pmix_status_t wu_dmsg_put_event(wu_dmsg_t *m, pmix_status_t status, const pmix_proc_t *source,

@@ -12,11 +12,9 @@
  *
  * Running: daemons send their processes' output and ends, which go through the same code as
  * the head node's own processes (wu_rte_job.c decides the job's end); the head sends terminate
- * and signal commands down. Fences are collected here: each node whose server has all its local
- * participants sends FENCE with its data; when every node hosting a participant has sent it,
- * all the data goes back to each of them. A direct-modex request is routed to the node of the
- * proc it asks about and the answer back to the asking node. A daemon whose connection ends
- * before it reported its processes' end is a lost node: the job ends, naming it.
+ * and signal commands down. Fences and direct-modex requests go to wu_rte_dvm_coll.c. A daemon
+ * whose connection ends before it reported its processes' end is a lost node: the job ends,
+ * naming it.
  *
  * Stop: SHUTDOWN to every daemon, a bounded wait for their connections and agents to end, then
  * whatever agent is left is killed. Everything here runs on the rte progress thread except
@@ -26,12 +24,10 @@
 #define _GNU_SOURCE
 #endif
 #include "mca/base/wu_mca_param.h"
-#include "mca/ptl/ptl.h"
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_escape.h"
 #include "opal/util/wu_show_help.h"
-#include "pmix/rte/wu_rte_dmsg.h"
-#include "pmix/rte/wu_rte_internal.h"
+#include "pmix/rte/wu_rte_dvm_int.h"
 #include "pmix.h"
 
 #include <arpa/inet.h>
@@ -61,69 +57,6 @@ static const wu_mca_param_t rte_params[] = {
                        "Seconds wrun waits for the daemons of the other nodes to call back"),
     WU_PARAM_END};
 
-typedef struct dvm_node {
-    struct rte_dvm *dvm;
-    uint32_t node;       /* its index in the job map */
-    wu_ptl_conn_t *conn; /* its daemon's connection, once HELLO was accepted (a reference) */
-    bool agent_ended;    /* its ssh ended */
-    bool local_done;     /* it reported the end of every process it ran */
-    bool lost;           /* its connection ended before that (or it failed) */
-    bool closed;         /* its connection is gone */
-} dvm_node_t;
-
-typedef struct coll {
-    struct coll *next;
-    char *sig; /* the participant set, packed */
-    size_t siglen;
-    bool *from; /* per map node: its contribution arrived */
-    uint32_t nfrom, nexpect;
-    char *data; /* every contribution so far, concatenated */
-    size_t ndata;
-    pmix_modex_cbfunc_t head_cb; /* the head node's own server, when it takes part */
-    void *head_cbdata;
-} coll_t;
-
-typedef struct pending_dmx {
-    struct pending_dmx *next;
-    uint64_t id;
-    pmix_modex_cbfunc_t cb;
-    void *cbdata;
-} pending_dmx_t;
-
-/* A request about a proc of this node that came before the job was registered here. */
-typedef struct early_req {
-    struct early_req *next;
-    uint32_t origin;
-    uint64_t id;
-    pmix_proc_t proc;
-} early_req_t;
-
-struct rte_dvm {
-    rte_job_t *job;
-    char token[33];
-    wu_ptl_listener_t *listener;
-    wu_pls_job_t *agents; /* one agent (ssh) process per daemon */
-    dvm_node_t *d;
-    uint32_t nd;
-    uint32_t *by_node; /* map node -> index into d, UINT32_MAX: none (the head's own) */
-    uint32_t nhello;
-    wu_wait_t ready; /* every daemon said HELLO, or one failed */
-    bool ready_done;
-    bool stopping;
-    uint32_t nclosed;
-    wu_wait_t closed; /* at stop: every connection has ended */
-    bool closed_done;
-    wu_wait_t agents_done;
-    coll_t *colls;
-    pending_dmx_t *dmx;
-    early_req_t *early;
-    uint64_t next_id;
-    char **report;        /* --timeout: the daemons' lines so far */
-    uint32_t nreport;     /* daemons that answered */
-    uint32_t report_want; /* daemons asked */
-    wu_wait_t report_wait;
-};
-
 static void release_once(wu_wait_t *w, bool *flag, int rc)
 {
     if (!*flag) {
@@ -134,7 +67,7 @@ static void release_once(wu_wait_t *w, bool *flag, int rc)
 
 /* --- sending --------------------------------------------------------------------------------- */
 
-static void send_msg(wu_ptl_conn_t *c, uint32_t type, wu_dmsg_t *m)
+void wu_rte_dvm_send(wu_ptl_conn_t *c, uint32_t type, wu_dmsg_t *m)
 {
     if (NULL != c) {
         (void)wu_ptl_send(c, type, 0, NULL != m ? m->base_ptr : NULL,
@@ -145,7 +78,7 @@ static void send_msg(wu_ptl_conn_t *c, uint32_t type, wu_dmsg_t *m)
     }
 }
 
-static wu_ptl_conn_t *conn_of(struct rte_dvm *dvm, uint32_t node)
+wu_ptl_conn_t *wu_rte_dvm_conn_of(struct rte_dvm *dvm, uint32_t node)
 {
     if (node >= dvm->job->map->nnodes || UINT32_MAX == dvm->by_node[node]) {
         return NULL;
@@ -177,401 +110,6 @@ static void node_lost(dvm_node_t *n, const char *why)
         job->procs[nd->ranks[i]].exited = true;
     }
     wu_rte_job_check_done(job);
-}
-
-/* --- fences ---------------------------------------------------------------------------------- */
-
-static void free_coll(coll_t *c)
-{
-    free(c->sig);
-    free(c->from);
-    free(c->data);
-    free(c);
-}
-
-static void release_data(void *arg)
-{
-    free(arg);
-}
-
-/* The map nodes hosting a participant of the set packed in sig. */
-static uint32_t expected_nodes(struct rte_dvm *dvm, const char *sig, size_t siglen, bool *mark)
-{
-    rte_job_t *job = dvm->job;
-    pmix_data_buffer_t b;
-    pmix_byte_object_t bo = {.bytes = (char *)sig, .size = siglen};
-    uint32_t n = 0, count = 0;
-
-    PMIX_DATA_BUFFER_CONSTRUCT(&b);
-    if (PMIX_SUCCESS != PMIx_Data_embed(&b, &bo) || PMIX_SUCCESS != wu_dmsg_get_u32(&b, &n)) {
-        n = 0;
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        pmix_proc_t p;
-        if (PMIX_SUCCESS != wu_dmsg_get_proc(&b, &p)) {
-            break;
-        }
-        if (0 != strncmp(p.nspace, job->nspace, PMIX_MAX_NSLEN)) {
-            continue; /* another job's procs are not ours to wait for */
-        }
-        if (PMIX_RANK_WILDCARD == p.rank) {
-            for (uint32_t k = 0; k < job->map->nnodes; k++) {
-                mark[k] = true;
-            }
-        } else if (p.rank < job->np) {
-            mark[job->map->procs[p.rank].node] = true;
-        }
-    }
-    PMIX_DATA_BUFFER_DESTRUCT(&b);
-    for (uint32_t k = 0; k < job->map->nnodes; k++) {
-        count += mark[k] ? 1 : 0;
-    }
-    return count;
-}
-
-static void coll_complete(struct rte_dvm *dvm, coll_t *c, pmix_status_t status)
-{
-    for (uint32_t k = 0; k < dvm->job->map->nnodes; k++) {
-        if (!c->from[k]) {
-            continue;
-        }
-        if (k == dvm->job->mynode && NULL != c->head_cb) {
-            char *copy = c->ndata > 0 ? malloc(c->ndata) : NULL;
-            if (c->ndata > 0 && NULL == copy) {
-                c->head_cb(PMIX_ERR_NOMEM, NULL, 0, c->head_cbdata, NULL, NULL);
-            } else {
-                if (c->ndata > 0) {
-                    memcpy(copy, c->data, c->ndata);
-                }
-                c->head_cb(status, copy, c->ndata, c->head_cbdata, release_data, copy);
-            }
-            c->head_cb = NULL;
-        } else {
-            wu_dmsg_t m;
-            PMIX_DATA_BUFFER_CONSTRUCT(&m);
-            if (PMIX_SUCCESS == wu_dmsg_put_bytes(&m, c->sig, c->siglen) &&
-                PMIX_SUCCESS == wu_dmsg_put_i32(&m, status) &&
-                PMIX_SUCCESS == wu_dmsg_put_bytes(&m, c->data, c->ndata)) {
-                send_msg(conn_of(dvm, k), WU_DMSG_FENCE_DONE, &m);
-            } else {
-                PMIX_DATA_BUFFER_DESTRUCT(&m);
-            }
-        }
-    }
-}
-
-/* Node k contributes data to the fence of set sig (copied). */
-static pmix_status_t coll_contribute(struct rte_dvm *dvm, uint32_t k, const char *sig,
-                                     size_t siglen, const char *data, size_t ndata,
-                                     pmix_modex_cbfunc_t head_cb, void *head_cbdata)
-{
-    uint32_t nn = dvm->job->map->nnodes;
-    coll_t *c, **pp;
-    for (c = dvm->colls; NULL != c; c = c->next) {
-        if (c->siglen == siglen && 0 == memcmp(c->sig, sig, siglen) && !c->from[k]) {
-            break;
-        }
-    }
-    if (NULL == c) {
-        if (NULL == (c = calloc(1, sizeof *c)) || NULL == (c->from = calloc(nn, sizeof *c->from)) ||
-            NULL == (c->sig = malloc(siglen > 0 ? siglen : 1))) {
-            if (NULL != c) {
-                free(c->from);
-            }
-            free(c);
-            return PMIX_ERR_NOMEM;
-        }
-        memcpy(c->sig, sig, siglen);
-        c->siglen = siglen;
-        c->nexpect = expected_nodes(dvm, sig, siglen, c->from);
-        memset(c->from, 0, nn * sizeof *c->from);
-        for (pp = &dvm->colls; NULL != *pp; pp = &(*pp)->next) {
-        }
-        *pp = c; /* in arrival order: the oldest open fence of a set is found first */
-    }
-    if (ndata > 0) {
-        char *nd = realloc(c->data, c->ndata + ndata);
-        if (NULL == nd) {
-            return PMIX_ERR_NOMEM;
-        }
-        memcpy(nd + c->ndata, data, ndata);
-        c->data = nd;
-        c->ndata += ndata;
-    }
-    c->from[k] = true;
-    c->nfrom++;
-    if (NULL != head_cb) {
-        c->head_cb = head_cb;
-        c->head_cbdata = head_cbdata;
-    }
-    if (c->nfrom >= c->nexpect) {
-        for (pp = &dvm->colls; *pp != c; pp = &(*pp)->next) {
-        }
-        *pp = c->next;
-        coll_complete(dvm, c, PMIX_SUCCESS);
-        free_coll(c);
-    }
-    return PMIX_SUCCESS;
-}
-
-/* Pack the participant set (the server's sorted list) as the fence's signature. */
-static pmix_status_t fence_sig(const pmix_proc_t procs[], size_t nprocs, char **sig, size_t *siglen)
-{
-    wu_dmsg_t m;
-    pmix_status_t rc;
-    PMIX_DATA_BUFFER_CONSTRUCT(&m);
-    rc = wu_dmsg_put_u32(&m, (uint32_t)nprocs);
-    for (size_t i = 0; i < nprocs && PMIX_SUCCESS == rc; i++) {
-        rc = wu_dmsg_put_proc(&m, &procs[i]);
-    }
-    if (PMIX_SUCCESS != rc) {
-        PMIX_DATA_BUFFER_DESTRUCT(&m);
-        return rc;
-    }
-    *sig = m.base_ptr;
-    *siglen = m.bytes_used;
-    return PMIX_SUCCESS; /* the buffer's storage is the caller's now */
-}
-
-typedef struct {
-    char *sig, *data;
-    size_t siglen, ndata;
-    pmix_modex_cbfunc_t cb;
-    void *cbdata;
-    pmix_proc_t proc; /* direct modex */
-} upcall_t;
-
-static void fence_in_rte(void *arg)
-{
-    upcall_t *u = arg;
-    rte_job_t *job = wu_rte_job;
-    pmix_status_t rc = PMIX_ERR_NOT_FOUND;
-    if (NULL != job && NULL != job->dvm && UINT32_MAX != job->mynode) {
-        rc = coll_contribute(job->dvm, job->mynode, u->sig, u->siglen, u->data, u->ndata, u->cb,
-                             u->cbdata);
-    }
-    if (PMIX_SUCCESS != rc) {
-        u->cb(rc, NULL, 0, u->cbdata, NULL, NULL);
-    }
-    free(u->sig);
-    free(u->data);
-    free(u);
-}
-
-pmix_status_t wu_rte_dvm_fence(const pmix_proc_t procs[], size_t nprocs, const char *data,
-                               size_t ndata, pmix_modex_cbfunc_t cbfunc, void *cbdata)
-{
-    upcall_t *u = calloc(1, sizeof *u);
-    if (NULL == u || PMIX_SUCCESS != fence_sig(procs, nprocs, &u->sig, &u->siglen) ||
-        (ndata > 0 && NULL == (u->data = malloc(ndata)))) {
-        if (NULL != u) {
-            free(u->sig);
-        }
-        free(u);
-        return PMIX_ERR_NOMEM;
-    }
-    if (ndata > 0) {
-        memcpy(u->data, data, ndata);
-    }
-    u->ndata = ndata;
-    u->cb = cbfunc;
-    u->cbdata = cbdata;
-    if (WU_SUCCESS != wu_progress_shift(wu_rte_progress(), fence_in_rte, u)) {
-        free(u->sig);
-        free(u->data);
-        free(u);
-        return PMIX_ERR_INIT;
-    }
-    return PMIX_SUCCESS;
-}
-
-/* --- direct modex ---------------------------------------------------------------------------- */
-
-typedef struct {
-    struct rte_dvm *dvm;
-    uint32_t origin;
-    uint64_t id;
-} dmx_local_t;
-
-static void deliver_rep(struct rte_dvm *dvm, uint32_t origin, uint64_t id, pmix_status_t st,
-                        const char *data, size_t ndata);
-
-typedef struct {
-    dmx_local_t where;
-    pmix_status_t st;
-    char *data;
-    size_t ndata;
-} dmx_answer_t;
-
-static void dmx_answer_in_rte(void *arg)
-{
-    dmx_answer_t *a = arg;
-    if (NULL != wu_rte_job && wu_rte_job->dvm == a->where.dvm) {
-        deliver_rep(a->where.dvm, a->where.origin, a->where.id, a->st, a->data, a->ndata);
-    }
-    free(a->data);
-    free(a);
-}
-
-/* The head node's server answered a request about one of its procs (any thread). */
-static void dmx_local_cb(pmix_status_t status, char *data, size_t sz, void *cbdata)
-{
-    dmx_local_t *l = cbdata;
-    dmx_answer_t *a = calloc(1, sizeof *a);
-    if (NULL != a) {
-        a->where = *l;
-        a->st = status;
-        if (sz > 0 && NULL != (a->data = malloc(sz))) {
-            memcpy(a->data, data, sz);
-            a->ndata = sz;
-        } else if (sz > 0) {
-            a->st = PMIX_ERR_NOMEM;
-        }
-        if (WU_SUCCESS != wu_progress_shift(wu_rte_progress(), dmx_answer_in_rte, a)) {
-            free(a->data);
-            free(a);
-        }
-    }
-    free(l);
-}
-
-static void deliver_rep(struct rte_dvm *dvm, uint32_t origin, uint64_t id, pmix_status_t st,
-                        const char *data, size_t ndata)
-{
-    if (WU_DMSG_HEAD == origin) {
-        for (pending_dmx_t **pp = &dvm->dmx; NULL != *pp; pp = &(*pp)->next) {
-            pending_dmx_t *p = *pp;
-            if (p->id == id) {
-                char *copy = ndata > 0 ? malloc(ndata) : NULL;
-                *pp = p->next;
-                if (ndata > 0 && NULL == copy) {
-                    p->cb(PMIX_ERR_NOMEM, NULL, 0, p->cbdata, NULL, NULL);
-                } else {
-                    if (ndata > 0) {
-                        memcpy(copy, data, ndata);
-                    }
-                    p->cb(st, copy, ndata, p->cbdata, release_data, copy);
-                }
-                free(p);
-                return;
-            }
-        }
-        return;
-    }
-    {
-        wu_dmsg_t m;
-        PMIX_DATA_BUFFER_CONSTRUCT(&m);
-        if (PMIX_SUCCESS == wu_dmsg_put_u32(&m, origin) &&
-            PMIX_SUCCESS == wu_dmsg_put_u64(&m, id) && PMIX_SUCCESS == wu_dmsg_put_i32(&m, st) &&
-            PMIX_SUCCESS == wu_dmsg_put_bytes(&m, data, ndata)) {
-            send_msg(conn_of(dvm, origin), WU_DMSG_DMODEX_REP, &m);
-        } else {
-            PMIX_DATA_BUFFER_DESTRUCT(&m);
-        }
-    }
-}
-
-/* Route a request from origin about proc to the node that runs it. */
-static void route_req(struct rte_dvm *dvm, uint32_t origin, uint64_t id, const pmix_proc_t *proc)
-{
-    rte_job_t *job = dvm->job;
-    uint32_t node;
-    if (0 != strncmp(proc->nspace, job->nspace, PMIX_MAX_NSLEN) || proc->rank >= job->np) {
-        deliver_rep(dvm, origin, id, PMIX_ERR_NOT_FOUND, NULL, 0);
-        return;
-    }
-    node = job->map->procs[proc->rank].node;
-    if (node == job->mynode && !job->registered) {
-        early_req_t *e = calloc(1, sizeof *e), **pp = &dvm->early;
-        if (NULL == e) {
-            deliver_rep(dvm, origin, id, PMIX_ERR_NOMEM, NULL, 0);
-            return;
-        }
-        *e = (early_req_t){.origin = origin, .id = id, .proc = *proc};
-        while (NULL != *pp) {
-            pp = &(*pp)->next;
-        }
-        *pp = e; /* served in arrival order once the job is registered */
-        return;
-    }
-    if (node == job->mynode) {
-        dmx_local_t *l = malloc(sizeof *l);
-        pmix_status_t rc;
-        if (NULL == l) {
-            deliver_rep(dvm, origin, id, PMIX_ERR_NOMEM, NULL, 0);
-            return;
-        }
-        *l = (dmx_local_t){.dvm = dvm, .origin = origin, .id = id};
-        rc = PMIx_server_dmodex_request(proc, dmx_local_cb, l);
-        if (PMIX_SUCCESS != rc) {
-            free(l);
-            deliver_rep(dvm, origin, id, rc, NULL, 0);
-        }
-        return;
-    }
-    {
-        wu_dmsg_t m;
-        wu_ptl_conn_t *c = conn_of(dvm, node);
-        if (NULL == c) {
-            deliver_rep(dvm, origin, id, PMIX_ERR_UNREACH, NULL, 0);
-            return;
-        }
-        PMIX_DATA_BUFFER_CONSTRUCT(&m);
-        if (PMIX_SUCCESS == wu_dmsg_put_u32(&m, origin) &&
-            PMIX_SUCCESS == wu_dmsg_put_u64(&m, id) && PMIX_SUCCESS == wu_dmsg_put_proc(&m, proc)) {
-            send_msg(c, WU_DMSG_DMODEX_REQ, &m);
-        } else {
-            PMIX_DATA_BUFFER_DESTRUCT(&m);
-            deliver_rep(dvm, origin, id, PMIX_ERR_NOMEM, NULL, 0);
-        }
-    }
-}
-
-void wu_rte_dvm_registered(rte_job_t *job)
-{
-    struct rte_dvm *dvm = job->dvm;
-    while (NULL != dvm->early) {
-        early_req_t *e = dvm->early;
-        dvm->early = e->next;
-        route_req(dvm, e->origin, e->id, &e->proc);
-        free(e);
-    }
-}
-
-static void dmodex_in_rte(void *arg)
-{
-    upcall_t *u = arg;
-    rte_job_t *job = wu_rte_job;
-    pending_dmx_t *p;
-    if (NULL == job || NULL == job->dvm || NULL == (p = calloc(1, sizeof *p))) {
-        u->cb(NULL == job || NULL == job->dvm ? PMIX_ERR_NOT_FOUND : PMIX_ERR_NOMEM, NULL, 0,
-              u->cbdata, NULL, NULL);
-        free(u);
-        return;
-    }
-    p->id = ++job->dvm->next_id;
-    p->cb = u->cb;
-    p->cbdata = u->cbdata;
-    p->next = job->dvm->dmx;
-    job->dvm->dmx = p;
-    route_req(job->dvm, WU_DMSG_HEAD, p->id, &u->proc);
-    free(u);
-}
-
-pmix_status_t wu_rte_dvm_dmodex(const pmix_proc_t *proc, pmix_modex_cbfunc_t cbfunc, void *cbdata)
-{
-    upcall_t *u = calloc(1, sizeof *u);
-    if (NULL == u) {
-        return PMIX_ERR_NOMEM;
-    }
-    u->proc = *proc;
-    u->cb = cbfunc;
-    u->cbdata = cbdata;
-    if (WU_SUCCESS != wu_progress_shift(wu_rte_progress(), dmodex_in_rte, u)) {
-        free(u);
-        return PMIX_ERR_INIT;
-    }
-    return PMIX_SUCCESS;
 }
 
 /* --- events ---------------------------------------------------------------------------------- */
@@ -657,7 +195,8 @@ void wu_rte_dvm_stdin(rte_job_t *job, uint32_t rank, const char *data, size_t le
     rc = wu_dmsg_put_u32(&m, rank);
     rc = PMIX_SUCCESS == rc ? wu_dmsg_put_bytes(&m, data, len) : rc;
     if (PMIX_SUCCESS == rc) {
-        send_msg(conn_of(job->dvm, job->map->procs[rank].node), WU_DMSG_STDIN, &m);
+        wu_rte_dvm_send(wu_rte_dvm_conn_of(job->dvm, job->map->procs[rank].node), WU_DMSG_STDIN,
+                        &m);
     } else {
         PMIX_DATA_BUFFER_DESTRUCT(&m);
     }
@@ -769,8 +308,8 @@ static void on_daemon_msg(dvm_node_t *n, uint32_t type, wu_dmsg_t *m)
 {
     struct rte_dvm *dvm = n->dvm;
     rte_job_t *job = dvm->job;
-    char *a = NULL, *b = NULL;
-    size_t na = 0, nb = 0;
+    char *a = NULL;
+    size_t na = 0;
     uint32_t u1 = 0, u2 = 0;
     int32_t i1 = 0;
     uint64_t id = 0;
@@ -792,23 +331,13 @@ static void on_daemon_msg(dvm_node_t *n, uint32_t type, wu_dmsg_t *m)
         wu_rte_job_check_done(job);
         break;
     case WU_DMSG_FENCE:
-        if (PMIX_SUCCESS == wu_dmsg_get_bytes(m, &a, &na) &&
-            PMIX_SUCCESS == wu_dmsg_get_bytes(m, &b, &nb)) {
-            (void)coll_contribute(dvm, n->node, a, na, b, nb, NULL, NULL);
-        }
+        wu_rte_dvm_on_fence(dvm, n->node, m);
         break;
     case WU_DMSG_DMODEX_REQ:
-        if (PMIX_SUCCESS == wu_dmsg_get_u32(m, &u1) && PMIX_SUCCESS == wu_dmsg_get_u64(m, &id) &&
-            PMIX_SUCCESS == wu_dmsg_get_proc(m, &proc)) {
-            route_req(dvm, n->node, id, &proc); /* the origin is the sender */
-        }
+        wu_rte_dvm_on_dmodex_req(dvm, n->node, m); /* the origin is the sender */
         break;
     case WU_DMSG_DMODEX_REP:
-        if (PMIX_SUCCESS == wu_dmsg_get_u32(m, &u1) && PMIX_SUCCESS == wu_dmsg_get_u64(m, &id) &&
-            PMIX_SUCCESS == wu_dmsg_get_i32(m, &i1) &&
-            PMIX_SUCCESS == wu_dmsg_get_bytes(m, &a, &na)) {
-            deliver_rep(dvm, u1, id, i1, a, na);
-        }
+        wu_rte_dvm_on_dmodex_rep(dvm, m);
         break;
     case WU_DMSG_ABORT:
         if (PMIX_SUCCESS == wu_dmsg_get_u32(m, &u1) && PMIX_SUCCESS == wu_dmsg_get_i32(m, &i1) &&
@@ -845,7 +374,6 @@ static void on_daemon_msg(dvm_node_t *n, uint32_t type, wu_dmsg_t *m)
         break;
     }
     free(a);
-    free(b);
 }
 
 /* Constant-time comparison of the token a peer sent. */
@@ -1202,7 +730,7 @@ static void send_launch(wu_wait_call_t *call)
             rc = WU_ERR_NOMEM;
             break;
         }
-        send_msg(dvm->d[i].conn, WU_DMSG_LAUNCH, &m);
+        wu_rte_dvm_send(dvm->d[i].conn, WU_DMSG_LAUNCH, &m);
     }
     wu_wait_call_done(call, rc);
 }
@@ -1322,7 +850,7 @@ static void send_all(struct rte_dvm *dvm, uint32_t type, int32_t arg)
         wu_dmsg_t m;
         PMIX_DATA_BUFFER_CONSTRUCT(&m);
         if (PMIX_SUCCESS == wu_dmsg_put_i32(&m, arg)) {
-            send_msg(dvm->d[i].conn, type, &m);
+            wu_rte_dvm_send(dvm->d[i].conn, type, &m);
         } else {
             PMIX_DATA_BUFFER_DESTRUCT(&m);
         }
@@ -1358,27 +886,7 @@ static void stop_in_rte(wu_wait_call_t *call)
     if (dvm->nclosed == dvm->nhello) {
         release_once(&dvm->closed, &dvm->closed_done, WU_SUCCESS);
     }
-    /* fences and requests that can no longer complete */
-    while (NULL != dvm->colls) {
-        coll_t *c = dvm->colls;
-        dvm->colls = c->next;
-        if (NULL != c->head_cb) {
-            c->head_cb(PMIX_ERR_LOST_CONNECTION, NULL, 0, c->head_cbdata, NULL, NULL);
-        }
-        free_coll(c);
-    }
-    while (NULL != dvm->early) {
-        early_req_t *e = dvm->early;
-        dvm->early = e->next;
-        deliver_rep(dvm, e->origin, e->id, PMIX_ERR_LOST_CONNECTION, NULL, 0);
-        free(e);
-    }
-    while (NULL != dvm->dmx) {
-        pending_dmx_t *p = dvm->dmx;
-        dvm->dmx = p->next;
-        p->cb(PMIX_ERR_LOST_CONNECTION, NULL, 0, p->cbdata, NULL, NULL);
-        free(p);
-    }
+    wu_rte_dvm_coll_stop(dvm); /* fences and requests that can no longer complete */
     wu_wait_call_done(call, WU_SUCCESS);
 }
 

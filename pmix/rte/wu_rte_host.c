@@ -191,12 +191,17 @@ static pmix_status_t h_fence(const pmix_proc_t procs[], size_t nprocs, const pmi
                              size_t ninfo, char *data, size_t ndata, pmix_modex_cbfunc_t cbfunc,
                              void *cbdata)
 {
-    (void)info;
-    (void)ninfo;
-    if (wu_rte_daemon_mode) {
-        return wu_rte_daemon_fence(procs, nprocs, data, ndata, cbfunc, cbdata);
+    int timeout = 0;
+    for (size_t i = 0; i < ninfo; i++) {
+        if (PMIX_CHECK_KEY(&info[i], PMIX_TIMEOUT) && PMIX_INT == info[i].value.type &&
+            info[i].value.data.integer > 0) {
+            timeout = info[i].value.data.integer;
+        }
     }
-    return wu_rte_dvm_fence(procs, nprocs, data, ndata, cbfunc, cbdata);
+    if (wu_rte_daemon_mode) {
+        return wu_rte_daemon_fence(procs, nprocs, data, ndata, timeout, cbfunc, cbdata);
+    }
+    return wu_rte_dvm_fence(procs, nprocs, data, ndata, timeout, cbfunc, cbdata);
 }
 
 /* Data of a proc on another node (server thread). */

@@ -132,9 +132,10 @@ void wu_rte_dvm_signal(rte_job_t *job, int sig);
 bool wu_rte_dvm_done(const rte_job_t *job);
 /* Main thread, at the job's end: stop the daemons, wait for them (bounded), kill what is left. */
 void wu_rte_dvm_stop(rte_job_t *job);
-/* Host-module upcalls of the head node's server for a multi-node job (server thread). */
+/* Host-module upcalls of the head node's server for a multi-node job (server thread); timeout:
+ * the fence's PMIX_TIMEOUT in seconds, 0 for none. */
 pmix_status_t wu_rte_dvm_fence(const pmix_proc_t procs[], size_t nprocs, const char *data,
-                               size_t ndata, pmix_modex_cbfunc_t cbfunc, void *cbdata);
+                               size_t ndata, int timeout, pmix_modex_cbfunc_t cbfunc, void *cbdata);
 pmix_status_t wu_rte_dvm_dmodex(const pmix_proc_t *proc, pmix_modex_cbfunc_t cbfunc, void *cbdata);
 
 /* An event of this node's clients for other nodes (server thread): packed as an EVENT message,
@@ -147,11 +148,14 @@ void wu_rte_event_deliver(const char *msg, size_t len);
 /* The job is registered with this node's server (rte thread): serve the direct-modex requests
  * that came before. */
 void wu_rte_dvm_registered(rte_job_t *job);
+/* A rank of the job ended (rte thread): fences it can no longer join fail (wu_rte_dvm_coll.c). */
+void wu_rte_dvm_proc_ended(rte_job_t *job, uint32_t rank);
 void wu_rte_daemon_registered(rte_job_t *job);
 
 /* wu_rte_daemon.c: in wired, the same upcalls, forwarded to the head node (server thread). */
 pmix_status_t wu_rte_daemon_fence(const pmix_proc_t procs[], size_t nprocs, const char *data,
-                                  size_t ndata, pmix_modex_cbfunc_t cbfunc, void *cbdata);
+                                  size_t ndata, int timeout, pmix_modex_cbfunc_t cbfunc,
+                                  void *cbdata);
 pmix_status_t wu_rte_daemon_dmodex(const pmix_proc_t *proc, pmix_modex_cbfunc_t cbfunc,
                                    void *cbdata);
 pmix_status_t wu_rte_daemon_abort(const pmix_proc_t *proc, int status, const char *msg);

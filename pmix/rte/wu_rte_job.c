@@ -276,6 +276,9 @@ void wu_rte_proc_ended(rte_job_t *job, rte_proc_t *rp)
     bool terminated_by_us;
 
     rp->exited = true;
+    if (NULL != job->dvm) {
+        wu_rte_dvm_proc_ended(job, rp->rank);
+    }
     if (job->status_set) {
         return; /* the job is ending already; later ends do not change its status */
     }

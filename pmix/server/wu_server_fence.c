@@ -49,9 +49,11 @@ struct wu_srv_fence {
     contrib_t *contrib;
     size_t ncontrib;
     wu_timer_t *timer;
-    bool at_host;     /* fence_nb running */
-    bool done;        /* replies sent; kept only until the host calls back */
-    wu_buffer_t blob; /* what fence_nb got (valid while at_host) */
+    long long timeout; /* PMIX_TIMEOUT seconds, 0: none */
+    bool host_grace;   /* the timeout ran out while the host held the fence: it gets longer */
+    bool at_host;      /* fence_nb running */
+    bool done;         /* replies sent; kept only until the host calls back */
+    wu_buffer_t blob;  /* what fence_nb got (valid while at_host) */
 };
 
 static int proc_cmp(const void *a, const void *b)
@@ -301,11 +303,27 @@ static void fence_check(wu_srv_fence_t *f)
     wu_srv_op_started(op, rc); /* an immediate result runs fence_host_done now */
 }
 
+/* Extra seconds a host holding a timed-out fence gets to end it itself (it got PMIX_TIMEOUT with
+ * the fence, and its clock started later than ours: when the last local participant came). */
+#define HOST_GRACE 2
+
 static void fence_timeout(void *arg)
 {
     wu_srv_fence_t *f = arg;
     char **missing = NULL, *list;
     char who[PMIX_MAX_NSLEN + 16];
+
+    if (f->at_host && !f->host_grace) {
+        /* the host answers with the status its own timeout gave, naming what it waited for;
+         * ending it here as well would let this node's next fence of the same set meet the
+         * host's collection of this one */
+        f->host_grace = true;
+        (void)wu_progress_timer_cancel(f->timer);
+        f->timer = wu_progress_timer(wu_srv.pt, (double)f->timeout + HOST_GRACE, fence_timeout, f);
+        if (NULL != f->timer) {
+            return;
+        }
+    }
 
     for (wu_srv_client_t *cl = wu_srv.clients; NULL != cl; cl = cl->next) {
         if (is_part(f, &cl->proc) && !contributed(f, &cl->proc)) {
@@ -406,6 +424,7 @@ int wu_srv_cmd_fence(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
     wu_ptl_conn_retain(peer->conn);
     f->ncontrib++;
     if (tmo > 0 && NULL == f->timer) {
+        f->timeout = tmo;
         f->timer = wu_progress_timer(wu_srv.pt, (double)tmo, fence_timeout, f);
     }
     rc = PMIX_SUCCESS;

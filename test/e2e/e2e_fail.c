@@ -6,6 +6,11 @@
  *   die    the last rank exits with status 3 without PMIx_Finalize while the others wait in a
  *          fence: their fence must fail (no hang)
  *   hang   the last rank sleeps instead of joining the fence (for wrun --timeout)
+ *   leave  the last rank calls PMIx_Finalize and exits 0 while the others wait in a fence:
+ *          their fence must fail (not time out), then they end normally
+ *   late   the others fence with PMIX_TIMEOUT 2 s and must get PMIX_ERR_TIMEOUT; the last rank
+ *          skips that fence, and then every rank, the last one 5 s late, takes part in a
+ *          second fence (PMIX_TIMEOUT 30 s), which must succeed: nothing of the first is left
  *   lost   every rank waits in a Get of a key nobody puts; the script kills wrun (the server):
  *          the Get must fail with PMIX_ERR_LOST_CONNECTION. Rank 0 writes DIR/ready once all
  *          ranks passed a fence; each rank writes its Get's status to DIR/result.<rank>. */
@@ -57,11 +62,58 @@ static void lost(const char *dir, uint32_t n)
     exit(0);
 }
 
+/* the last rank leaves; the others' fence must fail because of that, not by its timeout */
+static void leave(uint32_t n)
+{
+    pmix_info_t tmo;
+    int secs = 60;
+    if (e2e_me.rank == n - 1) {
+        usleep(500 * 1000); /* let the others enter the fence */
+        e2e_step("PMIx_Finalize instead of the fence");
+        E2E_RC(PMIx_Finalize(NULL, 0), "PMIx_Finalize");
+        exit(0);
+    }
+    e2e_step("fence that the last rank leaves instead of joining");
+    PMIX_INFO_LOAD(&tmo, PMIX_TIMEOUT, &secs, PMIX_INT);
+    pmix_status_t rc = PMIx_Fence(NULL, 0, &tmo, 1);
+    E2E_CHECK(PMIX_SUCCESS != rc, "the fence succeeded although rank %u left", n - 1);
+    E2E_CHECK(PMIX_ERR_TIMEOUT != rc, "the fence only timed out after %d s", secs);
+    e2e_note("fence failed as expected: %s", PMIx_Error_string(rc));
+    E2E_RC(PMIx_Finalize(NULL, 0), "PMIx_Finalize");
+    exit(0);
+}
+
+/* a fence that times out, then one of the same participants that succeeds */
+static void late(uint32_t n)
+{
+    pmix_info_t tmo;
+    int secs = 2;
+    pmix_status_t rc;
+    if (e2e_me.rank < n - 1) {
+        e2e_step("fence with PMIX_TIMEOUT 2 s that the last rank skips");
+        PMIX_INFO_LOAD(&tmo, PMIX_TIMEOUT, &secs, PMIX_INT);
+        rc = PMIx_Fence(NULL, 0, &tmo, 1);
+        E2E_CHECK(PMIX_ERR_TIMEOUT == rc, "the first fence gave %s, not PMIX_ERR_TIMEOUT",
+                  PMIx_Error_string(rc));
+        e2e_note("first fence timed out as expected");
+    } else {
+        sleep(5);
+    }
+    e2e_step("second fence, every rank");
+    secs = 30;
+    PMIX_INFO_LOAD(&tmo, PMIX_TIMEOUT, &secs, PMIX_INT);
+    e2e_fence(&tmo, 1, "second PMIx_Fence");
+    e2e_note("second fence succeeded");
+    E2E_RC(PMIx_Finalize(NULL, 0), "PMIx_Finalize");
+    exit(0);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3 || (strcmp(argv[1], "abort") != 0 && strcmp(argv[1], "die") != 0 &&
-                      strcmp(argv[1], "lost") != 0 && strcmp(argv[1], "hang") != 0)) {
-        fprintf(stderr, "usage: %s abort|die|hang|lost DIR\n", argv[0]);
+                      strcmp(argv[1], "lost") != 0 && strcmp(argv[1], "hang") != 0 &&
+                      strcmp(argv[1], "leave") != 0 && strcmp(argv[1], "late") != 0)) {
+        fprintf(stderr, "usage: %s abort|die|hang|lost|leave|late DIR\n", argv[0]);
         return 2;
     }
     bool do_abort = strcmp(argv[1], "abort") == 0;
@@ -75,6 +127,12 @@ int main(int argc, char **argv)
 
     if (strcmp(argv[1], "lost") == 0) {
         lost(argv[2], n);
+    }
+    if (strcmp(argv[1], "leave") == 0) {
+        leave(n);
+    }
+    if (strcmp(argv[1], "late") == 0) {
+        late(n);
     }
     if (e2e_me.rank == n - 1 && strcmp(argv[1], "hang") == 0) {
         e2e_note("sleeping instead of joining the fence");

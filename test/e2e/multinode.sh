@@ -11,11 +11,13 @@
 # data, Resolve_nodes/Resolve_peers of every node, direct modex, a 64 KiB-per-rank collecting
 # fence and a namespace event from rank 0 on every node. wrun's stdin reaches a rank on another
 # node intact (5 MB), also when wrun's node runs no rank; SIGTERM to wrun ends the ranks of every
-# node (exit 143). Last, node2's network link is cut
+# node (exit 143). A rank that leaves (finalizes and exits 0) while the others wait in a fence
+# fails that fence on every node at once, named; a fence whose PMIX_TIMEOUT runs out fails on
+# every node and a later fence of the same ranks succeeds. Last, node2's network link is cut
 # mid-job: wrun ends within 12 s naming node2, and node2's daemon and ranks go away by
 # themselves. The lab is taken down at exit whatever happens.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-ntests=22
+ntests=24
 e2e_plan $ntests
 e2e_mktemp
 lab="$s/test/lab/lab.sh"
@@ -90,7 +92,7 @@ nours() {
 # file system): no wired, no rank of the test's programs, nothing in the test's TMPDIR
 leftovers() {
     sleep 0.3
-    left=$(ours '^[^ ]*(wired --node|e2e_exchange|e2e_nodes|mpi_shapes)|^sleep 3141' | tr '\n' ' ')
+    left=$(ours '^[^ ]*(wired --node|e2e_exchange|e2e_nodes|e2e_fail|mpi_shapes)|^sleep 3141' | tr '\n' ' ')
     files=$(find "$e2e_tmp/t" -mindepth 1 2>/dev/null | head -5)
     if [ -n "$left" ] || [ -n "$files" ]; then
         echo "# left after $1: processes: $left; files: $files"
@@ -196,6 +198,36 @@ if [ "$e2e_rc" -eq 3 ] && grep -q "rank 4 .*node node3 exited with status 3" "$e
 else
     e2e_not_ok "remote failure (exit $e2e_rc)"
     e2e_diag "$e2e_tmp/fail.out"
+fi
+
+# a rank that leaves while the others wait in a fence: the fence fails on every node (not by
+# the 60 s PMIX_TIMEOUT the others gave it), naming the rank; the job still ends normally
+mkdir -p "$e2e_tmp/fdir"
+start=$(date +%s)
+on1 "$e2e_tmp/leave.out" ./wrun -H node1,node2,node3 -np 6 test/e2e/e2e_fail leave "$e2e_tmp/fdir"
+took=$(($(date +%s) - start))
+n=$(e2e_count_lines "$e2e_tmp/leave.out" "fence failed as expected: PROC TERMINATED WITHOUT SYNC")
+if [ "$e2e_rc" -eq 0 ] && [ "$n" -eq 5 ] && [ "$took" -lt 20 ] &&
+    grep -q "rank 5 on node node3 ended before it joined a fence" "$e2e_tmp/leave.out" &&
+    leftovers "e2e_fail leave"; then
+    e2e_ok "rank 5 on node3 leaves: the fence fails for the 5 others on 3 nodes, named (${took} s)"
+else
+    e2e_not_ok "a rank leaving a fence across nodes (exit $e2e_rc, $n ranks saw it fail, ${took} s)"
+    e2e_diag "$e2e_tmp/leave.out"
+fi
+
+# PMIX_TIMEOUT across nodes: the first fence times out everywhere; the second, same ranks,
+# succeeds (no part of the first is left to mix with it)
+on1 "$e2e_tmp/late.out" ./wrun -H node1,node2,node3 -np 6 test/e2e/e2e_fail late "$e2e_tmp/fdir"
+n=$(e2e_count_lines "$e2e_tmp/late.out" "first fence timed out as expected")
+n2=$(e2e_count_lines "$e2e_tmp/late.out" "second fence succeeded")
+if [ "$e2e_rc" -eq 0 ] && [ "$n" -eq 5 ] && [ "$n2" -eq 6 ] &&
+    grep -q "timed out after 2 seconds (its PMIX_TIMEOUT) waiting for: node3 (ranks 4 5)" \
+        "$e2e_tmp/late.out" && leftovers "e2e_fail late"; then
+    e2e_ok "PMIX_TIMEOUT across nodes: 5 ranks time out, naming node3; then all 6 fence again"
+else
+    e2e_not_ok "PMIX_TIMEOUT across nodes (exit $e2e_rc, $n timed out, $n2 second fences)"
+    e2e_diag "$e2e_tmp/late.out"
 fi
 
 # 9-10: kill -9 of node2's wired (map node 1) mid-job

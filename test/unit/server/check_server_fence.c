@@ -134,6 +134,43 @@ START_TEST(test_finalize_host_pending)
 }
 END_TEST
 
+/* A fence with PMIX_TIMEOUT that the host holds: the host, which got the timeout too, has the
+ * first word for a while after it runs out; a host that stays silent still cannot hang it. */
+START_TEST(test_fence_timeout_at_host)
+{
+    cli_t a;
+    char *data;
+    size_t ndata;
+    uint32_t tag;
+    register_job(2, 1, getuid()); /* rank 1 elsewhere: the fence goes to the host */
+    host_hold_fence = true;
+    cli_open(&a);
+    ck_assert_int_eq(PMIX_SUCCESS, cli_connect(&a, 0, NULL));
+    wu_test_help_capture();
+    /* the host answers half a second after the 1 s timeout: its answer is the one given */
+    tag = cli_fence_send(&a, true, 1);
+    for (int i = 0; i < 1000 && NULL == held_fence_cb; i++) {
+        usleep(10000);
+    }
+    ck_assert_ptr_nonnull(held_fence_cb);
+    usleep(1500000);
+    held_fence_cb(WU_PROTO_ERR_TERMINATED, NULL, 0, held_fence_cbdata, NULL, NULL);
+    held_fence_cb = NULL;
+    ck_assert_int_eq(WU_PROTO_ERR_TERMINATED, cli_reply(&a, tag, NULL));
+    /* a host that never answers: the fence times out all the same, and its late answer is
+     * harmless */
+    tag = cli_fence_send(&a, true, 1);
+    for (int i = 0; i < 1000 && NULL == held_fence_cb; i++) {
+        usleep(10000);
+    }
+    ck_assert_ptr_nonnull(held_fence_cb);
+    ck_assert_int_eq(PMIX_ERR_TIMEOUT, cli_reply(&a, tag, NULL));
+    remote_blob(&data, &ndata);
+    held_fence_cb(PMIX_SUCCESS, data, ndata, held_fence_cbdata, free, data);
+    cli_close(&a);
+}
+END_TEST
+
 static Suite *fence_suite(void)
 {
     Suite *s = suite_create("server_fence");
@@ -142,6 +179,7 @@ static Suite *fence_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_fence_peer_dies);
     tcase_add_test(tc, test_fence_timeout);
+    tcase_add_test(tc, test_fence_timeout_at_host);
     tcase_add_test(tc, test_get_waits_for_commit);
     tcase_add_test(tc, test_remote_procs);
     tcase_add_test(tc, test_finalize_host_pending);

@@ -1,0 +1,588 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wu_rte_dvm_coll.c -- on the head node (wrun): fences and direct-modex requests across nodes.
+ *
+ * Fences: each node whose server has all its local participants of a fence sends FENCE with the
+ * participant set (its signature), its data and the fence's PMIX_TIMEOUT; the head node's own
+ * server does the same through wu_rte_dvm_fence. Contributions of the same set are collected in
+ * arrival order (the oldest open collection of a set that the node has not contributed to takes
+ * it); when every node hosting a participant has contributed, all the data goes back to each
+ * contributor (FENCE_DONE). A collection fails, for every node that contributed, when
+ *  - a participant ended before its node contributed (WU_PROTO_ERR_TERMINATED, the rank named),
+ *  - its PMIX_TIMEOUT ran out, counted from the first contribution (PMIX_ERR_TIMEOUT, the
+ *    missing nodes named), or
+ *  - the job stops.
+ * So no collection outlives its fence on any node, and a later fence of the same set never
+ * meets a stale one.
+ *
+ * Direct modex: a request is routed to the node of the proc it asks about (the head's own
+ * server answers for its procs, once they are registered), and the answer back to the asking
+ * node. Everything here runs on the rte progress thread except the two server upcalls
+ * wu_rte_dvm_fence and wu_rte_dvm_dmodex, which shift into it. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "opal/util/wu_argv.h"
+#include "pmix/common/wu_proto.h"
+#include "pmix/rte/wu_rte_dvm_int.h"
+#include "pmix.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct coll {
+    struct coll *next;
+    struct rte_dvm *dvm;
+    char *sig; /* the participant set, packed */
+    size_t siglen;
+    bool wildcard;   /* every rank of the job takes part */
+    uint32_t *ranks; /* otherwise these ranks of the job */
+    uint32_t nranks;
+    bool *expect; /* per map node: it hosts a participant */
+    bool *from;   /* per map node: its contribution arrived */
+    uint32_t nfrom, nexpect;
+    char *data; /* every contribution so far, concatenated */
+    size_t ndata;
+    int timeout; /* PMIX_TIMEOUT in seconds, 0: none */
+    wu_timer_t *timer;
+    pmix_modex_cbfunc_t head_cb; /* the head node's own server, when it takes part */
+    void *head_cbdata;
+} coll_t;
+
+typedef struct pending_dmx {
+    struct pending_dmx *next;
+    uint64_t id;
+    pmix_modex_cbfunc_t cb;
+    void *cbdata;
+} pending_dmx_t;
+
+/* A request about a proc of this node that came before the job was registered here. */
+typedef struct early_req {
+    struct early_req *next;
+    uint32_t origin;
+    uint64_t id;
+    pmix_proc_t proc;
+} early_req_t;
+
+/* --- fences ---------------------------------------------------------------------------------- */
+
+static void free_coll(coll_t *c)
+{
+    (void)wu_progress_timer_cancel(c->timer);
+    free(c->sig);
+    free(c->ranks);
+    free(c->expect);
+    free(c->from);
+    free(c->data);
+    free(c);
+}
+
+/* Read the participants of this job from the set packed in c->sig and mark their nodes. */
+static pmix_status_t coll_parts(coll_t *c)
+{
+    rte_job_t *job = c->dvm->job;
+    pmix_data_buffer_t b;
+    pmix_byte_object_t bo = {.bytes = c->sig, .size = c->siglen};
+    uint32_t n = 0;
+    pmix_status_t rc;
+
+    PMIX_DATA_BUFFER_CONSTRUCT(&b);
+    rc = PMIx_Data_embed(&b, &bo);
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_get_u32(&b, &n) : rc;
+    if (PMIX_SUCCESS == rc && n > c->siglen) {
+        rc = PMIX_ERR_BAD_PARAM; /* more participants than the set could hold */
+    }
+    if (PMIX_SUCCESS == rc && n > 0 && NULL == (c->ranks = calloc(n, sizeof *c->ranks))) {
+        rc = PMIX_ERR_NOMEM;
+    }
+    for (uint32_t i = 0; i < n && PMIX_SUCCESS == rc; i++) {
+        pmix_proc_t p;
+        if (PMIX_SUCCESS != (rc = wu_dmsg_get_proc(&b, &p)) ||
+            0 != strncmp(p.nspace, job->nspace, PMIX_MAX_NSLEN)) {
+            continue; /* another job's procs are not ours to wait for */
+        }
+        if (PMIX_RANK_WILDCARD == p.rank) {
+            c->wildcard = true;
+        } else if (p.rank < job->np) {
+            c->ranks[c->nranks++] = p.rank;
+        }
+    }
+    PMIX_DATA_BUFFER_DESTRUCT(&b);
+    for (uint32_t k = 0; k < job->map->nnodes && PMIX_SUCCESS == rc; k++) {
+        c->expect[k] = c->wildcard;
+    }
+    for (uint32_t i = 0; i < c->nranks && PMIX_SUCCESS == rc; i++) {
+        c->expect[job->map->procs[c->ranks[i]].node] = true;
+    }
+    for (uint32_t k = 0; k < job->map->nnodes && PMIX_SUCCESS == rc; k++) {
+        c->nexpect += c->expect[k] ? 1 : 0;
+    }
+    return rc;
+}
+
+/* The first participant that ended before its node contributed, or UINT32_MAX. */
+static uint32_t coll_ended_part(const coll_t *c)
+{
+    rte_job_t *job = c->dvm->job;
+    uint32_t n = c->wildcard ? job->np : c->nranks;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t r = c->wildcard ? i : c->ranks[i];
+        if (job->procs[r].exited && !c->from[job->map->procs[r].node]) {
+            return r;
+        }
+    }
+    return UINT32_MAX;
+}
+
+static void coll_unlink(coll_t *c)
+{
+    for (coll_t **pp = &c->dvm->colls; NULL != *pp; pp = &(*pp)->next) {
+        if (*pp == c) {
+            *pp = c->next;
+            return;
+        }
+    }
+}
+
+/* Give every contributor the result, then forget the collection. */
+static void coll_end(coll_t *c, pmix_status_t status)
+{
+    struct rte_dvm *dvm = c->dvm;
+    coll_unlink(c);
+    for (uint32_t k = 0; k < dvm->job->map->nnodes; k++) {
+        wu_dmsg_t m;
+        if (!c->from[k]) {
+            continue;
+        }
+        if (k == dvm->job->mynode) {
+            if (NULL != c->head_cb) {
+                wu_dmsg_modex_answer(c->head_cb, c->head_cbdata, status, c->data, c->ndata);
+                c->head_cb = NULL;
+            }
+            continue;
+        }
+        PMIX_DATA_BUFFER_CONSTRUCT(&m);
+        if (PMIX_SUCCESS == wu_dmsg_put_bytes(&m, c->sig, c->siglen) &&
+            PMIX_SUCCESS == wu_dmsg_put_i32(&m, status) &&
+            PMIX_SUCCESS == wu_dmsg_put_bytes(&m, PMIX_SUCCESS == status ? c->data : NULL,
+                                              PMIX_SUCCESS == status ? c->ndata : 0)) {
+            wu_rte_dvm_send(wu_rte_dvm_conn_of(dvm, k), WU_DMSG_FENCE_DONE, &m);
+        } else {
+            PMIX_DATA_BUFFER_DESTRUCT(&m);
+        }
+    }
+    free_coll(c);
+}
+
+/* A job that is ending takes its fences down with it: no message for each of them. */
+static bool job_ending(const rte_job_t *job)
+{
+    return job->status_set || job->terminating;
+}
+
+/* Fail c if one of its participants can no longer contribute; true if it did. */
+static bool coll_check_ended(coll_t *c)
+{
+    rte_job_t *job = c->dvm->job;
+    uint32_t r = coll_ended_part(c);
+    if (UINT32_MAX == r) {
+        return false;
+    }
+    if (!job_ending(job)) {
+        wu_rte_say("fence-proc-ended", wu_rte_tool, r,
+                   job->map->nodes[job->map->procs[r].node].name);
+    }
+    coll_end(c, WU_PROTO_ERR_TERMINATED);
+    return true;
+}
+
+/* The nodes a collection still waits for, with their participants: "node2 (ranks 2-3)". */
+static char *coll_missing(const coll_t *c)
+{
+    rte_job_t *job = c->dvm->job;
+    char **items = NULL, *s;
+    for (uint32_t k = 0; k < job->map->nnodes; k++) {
+        const wu_rte_jm_node_t *nd = &job->map->nodes[k];
+        char **ranks = NULL, *list, buf[16];
+        if (!c->expect[k] || c->from[k]) {
+            continue;
+        }
+        for (uint32_t i = 0; i < nd->nlocal; i++) {
+            uint32_t r = nd->ranks[i];
+            bool part = c->wildcard;
+            for (uint32_t j = 0; j < c->nranks && !part; j++) {
+                part = c->ranks[j] == r;
+            }
+            if (part) {
+                (void)snprintf(buf, sizeof buf, "%u", r);
+                (void)wu_argv_append(&ranks, buf);
+            }
+        }
+        list = wu_argv_join(ranks, ' ');
+        if (NULL != list && 0 < asprintf(&s, "%s (rank%s %s)", nd->name,
+                                         wu_argv_count(ranks) > 1 ? "s" : "", list)) {
+            (void)wu_argv_append(&items, s);
+            free(s);
+        }
+        free(list);
+        wu_argv_free(ranks);
+    }
+    s = wu_argv_join(items, ',');
+    wu_argv_free(items);
+    return s;
+}
+
+static void coll_timeout(void *arg)
+{
+    coll_t *c = arg;
+    char *missing = coll_missing(c);
+    if (!job_ending(c->dvm->job)) {
+        wu_rte_say("fence-timeout", wu_rte_tool, c->timeout, NULL != missing ? missing : "?");
+    }
+    free(missing);
+    coll_end(c, PMIX_ERR_TIMEOUT);
+}
+
+/* Node k contributes data (copied) to the fence of set sig. */
+static pmix_status_t coll_contribute(struct rte_dvm *dvm, uint32_t k, const char *sig,
+                                     size_t siglen, const char *data, size_t ndata, int timeout,
+                                     pmix_modex_cbfunc_t head_cb, void *head_cbdata)
+{
+    uint32_t nn = dvm->job->map->nnodes;
+    coll_t *c, **pp;
+    pmix_status_t rc;
+    for (c = dvm->colls; NULL != c; c = c->next) {
+        if (c->siglen == siglen && 0 == memcmp(c->sig, sig, siglen) && !c->from[k]) {
+            break;
+        }
+    }
+    if (NULL == c) {
+        if (NULL == (c = calloc(1, sizeof *c))) {
+            return PMIX_ERR_NOMEM;
+        }
+        c->dvm = dvm;
+        if (NULL == (c->from = calloc(nn, sizeof *c->from)) ||
+            NULL == (c->expect = calloc(nn, sizeof *c->expect)) ||
+            NULL == (c->sig = malloc(siglen > 0 ? siglen : 1))) {
+            free_coll(c);
+            return PMIX_ERR_NOMEM;
+        }
+        memcpy(c->sig, sig, siglen);
+        c->siglen = siglen;
+        if (PMIX_SUCCESS != (rc = coll_parts(c)) || !c->expect[k]) {
+            free_coll(c);
+            return PMIX_SUCCESS == rc ? PMIX_ERR_BAD_PARAM : rc; /* k hosts no participant */
+        }
+        for (pp = &dvm->colls; NULL != *pp; pp = &(*pp)->next) {
+        }
+        *pp = c; /* in arrival order: the oldest open fence of a set is found first */
+    }
+    if (ndata > 0) {
+        char *nd = realloc(c->data, c->ndata + ndata);
+        if (NULL == nd) {
+            return PMIX_ERR_NOMEM;
+        }
+        memcpy(nd + c->ndata, data, ndata);
+        c->data = nd;
+        c->ndata += ndata;
+    }
+    c->from[k] = true;
+    c->nfrom++;
+    if (NULL != head_cb) {
+        c->head_cb = head_cb;
+        c->head_cbdata = head_cbdata;
+    }
+    if (c->nfrom >= c->nexpect) {
+        coll_end(c, PMIX_SUCCESS);
+    } else if (!coll_check_ended(c) && timeout > 0 && NULL == c->timer) {
+        c->timeout = timeout;
+        c->timer = wu_progress_timer(wu_rte_progress(), (double)timeout, coll_timeout, c);
+    }
+    return PMIX_SUCCESS;
+}
+
+void wu_rte_dvm_on_fence(struct rte_dvm *dvm, uint32_t node, wu_dmsg_t *m)
+{
+    char *sig = NULL, *data = NULL;
+    size_t siglen = 0, ndata = 0;
+    int32_t timeout = 0;
+    if (PMIX_SUCCESS == wu_dmsg_get_bytes(m, &sig, &siglen) &&
+        PMIX_SUCCESS == wu_dmsg_get_bytes(m, &data, &ndata) &&
+        PMIX_SUCCESS == wu_dmsg_get_i32(m, &timeout) &&
+        PMIX_SUCCESS != coll_contribute(dvm, node, sig, siglen, data, ndata, timeout, NULL, NULL)) {
+        /* the node's fence cannot be collected: its server gets the error at once */
+        wu_dmsg_t r;
+        PMIX_DATA_BUFFER_CONSTRUCT(&r);
+        if (PMIX_SUCCESS == wu_dmsg_put_bytes(&r, sig, siglen) &&
+            PMIX_SUCCESS == wu_dmsg_put_i32(&r, PMIX_ERR_BAD_PARAM) &&
+            PMIX_SUCCESS == wu_dmsg_put_bytes(&r, NULL, 0)) {
+            wu_rte_dvm_send(wu_rte_dvm_conn_of(dvm, node), WU_DMSG_FENCE_DONE, &r);
+        } else {
+            PMIX_DATA_BUFFER_DESTRUCT(&r);
+        }
+    }
+    free(sig);
+    free(data);
+}
+
+void wu_rte_dvm_proc_ended(rte_job_t *job, uint32_t rank)
+{
+    coll_t *c = NULL != job->dvm ? job->dvm->colls : NULL;
+    (void)rank; /* any participant: a node's loss ends several at once */
+    while (NULL != c) {
+        coll_t *next = c->next;
+        (void)coll_check_ended(c);
+        c = next;
+    }
+}
+
+static void fence_in_rte(void *arg)
+{
+    wu_dmsg_fence_t *f = arg;
+    rte_job_t *job = wu_rte_job;
+    pmix_status_t rc = PMIX_ERR_NOT_FOUND;
+    if (NULL != job && NULL != job->dvm && UINT32_MAX != job->mynode) {
+        rc = coll_contribute(job->dvm, job->mynode, f->sig, f->siglen, f->data, f->ndata,
+                             f->timeout, f->cb, f->cbdata);
+    }
+    if (PMIX_SUCCESS != rc) {
+        f->cb(rc, NULL, 0, f->cbdata, NULL, NULL);
+    }
+    wu_dmsg_fence_free(f);
+}
+
+pmix_status_t wu_rte_dvm_fence(const pmix_proc_t procs[], size_t nprocs, const char *data,
+                               size_t ndata, int timeout, pmix_modex_cbfunc_t cbfunc, void *cbdata)
+{
+    return wu_dmsg_fence_shift(fence_in_rte, procs, nprocs, data, ndata, timeout, cbfunc, cbdata);
+}
+
+/* A direct-modex upcall, shifted to the rte thread. */
+typedef struct {
+    pmix_modex_cbfunc_t cb;
+    void *cbdata;
+    pmix_proc_t proc;
+} upcall_t;
+
+/* --- direct modex ---------------------------------------------------------------------------- */
+
+typedef struct {
+    struct rte_dvm *dvm;
+    uint32_t origin;
+    uint64_t id;
+} dmx_local_t;
+
+static void deliver_rep(struct rte_dvm *dvm, uint32_t origin, uint64_t id, pmix_status_t st,
+                        const char *data, size_t ndata);
+
+typedef struct {
+    dmx_local_t where;
+    pmix_status_t st;
+    char *data;
+    size_t ndata;
+} dmx_answer_t;
+
+static void dmx_answer_in_rte(void *arg)
+{
+    dmx_answer_t *a = arg;
+    if (NULL != wu_rte_job && wu_rte_job->dvm == a->where.dvm) {
+        deliver_rep(a->where.dvm, a->where.origin, a->where.id, a->st, a->data, a->ndata);
+    }
+    free(a->data);
+    free(a);
+}
+
+/* The head node's server answered a request about one of its procs (any thread). */
+static void dmx_local_cb(pmix_status_t status, char *data, size_t sz, void *cbdata)
+{
+    dmx_local_t *l = cbdata;
+    dmx_answer_t *a = calloc(1, sizeof *a);
+    if (NULL != a) {
+        a->where = *l;
+        a->st = status;
+        if (sz > 0 && NULL != (a->data = malloc(sz))) {
+            memcpy(a->data, data, sz);
+            a->ndata = sz;
+        } else if (sz > 0) {
+            a->st = PMIX_ERR_NOMEM;
+        }
+        if (WU_SUCCESS != wu_progress_shift(wu_rte_progress(), dmx_answer_in_rte, a)) {
+            free(a->data);
+            free(a);
+        }
+    }
+    free(l);
+}
+
+static void deliver_rep(struct rte_dvm *dvm, uint32_t origin, uint64_t id, pmix_status_t st,
+                        const char *data, size_t ndata)
+{
+    wu_dmsg_t m;
+    if (WU_DMSG_HEAD == origin) {
+        for (pending_dmx_t **pp = &dvm->dmx; NULL != *pp; pp = &(*pp)->next) {
+            pending_dmx_t *p = *pp;
+            if (p->id == id) {
+                *pp = p->next;
+                wu_dmsg_modex_answer(p->cb, p->cbdata, st, data, ndata);
+                free(p);
+                return;
+            }
+        }
+        return;
+    }
+    PMIX_DATA_BUFFER_CONSTRUCT(&m);
+    if (PMIX_SUCCESS == wu_dmsg_put_dmodex_rep(&m, origin, id, st, data, ndata)) {
+        wu_rte_dvm_send(wu_rte_dvm_conn_of(dvm, origin), WU_DMSG_DMODEX_REP, &m);
+    } else {
+        PMIX_DATA_BUFFER_DESTRUCT(&m);
+    }
+}
+
+/* Ask the head node's own server about proc, for origin. */
+static void ask_local(struct rte_dvm *dvm, uint32_t origin, uint64_t id, const pmix_proc_t *proc)
+{
+    dmx_local_t *l = malloc(sizeof *l);
+    pmix_status_t rc;
+    if (NULL == l) {
+        deliver_rep(dvm, origin, id, PMIX_ERR_NOMEM, NULL, 0);
+        return;
+    }
+    *l = (dmx_local_t){.dvm = dvm, .origin = origin, .id = id};
+    if (PMIX_SUCCESS != (rc = PMIx_server_dmodex_request(proc, dmx_local_cb, l))) {
+        free(l);
+        deliver_rep(dvm, origin, id, rc, NULL, 0);
+    }
+}
+
+/* Route a request from origin about proc to the node that runs it. */
+static void route_req(struct rte_dvm *dvm, uint32_t origin, uint64_t id, const pmix_proc_t *proc)
+{
+    rte_job_t *job = dvm->job;
+    uint32_t node;
+    wu_ptl_conn_t *c;
+    wu_dmsg_t m;
+    if (0 != strncmp(proc->nspace, job->nspace, PMIX_MAX_NSLEN) || proc->rank >= job->np) {
+        deliver_rep(dvm, origin, id, PMIX_ERR_NOT_FOUND, NULL, 0);
+        return;
+    }
+    node = job->map->procs[proc->rank].node;
+    if (node == job->mynode && !job->registered) {
+        early_req_t *e = calloc(1, sizeof *e), **pp = &dvm->early;
+        if (NULL == e) {
+            deliver_rep(dvm, origin, id, PMIX_ERR_NOMEM, NULL, 0);
+            return;
+        }
+        *e = (early_req_t){.origin = origin, .id = id, .proc = *proc};
+        while (NULL != *pp) {
+            pp = &(*pp)->next;
+        }
+        *pp = e; /* served in arrival order once the job is registered */
+        return;
+    }
+    if (node == job->mynode) {
+        ask_local(dvm, origin, id, proc);
+        return;
+    }
+    if (NULL == (c = wu_rte_dvm_conn_of(dvm, node))) {
+        deliver_rep(dvm, origin, id, PMIX_ERR_UNREACH, NULL, 0);
+        return;
+    }
+    PMIX_DATA_BUFFER_CONSTRUCT(&m);
+    if (PMIX_SUCCESS == wu_dmsg_put_u32(&m, origin) && PMIX_SUCCESS == wu_dmsg_put_u64(&m, id) &&
+        PMIX_SUCCESS == wu_dmsg_put_proc(&m, proc)) {
+        wu_rte_dvm_send(c, WU_DMSG_DMODEX_REQ, &m);
+    } else {
+        PMIX_DATA_BUFFER_DESTRUCT(&m);
+        deliver_rep(dvm, origin, id, PMIX_ERR_NOMEM, NULL, 0);
+    }
+}
+
+void wu_rte_dvm_on_dmodex_req(struct rte_dvm *dvm, uint32_t node, wu_dmsg_t *m)
+{
+    uint32_t origin;
+    uint64_t id;
+    pmix_proc_t proc;
+    if (PMIX_SUCCESS == wu_dmsg_get_u32(m, &origin) && PMIX_SUCCESS == wu_dmsg_get_u64(m, &id) &&
+        PMIX_SUCCESS == wu_dmsg_get_proc(m, &proc)) {
+        route_req(dvm, node, id, &proc); /* the origin is the sender, whatever it says */
+    }
+}
+
+void wu_rte_dvm_on_dmodex_rep(struct rte_dvm *dvm, wu_dmsg_t *m)
+{
+    uint32_t origin;
+    uint64_t id;
+    int32_t st;
+    char *data = NULL;
+    size_t ndata = 0;
+    if (PMIX_SUCCESS == wu_dmsg_get_dmodex_rep(m, &origin, &id, &st, &data, &ndata)) {
+        deliver_rep(dvm, origin, id, st, data, ndata);
+    }
+    free(data);
+}
+
+void wu_rte_dvm_registered(rte_job_t *job)
+{
+    struct rte_dvm *dvm = job->dvm;
+    while (NULL != dvm->early) {
+        early_req_t *e = dvm->early;
+        dvm->early = e->next;
+        route_req(dvm, e->origin, e->id, &e->proc);
+        free(e);
+    }
+}
+
+static void dmodex_in_rte(void *arg)
+{
+    upcall_t *u = arg;
+    rte_job_t *job = wu_rte_job;
+    pending_dmx_t *p;
+    if (NULL == job || NULL == job->dvm || NULL == (p = calloc(1, sizeof *p))) {
+        u->cb(NULL == job || NULL == job->dvm ? PMIX_ERR_NOT_FOUND : PMIX_ERR_NOMEM, NULL, 0,
+              u->cbdata, NULL, NULL);
+        free(u);
+        return;
+    }
+    p->id = ++job->dvm->next_id;
+    p->cb = u->cb;
+    p->cbdata = u->cbdata;
+    p->next = job->dvm->dmx;
+    job->dvm->dmx = p;
+    route_req(job->dvm, WU_DMSG_HEAD, p->id, &u->proc);
+    free(u);
+}
+
+pmix_status_t wu_rte_dvm_dmodex(const pmix_proc_t *proc, pmix_modex_cbfunc_t cbfunc, void *cbdata)
+{
+    upcall_t *u = calloc(1, sizeof *u);
+    if (NULL == u) {
+        return PMIX_ERR_NOMEM;
+    }
+    u->proc = *proc;
+    u->cb = cbfunc;
+    u->cbdata = cbdata;
+    if (WU_SUCCESS != wu_progress_shift(wu_rte_progress(), dmodex_in_rte, u)) {
+        free(u);
+        return PMIX_ERR_INIT;
+    }
+    return PMIX_SUCCESS;
+}
+
+void wu_rte_dvm_coll_stop(struct rte_dvm *dvm)
+{
+    while (NULL != dvm->colls) {
+        coll_end(dvm->colls, PMIX_ERR_LOST_CONNECTION);
+    }
+    while (NULL != dvm->early) {
+        early_req_t *e = dvm->early;
+        dvm->early = e->next;
+        deliver_rep(dvm, e->origin, e->id, PMIX_ERR_LOST_CONNECTION, NULL, 0);
+        free(e);
+    }
+    while (NULL != dvm->dmx) {
+        pending_dmx_t *p = dvm->dmx;
+        dvm->dmx = p->next;
+        p->cb(PMIX_ERR_LOST_CONNECTION, NULL, 0, p->cbdata, NULL, NULL);
+        free(p);
+    }
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wu_rte_dvm_int.h -- shared by the two halves of the head node's side of the daemons:
+ * wu_rte_dvm.c (starting them, their messages, stopping them) and wu_rte_dvm_coll.c (fences
+ * and direct-modex requests across nodes). Everything here is used on the rte progress thread. */
+#ifndef WU_RTE_DVM_INT_H
+#define WU_RTE_DVM_INT_H
+
+#include "mca/ptl/ptl.h"
+#include "pmix/rte/wu_rte_dmsg.h"
+#include "pmix/rte/wu_rte_internal.h"
+
+typedef struct dvm_node {
+    struct rte_dvm *dvm;
+    uint32_t node;       /* its index in the job map */
+    wu_ptl_conn_t *conn; /* its daemon's connection, once HELLO was accepted (a reference) */
+    bool agent_ended;    /* its ssh ended */
+    bool local_done;     /* it reported the end of every process it ran */
+    bool lost;           /* its connection ended before that (or it failed) */
+    bool closed;         /* its connection is gone */
+} dvm_node_t;
+
+struct rte_dvm {
+    rte_job_t *job;
+    char token[33];
+    wu_ptl_listener_t *listener;
+    wu_pls_job_t *agents; /* one agent (ssh) process per daemon */
+    dvm_node_t *d;
+    uint32_t nd;
+    uint32_t *by_node; /* map node -> index into d, UINT32_MAX: none (the head's own) */
+    uint32_t nhello;
+    wu_wait_t ready; /* every daemon said HELLO, or one failed */
+    bool ready_done;
+    bool stopping;
+    uint32_t nclosed;
+    wu_wait_t closed; /* at stop: every connection has ended */
+    bool closed_done;
+    wu_wait_t agents_done;
+    struct coll *colls;      /* fences being collected (wu_rte_dvm_coll.c) */
+    struct pending_dmx *dmx; /* this node's direct-modex requests waiting for an answer */
+    struct early_req *early; /* requests about this node's procs before it registered them */
+    uint64_t next_id;
+    char **report;        /* --timeout: the daemons' lines so far */
+    uint32_t nreport;     /* daemons that answered */
+    uint32_t report_want; /* daemons asked */
+    wu_wait_t report_wait;
+};
+
+/* Send m (destructed here; NULL: no payload) on c; a NULL c drops it. */
+void wu_rte_dvm_send(wu_ptl_conn_t *c, uint32_t type, wu_dmsg_t *m);
+/* The connection of the daemon of map node `node`, or NULL (the head's own node, or gone). */
+wu_ptl_conn_t *wu_rte_dvm_conn_of(struct rte_dvm *dvm, uint32_t node);
+
+/* wu_rte_dvm_coll.c: a daemon's messages about fences and direct modex. */
+void wu_rte_dvm_on_fence(struct rte_dvm *dvm, uint32_t node, wu_dmsg_t *m);
+void wu_rte_dvm_on_dmodex_req(struct rte_dvm *dvm, uint32_t node, wu_dmsg_t *m);
+void wu_rte_dvm_on_dmodex_rep(struct rte_dvm *dvm, wu_dmsg_t *m);
+/* Fail every fence and request still open (the job is stopping). */
+void wu_rte_dvm_coll_stop(struct rte_dvm *dvm);
+
+#endif
