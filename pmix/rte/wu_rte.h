@@ -58,6 +58,10 @@ typedef struct wu_rte_spec {
     bool report_bindings;  /* print each rank's binding once it runs (stderr) */
     bool display_map;      /* print the job's map before it starts (stdout) */
     bool keep_lib_path;    /* leave LD_LIBRARY_PATH alone (default: Wireup's library dir first) */
+    /* --prefix: where Wireup is installed on the other nodes: wired is DIR/bin/wired there, and
+     * DIR/bin and DIR/lib come first in the PATH and LD_LIBRARY_PATH of wired and the ranks it
+     * starts. NULL: the wired next to this wrun, at the same path on every node. */
+    const char *prefix;
 } wu_rte_spec_t;
 
 #define WU_RTE_STDIN_NONE (-1)

@@ -391,6 +391,8 @@ static bool token_ok(const char *mine, const char *theirs)
 }
 
 /* The first frame of a connection: HELLO from one of our daemons, or the peer is dropped. */
+static void print_agent_lines(const char *name, const char *data, size_t len);
+
 static void on_hello(struct rte_dvm *dvm, wu_ptl_conn_t *c, uint32_t type, wu_dmsg_t *m)
 {
     char *version = NULL, *token = NULL, *host = NULL;
@@ -419,6 +421,13 @@ static void on_hello(struct rte_dvm *dvm, wu_ptl_conn_t *c, uint32_t type, wu_dm
         wu_ptl_conn_retain(c);
         wu_ptl_conn_set_cbdata(c, n);
         n->conn = c;
+        if (NULL != n->early) {
+            /* what the agent wrote before (ssh's warnings): shown now that it worked */
+            print_agent_lines(dvm->job->map->nodes[n->node].name, n->early, n->nearly);
+            free(n->early);
+            n->early = NULL;
+            n->nearly = 0;
+        }
         if (++dvm->nhello == dvm->nd) {
             release_once(&dvm->ready, &dvm->ready_done, WU_SUCCESS);
         }
@@ -479,15 +488,9 @@ static dvm_node_t *agent_node(wu_pls_job_t *agents, wu_pls_proc_t *proc)
     return proc->rank < dvm->nd ? &dvm->d[proc->rank] : NULL;
 }
 
-/* What the agent or the daemon writes (ssh's errors, wired's messages before it could reach
- * us): shown on our stderr, each line prefixed with the node's name. */
-static bool agent_output(wu_pls_job_t *agents, wu_pls_proc_t *proc, int stream, const char *data,
-                         size_t len)
+/* Lines of an agent or its daemon on our stderr, each prefixed with the node's name. */
+static void print_agent_lines(const char *name, const char *data, size_t len)
 {
-    struct rte_dvm *dvm = agents->user;
-    dvm_node_t *n = agent_node(agents, proc);
-    const char *name = NULL != n ? dvm->job->map->nodes[n->node].name : "?";
-    (void)stream;
     while (len > 0) {
         const char *nl = memchr(data, '\n', len);
         size_t k = NULL != nl ? (size_t)(nl - data) + 1 : len;
@@ -504,14 +507,61 @@ static bool agent_output(wu_pls_job_t *agents, wu_pls_proc_t *proc, int stream, 
         data += k;
         len -= k;
     }
+}
+
+/* Most of an agent's output kept before its daemon calls back. */
+#define EARLY_MAX 4096
+
+/* What the agent or the daemon writes (ssh's errors, wired's messages before it could reach
+ * us): kept until the daemon calls back (then shown), so that an agent that fails before has
+ * its message in the one that says so; after that, shown as it comes. */
+static bool agent_output(wu_pls_job_t *agents, wu_pls_proc_t *proc, int stream, const char *data,
+                         size_t len)
+{
+    struct rte_dvm *dvm = agents->user;
+    dvm_node_t *n = agent_node(agents, proc);
+    (void)stream;
+    if (NULL != n && NULL == n->conn && !dvm->stopping) {
+        size_t k = len < EARLY_MAX - n->nearly ? len : EARLY_MAX - n->nearly;
+        char *e = k > 0 ? realloc(n->early, n->nearly + k) : n->early;
+        if (NULL != e) {
+            memcpy(e + n->nearly, data, k);
+            n->early = e;
+            n->nearly += k;
+        }
+        return true;
+    }
+    print_agent_lines(NULL != n ? dvm->job->map->nodes[n->node].name : "?", data, len);
     return true;
+}
+
+/* A node's early agent output as one line ("a / b"), escaped; NULL if there was none. */
+static char *early_text(const dvm_node_t *n)
+{
+    char *raw, *safe;
+    size_t len = n->nearly;
+    if (NULL == n->early) {
+        return NULL;
+    }
+    while (len > 0 && ('\n' == n->early[len - 1] || '\r' == n->early[len - 1])) {
+        len--;
+    }
+    if (0 == len || NULL == (raw = strndup(n->early, len))) {
+        return NULL;
+    }
+    for (char *c = raw; '\0' != *c; c++) {
+        *c = '\n' == *c ? ' ' : *c; /* env and ssh split one message over writes */
+    }
+    safe = wu_str_escape_dup(raw, strlen(raw), WU_ESC_KEEP_UTF8);
+    free(raw);
+    return safe;
 }
 
 static void agent_exited(wu_pls_job_t *agents, wu_pls_proc_t *proc)
 {
     struct rte_dvm *dvm = agents->user;
     dvm_node_t *n = agent_node(agents, proc);
-    char why[128];
+    char why[128], *said, *full = NULL;
     if (NULL == n) {
         return;
     }
@@ -528,7 +578,14 @@ static void agent_exited(wu_pls_job_t *agents, wu_pls_proc_t *proc)
         snprintf(why, sizeof why, "%s exited with status %d before wired called back", rsh_agent,
                  WEXITSTATUS(proc->wait_status));
     }
-    wu_rte_say("daemon-start-failed", wu_rte_tool, dvm->job->map->nodes[n->node].name, why);
+    said = early_text(n);
+    if (NULL == said || WU_SUCCESS != wu_asprintf(&full, "%s, saying: %s", why, said)) {
+        full = NULL;
+    }
+    wu_rte_say("daemon-start-failed", wu_rte_tool, dvm->job->map->nodes[n->node].name,
+               NULL != full ? full : why);
+    free(full);
+    free(said);
     n->lost = true;
     release_once(&dvm->ready, &dvm->ready_done, WU_ERR_SILENT);
 }
@@ -539,19 +596,17 @@ static void agents_done(wu_pls_job_t *agents)
     wu_wait_release(&dvm->agents_done, WU_SUCCESS);
 }
 
-/* Append s to *cmd quoted for a POSIX shell ('...' with ' as '\''). */
-static int sh_quote(char **cmd, const char *s)
+/* s in single quotes for a POSIX shell (malloc'ed; NULL: out of memory). */
+static char *sh_word(const char *s)
 {
-    size_t n = strlen(*cmd), extra = 3;
+    size_t n = 3;
     char *out, *p;
     for (const char *q = s; '\0' != *q; q++) {
-        extra += '\'' == *q ? 4 : 1;
+        n += '\'' == *q ? 4 : 1;
     }
-    if (NULL == (out = realloc(*cmd, n + extra + 1))) {
-        return WU_ERR_NOMEM;
+    if (NULL == (out = p = malloc(n))) {
+        return NULL;
     }
-    p = out + n;
-    *p++ = ' ';
     *p++ = '\'';
     for (const char *q = s; '\0' != *q; q++) {
         if ('\'' == *q) {
@@ -563,8 +618,20 @@ static int sh_quote(char **cmd, const char *s)
     }
     *p++ = '\'';
     *p = '\0';
-    *cmd = out;
-    return WU_SUCCESS;
+    return out;
+}
+
+/* Append a space and s, quoted, to *cmd. */
+static int sh_quote(char **cmd, const char *s)
+{
+    char *w = sh_word(s), *out = NULL;
+    int rc = NULL == w ? WU_ERR_NOMEM : wu_asprintf(&out, "%s %s", *cmd, w);
+    free(w);
+    if (WU_SUCCESS == rc) {
+        free(*cmd);
+        *cmd = out;
+    }
+    return rc;
 }
 
 /* Variables the daemon takes from wrun's environment (ssh passes none): our parameters and the
@@ -582,11 +649,46 @@ static bool forwarded_var(const char *kv)
     return 0 == strncmp(kv, "LD_PRELOAD=", 11) && NULL != strstr(kv, "libasan");
 }
 
-/* The wired next to this wrun (a build tree's libtool wrapper, or the installed one). */
-static char *wired_path(void)
+/* --prefix DIR on the remote command line: PATH and LD_LIBRARY_PATH with DIR's bin and lib
+ * directories first, ahead of what the node's shell has (expanded there). The lib directory is
+ * named as this build's (lib, lib64, ...). */
+static int prefix_paths(char **cmd, const char *prefix)
+{
+    const char *lib = strrchr(WU_LIBDIR, '/');
+    char *bin = NULL, *libp = NULL, *qb = NULL, *ql = NULL, *out = NULL;
+    int rc = wu_asprintf(&bin, "%s/bin", prefix);
+    rc = WU_SUCCESS == rc ? wu_asprintf(&libp, "%s/%s", prefix, NULL != lib ? lib + 1 : "lib") : rc;
+    if (WU_SUCCESS == rc && (NULL == (qb = sh_word(bin)) || NULL == (ql = sh_word(libp)))) {
+        rc = WU_ERR_NOMEM;
+    }
+    if (WU_SUCCESS == rc) {
+        rc = wu_asprintf(&out,
+                         "%s PATH=%s\"${PATH:+:$PATH}\" "
+                         "LD_LIBRARY_PATH=%s\"${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}\"",
+                         *cmd, qb, ql);
+    }
+    if (WU_SUCCESS == rc) {
+        free(*cmd);
+        *cmd = out;
+    }
+    free(bin);
+    free(libp);
+    free(qb);
+    free(ql);
+    return rc;
+}
+
+/* The wired next to this wrun (a build tree's libtool wrapper, or the installed one), or
+ * DIR/bin/wired with --prefix DIR. */
+static char *wired_path(const char *prefix)
 {
     char exe[4096], *slash, *path = NULL;
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    ssize_t n;
+    if (NULL != prefix) {
+        (void)wu_asprintf(&path, "%s/bin/wired", prefix);
+        return path;
+    }
+    n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n > 0) {
         exe[n] = '\0';
         if (NULL != (slash = strrchr(exe, '/'))) {
@@ -609,6 +711,7 @@ static char *wired_path(void)
 static int agent_argv(struct rte_dvm *dvm, dvm_node_t *n, const char *wired, unsigned port,
                       const char *addrs, char ***argv)
 {
+    const char *prefix = dvm->job->app->prefix;
     char **av = wu_argv_split(rsh_agent, ' ');
     char *cmd = strdup("exec env"), num[32];
     const char *base;
@@ -633,6 +736,9 @@ static int agent_argv(struct rte_dvm *dvm, dvm_node_t *n, const char *wired, uns
         if (forwarded_var(*e)) {
             rc = sh_quote(&cmd, *e);
         }
+    }
+    if (WU_SUCCESS == rc && NULL != prefix) {
+        rc = prefix_paths(&cmd, prefix);
     }
     if (WU_SUCCESS == rc) {
         rc = sh_quote(&cmd, wired);
@@ -709,6 +815,12 @@ static void say_missing(wu_wait_call_t *call)
     wu_rte_say("daemon-timeout", wu_rte_tool, daemon_timeout, NULL != list ? list : "?");
     free(list);
     wu_argv_free(names);
+    for (uint32_t i = 0; i < dvm->nd; i++) {
+        dvm_node_t *n = &dvm->d[i];
+        if (NULL == n->conn && NULL != n->early) { /* what its agent said meanwhile */
+            print_agent_lines(dvm->job->map->nodes[n->node].name, n->early, n->nearly);
+        }
+    }
     wu_wait_call_done(call, WU_SUCCESS);
 }
 
@@ -798,7 +910,7 @@ int wu_rte_dvm_start(rte_job_t *job)
     uri = wu_ptl_listener_uri(dvm->listener);
     colon = NULL != uri ? strrchr(uri, ':') : NULL;
     port = NULL != colon ? (unsigned)strtoul(colon + 1, NULL, 10) : 0;
-    wired = wired_path();
+    wired = wired_path(job->app->prefix);
     addrs = head_addrs();
     dvm->agents =
         NULL != wired && NULL != addrs && 0 != port
@@ -912,6 +1024,9 @@ void wu_rte_dvm_stop(rte_job_t *job)
     wu_wait_destroy(&dvm->closed);
     wu_wait_destroy(&dvm->agents_done);
     wu_argv_free(dvm->report);
+    for (uint32_t i = 0; i < dvm->nd; i++) {
+        free(dvm->d[i].early);
+    }
     free(dvm->d);
     free(dvm->by_node);
     free(dvm);

@@ -120,18 +120,24 @@ static pmix_status_t coll_parts(coll_t *c)
     return rc;
 }
 
-/* The first participant that ended before its node contributed, or UINT32_MAX. */
-static uint32_t coll_ended_part(const coll_t *c)
+/* The participants that ended before their node contributed: "rank 4 (node3), rank 5 (node3)",
+ * or NULL if none did (or out of memory). */
+static char *coll_ended_parts(const coll_t *c)
 {
     rte_job_t *job = c->dvm->job;
     uint32_t n = c->wildcard ? job->np : c->nranks;
+    char **items = NULL, *list, *item;
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t r = c->wildcard ? i : c->ranks[i];
-        if (job->procs[r].exited && !c->from[job->map->procs[r].node]) {
-            return r;
+        uint32_t r = c->wildcard ? i : c->ranks[i], node = job->map->procs[r].node;
+        if (job->procs[r].exited && !c->from[node] &&
+            WU_SUCCESS == wu_asprintf(&item, "rank %u (%s)", r, job->map->nodes[node].name)) {
+            (void)wu_argv_append(&items, item);
+            free(item);
         }
     }
-    return UINT32_MAX;
+    list = NULL != items ? wu_argv_join(items, ' ') : NULL;
+    wu_argv_free(items);
+    return list;
 }
 
 static void coll_unlink(coll_t *c)
@@ -184,14 +190,14 @@ static bool job_ending(const rte_job_t *job)
 static bool coll_check_ended(coll_t *c)
 {
     rte_job_t *job = c->dvm->job;
-    uint32_t r = coll_ended_part(c);
-    if (UINT32_MAX == r) {
+    char *ended = coll_ended_parts(c);
+    if (NULL == ended) {
         return false;
     }
     if (!job_ending(job)) {
-        wu_rte_say("fence-proc-ended", wu_rte_tool, r,
-                   job->map->nodes[job->map->procs[r].node].name);
+        wu_rte_say("fence-proc-ended", wu_rte_tool, ended);
     }
+    free(ended);
     coll_end(c, WU_PROTO_ERR_TERMINATED);
     return true;
 }

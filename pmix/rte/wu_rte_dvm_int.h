@@ -17,6 +17,8 @@ typedef struct dvm_node {
     bool local_done;     /* it reported the end of every process it ran */
     bool lost;           /* its connection ended before that (or it failed) */
     bool closed;         /* its connection is gone */
+    char *early;         /* what its agent wrote before the daemon called back (bounded) */
+    size_t nearly;
 } dvm_node_t;
 
 struct rte_dvm {

@@ -13,11 +13,13 @@
 # node intact (5 MB), also when wrun's node runs no rank; SIGTERM to wrun ends the ranks of every
 # node (exit 143). A rank that leaves (finalizes and exits 0) while the others wait in a fence
 # fails that fence on every node at once, named; a fence whose PMIX_TIMEOUT runs out fails on
-# every node and a later fence of the same ranks succeeds. Last, node2's network link is cut
+# every node and a later fence of the same ranks succeeds. --prefix DIR runs DIR/bin/wired
+# with DIR's bin and lib first in the remote ranks' paths; a --prefix without wired there is
+# reported naming the node and the missing program. Last, node2's network link is cut
 # mid-job: wrun ends within 12 s naming node2, and node2's daemon and ranks go away by
 # themselves. The lab is taken down at exit whatever happens.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-ntests=24
+ntests=26
 e2e_plan $ntests
 e2e_mktemp
 lab="$s/test/lab/lab.sh"
@@ -208,12 +210,43 @@ on1 "$e2e_tmp/leave.out" ./wrun -H node1,node2,node3 -np 6 test/e2e/e2e_fail lea
 took=$(($(date +%s) - start))
 n=$(e2e_count_lines "$e2e_tmp/leave.out" "fence failed as expected: PROC TERMINATED WITHOUT SYNC")
 if [ "$e2e_rc" -eq 0 ] && [ "$n" -eq 5 ] && [ "$took" -lt 20 ] &&
-    grep -q "rank 5 on node node3 ended before it joined a fence" "$e2e_tmp/leave.out" &&
+    grep -q "a fence across nodes failed for its other participants: .*rank [45] (node3)" "$e2e_tmp/leave.out" &&
     leftovers "e2e_fail leave"; then
     e2e_ok "rank 5 on node3 leaves: the fence fails for the 5 others on 3 nodes, named (${took} s)"
 else
     e2e_not_ok "a rank leaving a fence across nodes (exit $e2e_rc, $n ranks saw it fail, ${took} s)"
     e2e_diag "$e2e_tmp/leave.out"
+fi
+
+# --prefix DIR: the other nodes run DIR/bin/wired (here a script that runs the build's), and
+# their ranks have DIR/bin first in PATH and DIR/lib in LD_LIBRARY_PATH
+mkdir -p "$e2e_tmp/prefix/bin" "$e2e_tmp/prefix/lib"
+printf '#!/bin/sh\necho wired-from-prefix >%s/prefix/used.$$\nexec %s/wired "$@"\n' \
+    "$e2e_tmp" "$b" >"$e2e_tmp/prefix/bin/wired"
+chmod +x "$e2e_tmp/prefix/bin/wired"
+on1 "$e2e_tmp/prefix.out" ./wrun --prefix "$e2e_tmp/prefix" -H node1,node2,node3 -np 6 sh -c \
+    'case ":$LD_LIBRARY_PATH:" in *":$0/lib:"*) l=lib ;; *) l=nolib ;; esac
+     echo "paths $OMPI_COMM_WORLD_RANK ${PATH%%:*} $l"' "$e2e_tmp/prefix"
+n=$(e2e_count_lines "$e2e_tmp/prefix.out" "^paths [2-5] $e2e_tmp/prefix/bin lib$")
+used=$(ls "$e2e_tmp/prefix" | grep -c '^used\.')
+if [ "$e2e_rc" -eq 0 ] && [ "$n" -eq 4 ] && [ "$used" -eq 2 ] && leftovers "--prefix"; then
+    e2e_ok "--prefix DIR: node2 and node3 run DIR/bin/wired; their 4 ranks have DIR/bin, DIR/lib first"
+else
+    e2e_not_ok "--prefix (exit $e2e_rc, $n remote ranks with the paths, $used wired from DIR)"
+    e2e_diag "$e2e_tmp/prefix.out"
+fi
+start=$(date +%s)
+on1 "$e2e_tmp/noprefix.out" ./wrun --prefix /nonexistent -H node1,node2 -np 4 hostname
+took=$(($(date +%s) - start))
+want="could not start wired on node node2: ssh exited with status 127 before wired called back"
+want="$want, saying: env: .*/nonexistent/bin/wired.*: No such file or directory"
+if [ "$e2e_rc" -ne 0 ] && [ "$took" -lt 30 ] &&
+    grep -q "$want" "$e2e_tmp/noprefix.out" &&
+    leftovers "--prefix /nonexistent"; then
+    e2e_ok "--prefix without wired there: wrun exits $e2e_rc in ${took} s naming node2 and the path"
+else
+    e2e_not_ok "--prefix /nonexistent (exit $e2e_rc, ${took} s)"
+    e2e_diag "$e2e_tmp/noprefix.out"
 fi
 
 # PMIX_TIMEOUT across nodes: the first fence times out everywhere; the second, same ranks,

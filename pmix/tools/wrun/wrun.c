@@ -152,6 +152,16 @@ static int o_wdir(opts_t *o, const char *opt, char *const *a)
     return GO_ON;
 }
 
+/* --prefix DIR: absolute, as it names a directory on the other nodes */
+static int o_prefix(opts_t *o, const char *opt, char *const *a)
+{
+    if ('/' != a[0][0]) {
+        return usage_error("bad-prefix", a[0], opt);
+    }
+    o->app.prefix = a[0];
+    return GO_ON;
+}
+
 static int o_output_dir(opts_t *o, const char *opt, char *const *a)
 {
     if ('\0' == a[0][0]) {
@@ -287,6 +297,7 @@ static const wrun_opt_t options[] = {
     {"keep-library-path", 0, o_keep_lib},
     {"H|host|hosts", 1, o_host},
     {"hostfile|machinefile", 1, o_hostfile},
+    {"prefix", 1, o_prefix},
     {"npernode|N", 1, o_npernode},
     {"pernode", 0, o_pernode},
     {"oversubscribe", 0, o_oversubscribe},
