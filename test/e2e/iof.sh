@@ -51,13 +51,14 @@ wait_files() {
     done
 }
 
-# blocked DIR: wait up to 5 s until every rank of DIR waits in a pipe write (wrun stopped
-# reading its pipes); false if they do not, or if /proc/PID/wchan says nothing here
+# blocked DIR: wait up to 15 s until every rank of DIR waits in a pipe write (wrun stopped
+# reading its pipes; on a loaded machine filling wrun's queue first takes a while); false if
+# they do not, or if /proc/PID/wchan says nothing here
 blocked() {
     t=0
     for f in "$1"/pid.*; do
         p=$(cat "$f")
-        while ! grep -q pipe_write "/proc/$p/wchan" 2>/dev/null && [ $t -lt 50 ]; do
+        while ! grep -q pipe_write "/proc/$p/wchan" 2>/dev/null && [ $t -lt 150 ]; do
             sleep 0.1
             t=$((t + 1))
         done
