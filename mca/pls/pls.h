@@ -4,9 +4,12 @@
  * The caller (the rte of wrun or wired) decides what to run: it fills a wu_pls_job_t with the
  * program, its arguments and working directory, and one complete environment per process (the
  * PMIx contact variables included). pls decides how to start it: one component is selected
- * (select_one; "fork" on a single node, later "rsh" or "slurm" across nodes) and its module
- * performs the PLS operations of ORTE's pls.h: launch a job, terminate it, terminate its daemons,
- * terminate or signal one process, signal the whole job, cancel an operation, finalize.
+ * in priority order; the first whose launch_job does not pass the job on with WU_ERR_TAKE_NEXT
+ * launches it and performs the PLS operations of ORTE's pls.h for it: launch a job, terminate
+ * it, terminate its daemons, terminate or signal one process, signal the whole job, cancel an
+ * operation, finalize. "rsh" (priority 20) takes the jobs whose processes name a host: it starts
+ * each through the remote agent (ssh) and lets the next module ("fork", 10) run the agents;
+ * "fork" runs the processes of this node as its children.
  *
  * Threads: a job belongs to one progress thread (job->progress). The component runs all of its
  * work for the job there and calls the job's callbacks (started, output, exited, done) from
@@ -53,10 +56,12 @@ typedef struct wu_pls_proc {
     void *user;      /* the caller's, never touched by pls */
     void *pls_data;  /* the component's */
     /* Set by the caller before launch: */
-    char **argv;     /* its own program and arguments (owned; MPMD); NULL: the job's */
-    char *cwd;       /* its own working directory (owned); NULL: the job's */
-    char *cpus;      /* Linux cpu list ("0-1,4") to bind the process to (owned); NULL: unbound */
-    bool want_stdin; /* give it a pipe as standard input (else /dev/null) */
+    char **argv;       /* its own program and arguments (owned; MPMD); NULL: the job's */
+    char *cwd;         /* its own working directory (owned); NULL: the job's */
+    char *cpus;        /* Linux cpu list ("0-1,4") to bind the process to (owned); NULL: unbound */
+    bool want_stdin;   /* give it a pipe as standard input (else /dev/null) */
+    char *host;        /* the node to run it on, through the remote agent (owned); NULL: here */
+    char **remote_env; /* with host: NAME=value set on that node for the program (owned) */
     /* Set by launch when want_stdin: the write end of that pipe, non-blocking, owned by pls
      * until the caller closes it with wu_pls_close_stdin (or the job is freed). -1 otherwise. */
     int stdin_fd;
@@ -100,6 +105,8 @@ struct wu_pls_job {
     const char *launch_prog; /* which program that was (points into argv or a proc's argv) */
     const void *module;      /* the module that launched it */
     void *pls_data;          /* the component's */
+    char *prefix;            /* processes with a host: the install prefix there, whose bin and lib
+                   * directories go first in their PATH and LD_LIBRARY_PATH (owned); NULL: none */
 };
 
 /* A job's module operations; see the file comment for threads. timeout is a grace period in
@@ -141,10 +148,14 @@ WU_EXPORT extern wu_mca_framework_t wu_mca_pls_framework;
 /* Open / close the framework (select one component). Refcounted. */
 int wu_pls_base_open(void);
 void wu_pls_base_close(void);
-/* The selected module; NULL if the framework is not open. */
+/* The first module in priority order; NULL if the framework is not open. */
 const wu_pls_module_t *wu_pls_base_module(void);
-/* Name of the selected component ("fork"), NULL if none. */
-const char *wu_pls_base_component_name(void);
+/* Name of the component that launched job, or of the first one if job is NULL or not launched;
+ * NULL if none. */
+const char *wu_pls_base_component_name(const wu_pls_job_t *job);
+/* For components: the module after m in priority order (the one a module that passes a job on
+ * relies on), NULL if none. */
+WU_EXPORT const wu_pls_module_t *wu_pls_base_next_module(const wu_pls_module_t *m);
 
 /* A new job of nprocs processes running argv (copied) on progress; NULL on bad input (nprocs 0,
  * empty argv, NULL progress) or out of memory. */

@@ -96,6 +96,27 @@ void wu_rte_daemon_output(rte_job_t *job, uint32_t rank, int stream, const char 
     send_msg(job->daemon, WU_DMSG_OUTPUT, &m, rc);
 }
 
+static void notice_in_rte(void *arg)
+{
+    struct rte_daemon *d = the_daemon;
+    wu_dmsg_t m;
+    PMIX_DATA_BUFFER_CONSTRUCT(&m);
+    if (NULL != d) {
+        send_msg(d, WU_DMSG_NOTICE, &m, wu_dmsg_put_str(&m, arg));
+    } else {
+        PMIX_DATA_BUFFER_DESTRUCT(&m);
+    }
+    free(arg);
+}
+
+void wu_rte_daemon_notice(const char *text)
+{
+    char *copy = strdup(text);
+    if (NULL != copy && WU_SUCCESS != wu_progress_shift(wu_rte_progress(), notice_in_rte, copy)) {
+        free(copy);
+    }
+}
+
 void wu_rte_daemon_exited(rte_job_t *job, rte_proc_t *rp)
 {
     wu_dmsg_t m;

@@ -314,7 +314,7 @@ pmix_status_t wu_dmsg_put_job(wu_dmsg_t *m, const char *nspace, const wu_rte_spe
     }
     TRY(wu_dmsg_put_argv(m, app->env_set));
     TRY(wu_dmsg_put_u32(m, (app->merge_stderr ? 1u : 0u) | (app->oversubscribe ? 2u : 0u) |
-                               (app->keep_lib_path ? 4u : 0u)));
+                               (app->keep_lib_path ? 4u : 0u) | (app->report_bindings ? 8u : 0u)));
     TRY(wu_dmsg_put_i32(m, app->stdin_target));
     TRY(wu_dmsg_put_str(m, app->map_by));
     TRY(wu_dmsg_put_str(m, app->bind_to));
@@ -443,6 +443,7 @@ static pmix_status_t get_app(wu_dmsg_t *m, wu_rte_spec_t *app)
     app->merge_stderr = 0 != (flags & 1u);
     app->oversubscribe = 0 != (flags & 2u);
     app->keep_lib_path = 0 != (flags & 4u);
+    app->report_bindings = 0 != (flags & 8u);
     TRY(wu_dmsg_get_i32(m, &app->stdin_target));
     TRY(wu_dmsg_get_str(m, &s));
     app->map_by = s;

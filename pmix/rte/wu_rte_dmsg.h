@@ -30,7 +30,8 @@
  *   STDIN       h->d  rank, bytes of wrun's standard input for it (none: end of file)
  *   STDIN_ACK   d->h  rank, how many of those bytes were written (or dropped)
  *   REPORT_REQ  h->d  --timeout ran out: what are your ranks blocked in?
- *   REPORT      d->h  the lines of the node's server (wu_server_blocked_report) */
+ *   REPORT      d->h  the lines of the node's server (wu_server_blocked_report)
+ *   NOTICE      d->h  text for wrun's stderr, as it is (--report-bindings lines) */
 #ifndef WU_RTE_DMSG_H
 #define WU_RTE_DMSG_H
 
@@ -66,6 +67,7 @@ enum {
     WU_DMSG_STDIN_ACK,
     WU_DMSG_REPORT_REQ,
     WU_DMSG_REPORT,
+    WU_DMSG_NOTICE,
 };
 
 /* A message being built or read: a PMIx data buffer. */

@@ -2,8 +2,9 @@
 /* wu_rte_dvm.c -- on the head node (wrun): the daemons of a job's other nodes.
  *
  * Start: wrun listens on TCP (every interface, an ephemeral port), makes a secret token and
- * starts `wired` on every other node of the job map through the launch agent (ssh by default,
- * the pls_rsh_agent parameter), one agent process per node, all from the head (a flat launch).
+ * starts `wired` on every other node of the job map: a pls job of one process per node, each
+ * naming its host, which the rsh component runs through the remote agent (ssh by default, the
+ * pls_rsh_agent parameter), all from the head (a flat launch).
  * The token goes down the agent's standard input, never on a command line. Each daemon connects
  * back and sends HELLO with the token; once every daemon has done so within
  * rte_daemon_timeout seconds, each gets LAUNCH with the job and its node. An agent that ends
@@ -43,15 +44,9 @@
 
 extern char **environ;
 
-static char *rsh_agent = "ssh";
 static int daemon_timeout = 60;
 static bool params_registered = false;
 
-static const wu_mca_param_t rsh_params[] = {
-    WU_PARAM_STRING("agent", &rsh_agent, WU_INFO_LVL_2,
-                    "Command (and options) that starts wired on another node: ssh (default) or "
-                    "rsh, or any command taking the host name then the remote command"),
-    WU_PARAM_END};
 static const wu_mca_param_t rte_params[] = {
     WU_PARAM_INT_RANGE("daemon_timeout", &daemon_timeout, 1, 3600, WU_INFO_LVL_4,
                        "Seconds wrun waits for the daemons of the other nodes to call back"),
@@ -349,6 +344,11 @@ static void on_daemon_msg(dvm_node_t *n, uint32_t type, wu_dmsg_t *m)
     case WU_DMSG_REPORT:
         on_report(n, m);
         break;
+    case WU_DMSG_NOTICE:
+        if (PMIX_SUCCESS == wu_dmsg_get_str(m, &a) && NULL != a) {
+            wu_rte_write_text(STDERR_FILENO, a, strlen(a));
+        }
+        break;
     case WU_DMSG_STDIN_ACK:
         if (PMIX_SUCCESS == wu_dmsg_get_u32(m, &u1) && PMIX_SUCCESS == wu_dmsg_get_u64(m, &id) &&
             u1 < job->np && job->map->procs[u1].node == n->node) {
@@ -562,20 +562,23 @@ static void agent_exited(wu_pls_job_t *agents, wu_pls_proc_t *proc)
     struct rte_dvm *dvm = agents->user;
     dvm_node_t *n = agent_node(agents, proc);
     char why[128], *said, *full = NULL;
+    const char *agent;
     if (NULL == n) {
         return;
     }
+    /* the agent the rsh component ran: its program, as in "ssh exited with status 255" */
+    agent = NULL != proc->argv && NULL != proc->argv[0] ? proc->argv[0] : "the launch agent";
+    agent = NULL != strrchr(agent, '/') ? strrchr(agent, '/') + 1 : agent;
     n->agent_ended = true;
     if (NULL != n->conn || dvm->stopping) {
         return; /* the daemon called back: its connection tells how it goes */
     }
     if (WU_PLS_PROC_FAILED == proc->state) {
-        snprintf(why, sizeof why, "%s could not be run: %s", rsh_agent, strerror(proc->exec_errno));
+        snprintf(why, sizeof why, "%s could not be run: %s", agent, strerror(proc->exec_errno));
     } else if (WIFSIGNALED(proc->wait_status)) {
-        snprintf(why, sizeof why, "%s was killed by signal %d", rsh_agent,
-                 WTERMSIG(proc->wait_status));
+        snprintf(why, sizeof why, "%s was killed by signal %d", agent, WTERMSIG(proc->wait_status));
     } else {
-        snprintf(why, sizeof why, "%s exited with status %d before wired called back", rsh_agent,
+        snprintf(why, sizeof why, "%s exited with status %d before wired called back", agent,
                  WEXITSTATUS(proc->wait_status));
     }
     said = early_text(n);
@@ -596,44 +599,6 @@ static void agents_done(wu_pls_job_t *agents)
     wu_wait_release(&dvm->agents_done, WU_SUCCESS);
 }
 
-/* s in single quotes for a POSIX shell (malloc'ed; NULL: out of memory). */
-static char *sh_word(const char *s)
-{
-    size_t n = 3;
-    char *out, *p;
-    for (const char *q = s; '\0' != *q; q++) {
-        n += '\'' == *q ? 4 : 1;
-    }
-    if (NULL == (out = p = malloc(n))) {
-        return NULL;
-    }
-    *p++ = '\'';
-    for (const char *q = s; '\0' != *q; q++) {
-        if ('\'' == *q) {
-            memcpy(p, "'\\''", 4);
-            p += 4;
-        } else {
-            *p++ = *q;
-        }
-    }
-    *p++ = '\'';
-    *p = '\0';
-    return out;
-}
-
-/* Append a space and s, quoted, to *cmd. */
-static int sh_quote(char **cmd, const char *s)
-{
-    char *w = sh_word(s), *out = NULL;
-    int rc = NULL == w ? WU_ERR_NOMEM : wu_asprintf(&out, "%s %s", *cmd, w);
-    free(w);
-    if (WU_SUCCESS == rc) {
-        free(*cmd);
-        *cmd = out;
-    }
-    return rc;
-}
-
 /* Variables the daemon takes from wrun's environment (ssh passes none): our parameters and the
  * sanitizers' settings, so that wired behaves as wrun was asked to. */
 static bool forwarded_var(const char *kv)
@@ -647,35 +612,6 @@ static bool forwarded_var(const char *kv)
     }
     /* a sanitizer runtime preloaded into every program (the test suite's sanitizer runs) */
     return 0 == strncmp(kv, "LD_PRELOAD=", 11) && NULL != strstr(kv, "libasan");
-}
-
-/* --prefix DIR on the remote command line: PATH and LD_LIBRARY_PATH with DIR's bin and lib
- * directories first, ahead of what the node's shell has (expanded there). The lib directory is
- * named as this build's (lib, lib64, ...). */
-static int prefix_paths(char **cmd, const char *prefix)
-{
-    const char *lib = strrchr(WU_LIBDIR, '/');
-    char *bin = NULL, *libp = NULL, *qb = NULL, *ql = NULL, *out = NULL;
-    int rc = wu_asprintf(&bin, "%s/bin", prefix);
-    rc = WU_SUCCESS == rc ? wu_asprintf(&libp, "%s/%s", prefix, NULL != lib ? lib + 1 : "lib") : rc;
-    if (WU_SUCCESS == rc && (NULL == (qb = sh_word(bin)) || NULL == (ql = sh_word(libp)))) {
-        rc = WU_ERR_NOMEM;
-    }
-    if (WU_SUCCESS == rc) {
-        rc = wu_asprintf(&out,
-                         "%s PATH=%s\"${PATH:+:$PATH}\" "
-                         "LD_LIBRARY_PATH=%s\"${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}\"",
-                         *cmd, qb, ql);
-    }
-    if (WU_SUCCESS == rc) {
-        free(*cmd);
-        *cmd = out;
-    }
-    free(bin);
-    free(libp);
-    free(qb);
-    free(ql);
-    return rc;
 }
 
 /* The wired next to this wrun (a build tree's libtool wrapper, or the installed one), or
@@ -707,58 +643,32 @@ static char *wired_path(const char *prefix)
     return path;
 }
 
-/* The agent's command line for node n: agent [options] host 'env VAR=... wired ARGS'. */
-static int agent_argv(struct rte_dvm *dvm, dvm_node_t *n, const char *wired, unsigned port,
-                      const char *addrs, char ***argv)
+/* The agent's process for node n: wired's command line, the host, and what wired takes from our
+ * environment (the rsh component makes the agent's command line of it). */
+static int agent_proc(struct rte_dvm *dvm, dvm_node_t *n, const char *wired, unsigned port,
+                      const char *addrs, wu_pls_proc_t *p)
 {
-    const char *prefix = dvm->job->app->prefix;
-    char **av = wu_argv_split(rsh_agent, ' ');
-    char *cmd = strdup("exec env"), num[32];
-    const char *base;
-    int rc = NULL == av || NULL == cmd ? WU_ERR_NOMEM : WU_SUCCESS;
-
-    if (WU_SUCCESS == rc) {
-        base = strrchr(av[0], '/');
-        base = NULL != base ? base + 1 : av[0];
-        if (0 == strcmp(base, "ssh")) {
-            /* never prompt (a prompt would wait forever), fail fast on a dead node */
-            rc = wu_argv_append(&av, "-x");
-            rc = WU_SUCCESS == rc ? wu_argv_append(&av, "-o") : rc;
-            rc = WU_SUCCESS == rc ? wu_argv_append(&av, "BatchMode=yes") : rc;
-            rc = WU_SUCCESS == rc ? wu_argv_append(&av, "-o") : rc;
-            rc = WU_SUCCESS == rc ? wu_argv_append(&av, "ConnectTimeout=10") : rc;
-        }
-    }
-    if (WU_SUCCESS == rc) {
-        rc = wu_argv_append(&av, dvm->job->map->nodes[n->node].name);
-    }
+    char node[16], sport[16];
+    int rc;
+    snprintf(node, sizeof node, "%u", n->node);
+    snprintf(sport, sizeof sport, "%u", port);
+    p->argv = wu_argv_copy((char *const[]){(char *)wired, "--node", node, "--port", sport,
+                                           "--addrs", (char *)addrs, NULL});
+    p->host = strdup(dvm->job->map->nodes[n->node].name);
+    rc = NULL != p->argv && NULL != p->host ? WU_SUCCESS : WU_ERR_NOMEM;
     for (char **e = environ; NULL != e && NULL != *e && WU_SUCCESS == rc; e++) {
         if (forwarded_var(*e)) {
-            rc = sh_quote(&cmd, *e);
+            rc = wu_argv_append(&p->remote_env, *e);
         }
     }
-    if (WU_SUCCESS == rc && NULL != prefix) {
-        rc = prefix_paths(&cmd, prefix);
+    p->want_stdin = true;
+    /* the agent runs without a preloaded sanitizer runtime (wired gets it in remote_env) */
+    if (WU_SUCCESS == rc && NULL != getenv("LD_PRELOAD")) {
+        char **env = wu_argv_copy(environ);
+        rc = NULL != env ? wu_unsetenv("LD_PRELOAD", &env) : WU_ERR_NOMEM;
+        p->env = env;
     }
-    if (WU_SUCCESS == rc) {
-        rc = sh_quote(&cmd, wired);
-    }
-    snprintf(num, sizeof num, "%u", n->node);
-    rc = WU_SUCCESS == rc ? sh_quote(&cmd, "--node") : rc;
-    rc = WU_SUCCESS == rc ? sh_quote(&cmd, num) : rc;
-    snprintf(num, sizeof num, "%u", port);
-    rc = WU_SUCCESS == rc ? sh_quote(&cmd, "--port") : rc;
-    rc = WU_SUCCESS == rc ? sh_quote(&cmd, num) : rc;
-    rc = WU_SUCCESS == rc ? sh_quote(&cmd, "--addrs") : rc;
-    rc = WU_SUCCESS == rc ? sh_quote(&cmd, addrs) : rc;
-    rc = WU_SUCCESS == rc ? wu_argv_append(&av, cmd) : rc;
-    free(cmd);
-    if (WU_SUCCESS != rc) {
-        wu_argv_free(av);
-        return rc;
-    }
-    *argv = av;
-    return WU_SUCCESS;
+    return rc;
 }
 
 /* This node's IPv4 addresses but loopback, comma-separated (where daemons may call back; they
@@ -851,10 +761,7 @@ static int register_params(void)
 {
     int rc = WU_SUCCESS;
     if (!params_registered) {
-        rc = wu_mca_param_register_table("pls", "rsh", rsh_params);
-        if (WU_SUCCESS == rc) {
-            rc = wu_mca_param_register_table("rte", "base", rte_params);
-        }
+        rc = wu_mca_param_register_table("rte", "base", rte_params);
         params_registered = WU_SUCCESS == rc;
     }
     return rc;
@@ -914,18 +821,15 @@ int wu_rte_dvm_start(rte_job_t *job)
     addrs = head_addrs();
     dvm->agents =
         NULL != wired && NULL != addrs && 0 != port
-            ? wu_pls_job_new("wired", dvm->nd, (char *const[]){rsh_agent, NULL}, wu_rte_progress())
+            ? wu_pls_job_new("wired", dvm->nd, (char *const[]){wired, NULL}, wu_rte_progress())
             : NULL;
     rc = NULL != dvm->agents ? WU_SUCCESS : WU_ERR_NOMEM;
+    if (WU_SUCCESS == rc && NULL != job->app->prefix &&
+        NULL == (dvm->agents->prefix = strdup(job->app->prefix))) {
+        rc = WU_ERR_NOMEM;
+    }
     for (uint32_t i = 0; i < dvm->nd && WU_SUCCESS == rc; i++) {
-        rc = agent_argv(dvm, &dvm->d[i], wired, port, addrs, &dvm->agents->procs[i].argv);
-        dvm->agents->procs[i].want_stdin = true;
-        /* ssh runs without a preloaded sanitizer runtime (it goes to wired on the command line) */
-        if (WU_SUCCESS == rc && NULL != getenv("LD_PRELOAD")) {
-            char **env = wu_argv_copy(environ);
-            rc = NULL != env ? wu_unsetenv("LD_PRELOAD", &env) : WU_ERR_NOMEM;
-            dvm->agents->procs[i].env = env;
-        }
+        rc = agent_proc(dvm, &dvm->d[i], wired, port, addrs, &dvm->agents->procs[i]);
     }
     free(wired);
     free(addrs);

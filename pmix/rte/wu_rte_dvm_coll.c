@@ -282,6 +282,8 @@ static pmix_status_t coll_contribute(struct rte_dvm *dvm, uint32_t k, const char
         for (pp = &dvm->colls; NULL != *pp; pp = &(*pp)->next) {
         }
         *pp = c; /* in arrival order: the oldest open fence of a set is found first */
+    } else if (!c->expect[k]) {
+        return PMIX_ERR_BAD_PARAM; /* the same set: k hosts no participant either */
     }
     if (ndata > 0) {
         char *nd = realloc(c->data, c->ndata + ndata);

@@ -161,6 +161,8 @@ pmix_status_t wu_rte_daemon_dmodex(const pmix_proc_t *proc, pmix_modex_cbfunc_t 
 pmix_status_t wu_rte_daemon_abort(const pmix_proc_t *proc, int status, const char *msg);
 /* In wired: a process's output or end goes to the head node (rte thread). */
 void wu_rte_daemon_output(rte_job_t *job, uint32_t rank, int stream, const char *data, size_t len);
+/* In wired: text for wrun's stderr (any thread). */
+void wu_rte_daemon_notice(const char *text);
 void wu_rte_daemon_exited(rte_job_t *job, rte_proc_t *rp);
 void wu_rte_daemon_local_done(rte_job_t *job);
 /* In wired: did the head say TERMINATE (or SHUTDOWN, or go away)? (rte thread) */

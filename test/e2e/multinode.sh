@@ -15,11 +15,12 @@
 # fails that fence on every node at once, named; a fence whose PMIX_TIMEOUT runs out fails on
 # every node and a later fence of the same ranks succeeds. --prefix DIR runs DIR/bin/wired
 # with DIR's bin and lib first in the remote ranks' paths; a --prefix without wired there is
-# reported naming the node and the missing program. Last, node2's network link is cut
+# reported naming the node and the missing program. --report-bindings has a line for every
+# rank, from its own node. Last, node2's network link is cut
 # mid-job: wrun ends within 12 s naming node2, and node2's daemon and ranks go away by
 # themselves. The lab is taken down at exit whatever happens.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-ntests=26
+ntests=27
 e2e_plan $ntests
 e2e_mktemp
 lab="$s/test/lab/lab.sh"
@@ -155,6 +156,18 @@ if [ "$e2e_rc" -eq 0 ] && [ "$(per_node "$e2e_tmp/hf.out")" = "node1 node1 node2
 else
     e2e_not_ok "--hostfile (exit $e2e_rc)"
     e2e_diag "$e2e_tmp/hf.out"
+fi
+
+# --report-bindings: one line per rank, each from the node that runs it
+on1 "$e2e_tmp/rb.out" ./wrun -H node1,node2,node3 -np 6 --report-bindings hostname
+got=$(sed -n 's/^\[\(node[0-9]\):[0-9]*\] MCW rank \([0-9]\) .*/\2\1/p' "$e2e_tmp/rb.out" | sort |
+    tr '\n' ' ')
+if [ "$e2e_rc" -eq 0 ] && [ "$got" = "0node1 1node1 2node2 3node2 4node3 5node3 " ] &&
+    leftovers "--report-bindings"; then
+    e2e_ok "--report-bindings across 3 nodes: a line for each of the 6 ranks, from its node"
+else
+    e2e_not_ok "--report-bindings across nodes (exit $e2e_rc): $got"
+    e2e_diag "$e2e_tmp/rb.out"
 fi
 
 # 4-6: PMIx data exchange across nodes

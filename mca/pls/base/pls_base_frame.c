@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* pls_base_frame.c -- the pls framework declaration, job records and the thread-shifted entry
- * points that call the selected module on the job's progress thread. */
+ * points that call the job's module on its progress thread (the first module, in priority
+ * order, that does not pass the launch on). */
 #include "mca/pls/pls.h"
 #include "opal/event/wu_wait.h"
 #include "opal/util/wu_argv.h"
@@ -11,7 +12,7 @@
 #include <unistd.h>
 
 WU_MCA_FRAMEWORK(pls, "Process launch: start, signal and stop the processes of a job",
-                 WU_MCA_SELECT_ONE);
+                 WU_MCA_SELECT_ALL);
 
 int wu_pls_base_open(void)
 {
@@ -20,11 +21,13 @@ int wu_pls_base_open(void)
 
 void wu_pls_base_close(void)
 {
-    /* the last close finalizes the module */
+    /* the last close finalizes the modules */
     if (1 == wu_mca_pls_framework.refcount) {
-        const wu_pls_module_t *m = wu_pls_base_module();
-        if (NULL != m && NULL != m->finalize) {
-            m->finalize();
+        for (size_t i = 0; i < wu_mca_pls_framework.nactive; i++) {
+            const wu_pls_module_t *m = wu_mca_active_module(&wu_mca_pls_framework, i);
+            if (NULL != m->finalize) {
+                m->finalize();
+            }
         }
     }
     wu_mca_framework_close(&wu_mca_pls_framework);
@@ -38,12 +41,28 @@ const wu_pls_module_t *wu_pls_base_module(void)
     return wu_mca_active_module(&wu_mca_pls_framework, 0);
 }
 
-const char *wu_pls_base_component_name(void)
+const char *wu_pls_base_component_name(const wu_pls_job_t *job)
 {
+    const void *m = NULL != job && job->launched ? job->module : NULL;
     if (wu_mca_pls_framework.refcount <= 0 || 0 == wu_mca_pls_framework.nactive) {
         return NULL;
     }
+    for (size_t i = 0; NULL != m && i < wu_mca_pls_framework.nactive; i++) {
+        if (wu_mca_active_module(&wu_mca_pls_framework, i) == m) {
+            return wu_mca_pls_framework.active[i]->component->name;
+        }
+    }
     return wu_mca_pls_framework.active[0]->component->name;
+}
+
+const wu_pls_module_t *wu_pls_base_next_module(const wu_pls_module_t *m)
+{
+    for (size_t i = 0; i + 1 < wu_mca_pls_framework.nactive; i++) {
+        if (wu_mca_active_module(&wu_mca_pls_framework, i) == m) {
+            return wu_mca_active_module(&wu_mca_pls_framework, i + 1);
+        }
+    }
+    return NULL;
 }
 
 wu_pls_job_t *wu_pls_job_new(const char *nspace, uint32_t nprocs, char *const argv[],
@@ -101,13 +120,27 @@ static int run_op(op_t *op)
     const wu_pls_module_t *m = op->module;
     wu_pls_job_t *job = op->job;
     switch (op->kind) {
-    case OP_LAUNCH:
+    case OP_LAUNCH: {
+        int rc = WU_ERR_NOT_SUPPORTED;
         if (job->launched) {
             return WU_ERR_EXISTS;
         }
         job->launched = true;
-        job->module = m;
-        return m->launch_job(job);
+        /* the modules in priority order, from m, until one takes the job */
+        for (size_t i = 0; i < wu_mca_pls_framework.nactive; i++) {
+            const wu_pls_module_t *mi = wu_mca_active_module(&wu_mca_pls_framework, i);
+            if (NULL != m && mi != m) {
+                continue;
+            }
+            m = NULL;
+            job->module = mi;
+            if (WU_ERR_TAKE_NEXT != (rc = mi->launch_job(job))) {
+                return rc;
+            }
+        }
+        job->module = NULL;
+        return WU_ERR_TAKE_NEXT == rc ? WU_ERR_NOT_SUPPORTED : rc;
+    }
     case OP_TERM_JOB:
         return m->terminate_job(job, op->timeout);
     case OP_TERM_DAEMONS:
@@ -229,6 +262,8 @@ void wu_pls_job_free(wu_pls_job_t *job)
     for (uint32_t i = 0; i < job->nprocs; i++) {
         wu_argv_free(job->procs[i].env);
         wu_argv_free(job->procs[i].argv);
+        wu_argv_free(job->procs[i].remote_env);
+        free(job->procs[i].host);
         free(job->procs[i].cwd);
         free(job->procs[i].cpus);
         if (job->procs[i].stdin_fd >= 0) {
@@ -238,6 +273,7 @@ void wu_pls_job_free(wu_pls_job_t *job)
     free(job->procs);
     wu_argv_free(job->argv);
     free(job->cwd);
+    free(job->prefix);
     free(job->nspace);
     free(job);
 }

@@ -226,6 +226,11 @@ static int fork_launch_job(wu_pls_job_t *job)
     if (NULL == base || NULL != job->pls_data) {
         return WU_ERR_BAD_PARAM;
     }
+    for (uint32_t i = 0; i < job->nprocs; i++) {
+        if (NULL != job->procs[i].host) {
+            return WU_ERR_TAKE_NEXT; /* another node's process: a remote agent's (rsh) */
+        }
+    }
     if (NULL == (fj = calloc(1, sizeof *fj)) ||
         NULL == (fj->procs = calloc(job->nprocs, sizeof *fj->procs))) {
         free(fj);

@@ -103,7 +103,7 @@ static void setup(void)
     wu_wait_init(&seen.done);
     ck_assert_int_eq(WU_SUCCESS, wu_mca_base_open());
     ck_assert_int_eq(WU_SUCCESS, wu_pls_base_open());
-    ck_assert_str_eq("fork", wu_pls_base_component_name());
+    ck_assert_str_eq("rsh", wu_pls_base_component_name(NULL)); /* first; it passes local jobs on */
     pt = wu_progress_start("pls-test");
     ck_assert_ptr_nonnull(pt);
 }
@@ -191,6 +191,7 @@ START_TEST(exit_codes)
     wu_pls_job_t *job = sh_job(n, exits[_i].script);
     int fds = count_fds();
     ck_assert_int_eq(WU_SUCCESS, wu_pls_launch_job(job));
+    ck_assert_str_eq("fork", wu_pls_base_component_name(job));
     wait_done();
     ck_assert_int_eq((int)n, seen.started);
     ck_assert_int_eq((int)n, seen.exited);
@@ -533,6 +534,103 @@ START_TEST(bad_input)
 }
 END_TEST
 
+/* --- rsh: processes of other nodes, through a fake agent ------------------------------------- */
+
+static char agent_dir[] = "/tmp/wu_pls_rsh_XXXXXX";
+
+/* The agent: `AGENT HOST CMD` prints "host=HOST" and runs CMD with sh, as ssh would on HOST. */
+static void setup_rsh(void)
+{
+    char path[64], var[96];
+    FILE *f;
+    ck_assert_ptr_nonnull(mkdtemp(agent_dir));
+    snprintf(path, sizeof path, "%s/agent", agent_dir);
+    ck_assert_ptr_nonnull(f = fopen(path, "w"));
+    fputs("#!/bin/sh\necho \"host=$1\"\nexec /bin/sh -c \"$2\"\n", f);
+    ck_assert_int_eq(0, fclose(f));
+    ck_assert_int_eq(0, chmod(path, 0700));
+    snprintf(var, sizeof var, "%s", path);
+    setenv("PMIX_MCA_pls_rsh_agent", var, 1);
+    setup();
+}
+
+static void teardown_rsh(void)
+{
+    char path[64];
+    teardown();
+    unsetenv("PMIX_MCA_pls_rsh_agent");
+    snprintf(path, sizeof path, "%s/agent", agent_dir);
+    unlink(path);
+    rmdir(agent_dir);
+    strcpy(agent_dir, "/tmp/wu_pls_rsh_XXXXXX");
+}
+
+/* Each process runs on its host through the agent, with its remote environment (quoted for the
+ * remote shell: spaces, quotes and $ arrive as they were) and --prefix's paths first. */
+START_TEST(rsh_remote_procs)
+{
+    char *argv[] = {"/bin/sh", "-c", "echo \"v=$WU_T_V p=${PATH%%:*} l=${LD_LIBRARY_PATH%%:*}\"",
+                    NULL};
+    wu_pls_job_t *job = wu_pls_job_new("t", 2, argv, pt);
+    const char *lib = strrchr(WU_LIBDIR, '/') + 1;
+    ck_assert_ptr_nonnull(job);
+    job->cb = (wu_pls_callbacks_t){
+        .started = on_started, .output = on_output, .exited = on_exited, .done = on_done};
+    job->prefix = strdup("/opt/it's here");
+    for (uint32_t i = 0; i < 2; i++) {
+        job->procs[i].host = strdup(0 == i ? "nodeA" : "nodeB");
+        ck_assert_int_eq(WU_SUCCESS,
+                         wu_argv_append(&job->procs[i].remote_env, "WU_T_V=a 'b' $c \"d\""));
+    }
+    ck_assert_int_eq(WU_SUCCESS, wu_pls_launch_job(job));
+    ck_assert_str_eq("rsh", wu_pls_base_component_name(job));
+    wait_done();
+    for (uint32_t r = 0; r < 2; r++) {
+        char want[256];
+        snprintf(want, sizeof want,
+                 "host=%s\nv=a 'b' $c \"d\" p=/opt/it's here/bin l=/opt/it's here/%s\n",
+                 0 == r ? "nodeA" : "nodeB", lib);
+        ck_assert_str_eq(want, seen.out[r]);
+        ck_assert_int_eq(WU_PLS_PROC_EXITED, job->procs[r].state);
+        ck_assert(WIFEXITED(job->procs[r].wait_status));
+        ck_assert_int_eq(0, WEXITSTATUS(job->procs[r].wait_status));
+    }
+    wu_pls_job_free(job);
+}
+END_TEST
+
+/* Signals and termination reach the agents (and so what they started). */
+START_TEST(rsh_terminate)
+{
+    char *argv[] = {"sleep", "30", NULL};
+    wu_pls_job_t *job = wu_pls_job_new("t", 2, argv, pt);
+    ck_assert_ptr_nonnull(job);
+    job->cb = (wu_pls_callbacks_t){.exited = on_exited, .done = on_done};
+    job->procs[0].host = strdup("nodeA");
+    job->procs[1].host = strdup("nodeB");
+    ck_assert_int_eq(WU_SUCCESS, wu_pls_launch_job(job));
+    ck_assert_int_eq(WU_SUCCESS, wu_pls_terminate_job(job, 1));
+    wait_done();
+    for (uint32_t r = 0; r < 2; r++) {
+        ck_assert(WIFSIGNALED(job->procs[r].wait_status));
+        ck_assert(gone(job->procs[r].pid));
+    }
+    wu_pls_job_free(job);
+}
+END_TEST
+
+/* A job with processes here and elsewhere is refused; an agent that cannot run is reported. */
+START_TEST(rsh_bad_jobs)
+{
+    char *argv[] = {"true", NULL};
+    wu_pls_job_t *job = wu_pls_job_new("t", 2, argv, pt);
+    ck_assert_ptr_nonnull(job);
+    job->procs[1].host = strdup("nodeB");
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_pls_launch_job(job));
+    wu_pls_job_free(job);
+}
+END_TEST
+
 static Suite *pls_fork_suite(void)
 {
     Suite *s = suite_create("pls_fork");
@@ -554,6 +652,13 @@ static Suite *pls_fork_suite(void)
     tcase_add_test(tc, signal_and_terminate_proc);
     tcase_add_test(tc, free_running_job);
     tcase_add_test(tc, bad_input);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("rsh");
+    tcase_add_checked_fixture(tc, setup_rsh, teardown_rsh);
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, rsh_remote_procs);
+    tcase_add_test(tc, rsh_terminate);
+    tcase_add_test(tc, rsh_bad_jobs);
     suite_add_tcase(s, tc);
     return s;
 }
