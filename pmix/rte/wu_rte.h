@@ -89,11 +89,20 @@ WU_EXPORT int wu_rte_default_np(const wu_rte_spec_t *app, uint32_t *np);
  * 128+sig), and once it is ending a further one kills it at once. SIGUSR1 and SIGUSR2 are
  * forwarded; SIGTSTP stops the job and then the launcher, SIGCONT resumes the job. */
 WU_EXPORT void wu_rte_interrupt(int sig);
-/* wired: serve node `node` of the job of the wrun listening on port (at the address the ssh
- * connection came from, or one of addrs, comma-separated), authenticated by token; after
- * wu_rte_init. Returns wired's exit status. */
-WU_EXPORT int wu_rte_daemon_main(uint32_t node, unsigned port, const char *addrs,
-                                 const char *token);
+/* How wired was started (its command line and the token from its standard input). */
+typedef struct wu_rte_daemon_args {
+    uint32_t node;      /* its node in the job map */
+    unsigned port;      /* wrun's */
+    const char *addrs;  /* wrun's addresses, comma-separated (NULL: only the ssh client's) */
+    const char *token;  /* the job's secret */
+    uint32_t radix;     /* the launch tree's radix, for the subtree it starts */
+    const char *spawn;  /* the daemons of its subtree, "K:host,..." (NULL: none) */
+    const char *prefix; /* --prefix of wrun: where Wireup is on the other nodes (NULL: here) */
+} wu_rte_daemon_args_t;
+/* wired: serve its node of the job of the wrun listening on port (at the address the ssh
+ * connection came from, or one of addrs), authenticated by token, after starting the daemons
+ * of its subtree; after wu_rte_init. Returns wired's exit status. */
+WU_EXPORT int wu_rte_daemon_main(const wu_rte_daemon_args_t *args);
 /* Shut everything down (PMIx server, progress thread, frameworks). */
 WU_EXPORT void wu_rte_finalize(void);
 

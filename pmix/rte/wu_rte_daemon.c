@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 typedef struct pending {
@@ -62,6 +63,11 @@ struct rte_daemon {
     struct early *early; /* requests about this node's procs before the job was registered */
     struct din *din;     /* standard input for this node's ranks */
     uint64_t next_id;
+    wu_pls_job_t *agents;  /* the agents (ssh) of the daemons this one starts, or NULL */
+    uint32_t *agent_node;  /* per agent: the map node of the daemon it starts */
+    char **agent_hosts;    /* the hosts of the subtree, the agents' among them */
+    uint32_t *agent_first; /* per agent: the index of its host in agent_hosts */
+    wu_wait_t agents_done;
 };
 
 static struct rte_daemon *the_daemon = NULL;
@@ -750,8 +756,149 @@ static int connect_head(struct rte_daemon *d, unsigned port, const char *addrs)
 /* Seconds wired waits for wrun's LAUNCH after HELLO. */
 #define LAUNCH_WAIT 120.0
 
-int wu_rte_daemon_main(uint32_t node, unsigned port, const char *addrs, const char *token)
+/* --- the daemons of this one's subtree of the launch tree --------------------------------- */
+
+static bool sub_output(wu_pls_job_t *agents, wu_pls_proc_t *proc, int stream, const char *data,
+                       size_t len)
 {
+    struct rte_daemon *d = agents->user;
+    (void)stream;
+    /* our stderr goes to wrun through our own agent */
+    wu_rte_agent_lines(d->agent_hosts[d->agent_first[proc->rank]], data, len);
+    return true;
+}
+
+/* An agent ended: if that was before its daemon called wrun, wrun says so (it knows). */
+static void sub_exited(wu_pls_job_t *agents, wu_pls_proc_t *proc)
+{
+    struct rte_daemon *d = agents->user;
+    char why[160];
+    wu_dmsg_t m;
+    if (d->shutdown || d->head_lost ||
+        (WU_PLS_PROC_EXITED == proc->state && WIFEXITED(proc->wait_status) &&
+         0 == WEXITSTATUS(proc->wait_status))) {
+        return;
+    }
+    if (WU_PLS_PROC_FAILED == proc->state) {
+        snprintf(why, sizeof why, "its launch agent could not be run on node %u: %s", d->node,
+                 strerror(proc->exec_errno)); /* node: the map index of the node that tried */
+    } else if (WIFSIGNALED(proc->wait_status)) {
+        snprintf(why, sizeof why, "its launch agent on node %u was killed by signal %d", d->node,
+                 WTERMSIG(proc->wait_status));
+    } else {
+        snprintf(why, sizeof why,
+                 "its launch agent on node %u exited with status %d (its messages above)", d->node,
+                 WEXITSTATUS(proc->wait_status));
+    }
+    PMIX_DATA_BUFFER_CONSTRUCT(&m);
+    send_msg(d, WU_DMSG_SPAWN_FAILED, &m,
+             PMIX_SUCCESS == wu_dmsg_put_u32(&m, d->agent_node[proc->rank])
+                 ? wu_dmsg_put_str(&m, why)
+                 : PMIX_ERR_NOMEM);
+}
+
+static void sub_done(wu_pls_job_t *agents)
+{
+    struct rte_daemon *d = agents->user;
+    wu_wait_release(&d->agents_done, WU_SUCCESS);
+}
+
+static void sub_token(wu_wait_call_t *call)
+{
+    const char *token = call->cbdata;
+    struct rte_daemon *d = the_daemon;
+    for (uint32_t i = 0; NULL != d && i < d->agents->nprocs; i++) {
+        int fd = d->agents->procs[i].stdin_fd;
+        if (fd >= 0 && ((ssize_t)strlen(token) != write(fd, token, strlen(token)) ||
+                        1 != write(fd, "\n", 1))) {
+            /* the agent is gone already: its exit says why */
+        }
+        wu_pls_close_stdin(d->agents, i);
+    }
+    wu_wait_call_done(call, WU_SUCCESS);
+}
+
+/* Start the daemons of args->spawn (our subtree), in chunks of the launch tree. */
+static int start_subtree(struct rte_daemon *d, const wu_rte_daemon_args_t *args)
+{
+    uint32_t *nodes = NULL, n = 0, *starts = NULL, *lens = NULL, nchunks = 0;
+    char **hosts = NULL, *wired = NULL;
+    int rc = wu_rte_tree_parse(args->spawn, &nodes, &hosts, &n);
+    if (WU_SUCCESS == rc && 0 == n) {
+        goto out;
+    }
+    if (WU_SUCCESS == rc &&
+        (NULL == (starts = calloc(n, sizeof *starts)) || NULL == (lens = calloc(n, sizeof *lens)) ||
+         NULL == (wired = wu_rte_wired_path(args->prefix)))) {
+        rc = WU_ERR_NOMEM;
+    }
+    nchunks = WU_SUCCESS == rc ? wu_rte_tree_chunks(n, args->radix, starts, lens) : 0;
+    if (WU_SUCCESS == rc &&
+        (NULL == (d->agent_node = calloc(nchunks, sizeof *d->agent_node)) ||
+         NULL == (d->agent_first = calloc(nchunks, sizeof *d->agent_first)) ||
+         NULL == (d->agents = wu_pls_job_new("wired", nchunks, (char *const[]){wired, NULL},
+                                             wu_rte_progress())) ||
+         (NULL != args->prefix && NULL == (d->agents->prefix = strdup(args->prefix))))) {
+        rc = WU_ERR_NOMEM;
+    }
+    for (uint32_t c = 0; c < nchunks && WU_SUCCESS == rc; c++) {
+        uint32_t first = starts[c];
+        char *sub = wu_rte_tree_spec(nodes + first + 1, hosts + first + 1, lens[c] - 1);
+        d->agent_node[c] = nodes[first];
+        d->agent_first[c] = first;
+        rc = NULL == sub
+                 ? WU_ERR_NOMEM
+                 : wu_rte_spawn_proc(&d->agents->procs[c], wired, nodes[first], hosts[first],
+                                     args->port, args->addrs, args->radix, sub, args->prefix);
+        free(sub);
+    }
+    if (WU_SUCCESS == rc) {
+        d->agents->user = d;
+        d->agents->cb =
+            (wu_pls_callbacks_t){.output = sub_output, .exited = sub_exited, .done = sub_done};
+        rc = wu_pls_launch_job(d->agents);
+    }
+    if (WU_SUCCESS == rc) {
+        for (uint32_t i = 0; i < d->agents->nprocs; i++) {
+            wu_rte_watch_pid(d->agents->procs[i].pid);
+        }
+        (void)wu_progress_shift_wait(wu_rte_progress(), sub_token, (void *)args->token, 0);
+    }
+out:
+    free(nodes);
+    d->agent_hosts = hosts; /* for the agents' output */
+    free(starts);
+    free(lens);
+    free(wired);
+    return rc;
+}
+
+/* Report a subtree that could not be started (every daemon of it, so wrun need not wait). */
+static void subtree_failed(struct rte_daemon *d, const char *spec, int rc)
+{
+    uint32_t *nodes = NULL, n = 0;
+    char **hosts = NULL, why[160];
+    snprintf(why, sizeof why,
+             "node %u could not start the daemons of its part of the launch tree: %s", d->node,
+             wu_strerror(rc));
+    if (WU_SUCCESS == wu_rte_tree_parse(spec, &nodes, &hosts, &n)) {
+        for (uint32_t i = 0; i < n; i++) {
+            wu_dmsg_t m;
+            PMIX_DATA_BUFFER_CONSTRUCT(&m);
+            send_msg(d, WU_DMSG_SPAWN_FAILED, &m,
+                     PMIX_SUCCESS == wu_dmsg_put_u32(&m, nodes[i]) ? wu_dmsg_put_str(&m, why)
+                                                                   : PMIX_ERR_NOMEM);
+        }
+    }
+    free(nodes);
+    wu_argv_free(hosts);
+}
+
+int wu_rte_daemon_main(const wu_rte_daemon_args_t *args)
+{
+    uint32_t node = args->node;
+    unsigned port = args->port;
+    const char *addrs = args->addrs, *token = args->token;
     struct rte_daemon *d = calloc(1, sizeof *d);
     wu_dmsg_t m;
     pmix_status_t prc;
@@ -763,6 +910,7 @@ int wu_rte_daemon_main(uint32_t node, unsigned port, const char *addrs, const ch
     }
     d->node = node;
     wu_rte_daemon_mode = true;
+    wu_wait_init(&d->agents_done);
     wu_wait_init(&d->launched);
     wu_wait_init(&d->end);
     wu_wait_init(&d->closed);
@@ -782,6 +930,9 @@ int wu_rte_daemon_main(uint32_t node, unsigned port, const char *addrs, const ch
     prc = PMIX_SUCCESS == prc ? wu_dmsg_put_str(&m, host) : prc;
     prc = PMIX_SUCCESS == prc ? wu_dmsg_put_i32(&m, (int32_t)getpid()) : prc;
     send_msg(d, WU_DMSG_HELLO, &m, prc);
+    if (NULL != args->spawn && WU_SUCCESS != (rc = start_subtree(d, args))) {
+        subtree_failed(d, args->spawn, rc);
+    }
     if (WU_ERR_TIMEOUT == wu_wait_for(&d->launched, LAUNCH_WAIT)) {
         fprintf(stderr, "wired: no job from wrun within %.0f seconds\n", LAUNCH_WAIT);
         goto out;
@@ -821,6 +972,19 @@ out:
     for (int i = 0; i < 100 && atomic_load(&reports_running) > 0; i++) {
         usleep(100000); /* a --timeout report still being made (seconds at most) */
     }
+    if (NULL != d->agents) {
+        /* the daemons we started end on wrun's word (or on losing it): their agents with them;
+         * what is left after a while is killed */
+        if (d->agents->launched) {
+            (void)wu_wait_for(&d->agents_done, d->head_lost ? 2.0 : 10.0);
+        }
+        wu_pls_job_free(d->agents);
+        d->agents = NULL;
+    }
+    free(d->agent_node);
+    free(d->agent_first);
+    wu_argv_free(d->agent_hosts);
+    wu_wait_destroy(&d->agents_done);
     the_daemon = NULL;
     while (NULL != d->din) { /* input that came after the job ended (its events are gone) */
         din_t *t = d->din;

@@ -31,7 +31,8 @@
  *   STDIN_ACK   d->h  rank, how many of those bytes were written (or dropped)
  *   REPORT_REQ  h->d  --timeout ran out: what are your ranks blocked in?
  *   REPORT      d->h  the lines of the node's server (wu_server_blocked_report)
- *   NOTICE      d->h  text for wrun's stderr, as it is (--report-bindings lines) */
+ *   NOTICE      d->h  text for wrun's stderr, as it is (--report-bindings lines)
+ *   SPAWN_FAILED d->h the agent that was to start node K's daemon ended: K, what happened */
 #ifndef WU_RTE_DMSG_H
 #define WU_RTE_DMSG_H
 
@@ -68,6 +69,7 @@ enum {
     WU_DMSG_REPORT_REQ,
     WU_DMSG_REPORT,
     WU_DMSG_NOTICE,
+    WU_DMSG_SPAWN_FAILED,
 };
 
 /* A message being built or read: a PMIx data buffer. */

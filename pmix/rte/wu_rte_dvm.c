@@ -45,11 +45,17 @@
 extern char **environ;
 
 static int daemon_timeout = 60;
+static int radix = 64;
 static bool params_registered = false;
 
 static const wu_mca_param_t rte_params[] = {
     WU_PARAM_INT_RANGE("daemon_timeout", &daemon_timeout, 1, 3600, WU_INFO_LVL_4,
                        "Seconds wrun waits for the daemons of the other nodes to call back"),
+    WU_PARAM_END};
+static const wu_mca_param_t routed_params[] = {
+    WU_PARAM_INT_RANGE("radix", &radix, 0, 1000000, WU_INFO_LVL_4,
+                       "Daemons each daemon starts in the launch tree (wrun starts as many, each "
+                       "starting its share of the rest); 0: wrun starts every daemon itself"),
     WU_PARAM_END};
 
 static void release_once(wu_wait_t *w, bool *flag, int rc)
@@ -344,6 +350,17 @@ static void on_daemon_msg(dvm_node_t *n, uint32_t type, wu_dmsg_t *m)
     case WU_DMSG_REPORT:
         on_report(n, m);
         break;
+    case WU_DMSG_SPAWN_FAILED:
+        if (PMIX_SUCCESS == wu_dmsg_get_u32(m, &u1) && PMIX_SUCCESS == wu_dmsg_get_str(m, &a) &&
+            NULL != a && u1 < job->map->nnodes && UINT32_MAX != dvm->by_node[u1]) {
+            dvm_node_t *dn = &dvm->d[dvm->by_node[u1]];
+            if (NULL == dn->conn && !dn->lost && !dvm->stopping) {
+                wu_rte_say("daemon-start-failed", wu_rte_tool, job->map->nodes[u1].name, a);
+                dn->lost = true;
+                release_once(&dvm->ready, &dvm->ready_done, WU_ERR_SILENT);
+            }
+        }
+        break;
     case WU_DMSG_NOTICE:
         if (PMIX_SUCCESS == wu_dmsg_get_str(m, &a) && NULL != a) {
             wu_rte_write_text(STDERR_FILENO, a, strlen(a));
@@ -391,8 +408,6 @@ static bool token_ok(const char *mine, const char *theirs)
 }
 
 /* The first frame of a connection: HELLO from one of our daemons, or the peer is dropped. */
-static void print_agent_lines(const char *name, const char *data, size_t len);
-
 static void on_hello(struct rte_dvm *dvm, wu_ptl_conn_t *c, uint32_t type, wu_dmsg_t *m)
 {
     char *version = NULL, *token = NULL, *host = NULL;
@@ -423,7 +438,7 @@ static void on_hello(struct rte_dvm *dvm, wu_ptl_conn_t *c, uint32_t type, wu_dm
         n->conn = c;
         if (NULL != n->early) {
             /* what the agent wrote before (ssh's warnings): shown now that it worked */
-            print_agent_lines(dvm->job->map->nodes[n->node].name, n->early, n->nearly);
+            wu_rte_agent_lines(dvm->job->map->nodes[n->node].name, n->early, n->nearly);
             free(n->early);
             n->early = NULL;
             n->nearly = 0;
@@ -482,31 +497,11 @@ static void on_closed(wu_ptl_conn_t *c, int status, void *cbdata)
 
 /* --- the agents (ssh) ------------------------------------------------------------------------ */
 
+/* The daemon an agent started (the first of its chunk of the launch tree). */
 static dvm_node_t *agent_node(wu_pls_job_t *agents, wu_pls_proc_t *proc)
 {
     struct rte_dvm *dvm = agents->user;
-    return proc->rank < dvm->nd ? &dvm->d[proc->rank] : NULL;
-}
-
-/* Lines of an agent or its daemon on our stderr, each prefixed with the node's name. */
-static void print_agent_lines(const char *name, const char *data, size_t len)
-{
-    while (len > 0) {
-        const char *nl = memchr(data, '\n', len);
-        size_t k = NULL != nl ? (size_t)(nl - data) + 1 : len;
-        /* the line without its newline, terminal controls escaped */
-        size_t linelen = NULL != nl ? k - 1 : k;
-        char *raw = strndup(data, linelen), *line = NULL;
-        char *safe = NULL != raw ? wu_str_escape_dup(raw, linelen, WU_ESC_KEEP_UTF8) : NULL;
-        if (NULL != safe && WU_SUCCESS == wu_asprintf(&line, "[%s] %s\n", name, safe)) {
-            wu_rte_write_text(STDERR_FILENO, line, strlen(line));
-        }
-        free(line);
-        free(safe);
-        free(raw);
-        data += k;
-        len -= k;
-    }
+    return proc->rank < agents->nprocs ? &dvm->d[dvm->agent_d[proc->rank]] : NULL;
 }
 
 /* Most of an agent's output kept before its daemon calls back. */
@@ -531,7 +526,7 @@ static bool agent_output(wu_pls_job_t *agents, wu_pls_proc_t *proc, int stream, 
         }
         return true;
     }
-    print_agent_lines(NULL != n ? dvm->job->map->nodes[n->node].name : "?", data, len);
+    wu_rte_agent_lines(NULL != n ? dvm->job->map->nodes[n->node].name : "?", data, len);
     return true;
 }
 
@@ -599,78 +594,6 @@ static void agents_done(wu_pls_job_t *agents)
     wu_wait_release(&dvm->agents_done, WU_SUCCESS);
 }
 
-/* Variables the daemon takes from wrun's environment (ssh passes none): our parameters and the
- * sanitizers' settings, so that wired behaves as wrun was asked to. */
-static bool forwarded_var(const char *kv)
-{
-    static const char *const prefixes[] = {
-        "PMIX_MCA_", "WU_", "ASAN_OPTIONS=", "UBSAN_OPTIONS=", "LSAN_OPTIONS=", "TMPDIR=", NULL};
-    for (const char *const *p = prefixes; NULL != *p; p++) {
-        if (0 == strncmp(kv, *p, strlen(*p))) {
-            return true;
-        }
-    }
-    /* a sanitizer runtime preloaded into every program (the test suite's sanitizer runs) */
-    return 0 == strncmp(kv, "LD_PRELOAD=", 11) && NULL != strstr(kv, "libasan");
-}
-
-/* The wired next to this wrun (a build tree's libtool wrapper, or the installed one), or
- * DIR/bin/wired with --prefix DIR. */
-static char *wired_path(const char *prefix)
-{
-    char exe[4096], *slash, *path = NULL;
-    ssize_t n;
-    if (NULL != prefix) {
-        (void)wu_asprintf(&path, "%s/bin/wired", prefix);
-        return path;
-    }
-    n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        if (NULL != (slash = strrchr(exe, '/'))) {
-            *slash = '\0';
-        }
-        if (NULL != (slash = strrchr(exe, '/')) && 0 == strcmp(slash, "/.libs")) {
-            *slash = '\0';
-        }
-        if (WU_SUCCESS == wu_asprintf(&path, "%s/wired", exe) && 0 == access(path, X_OK)) {
-            return path;
-        }
-        free(path);
-        path = NULL;
-    }
-    (void)wu_asprintf(&path, "%s/wired", WU_BINDIR);
-    return path;
-}
-
-/* The agent's process for node n: wired's command line, the host, and what wired takes from our
- * environment (the rsh component makes the agent's command line of it). */
-static int agent_proc(struct rte_dvm *dvm, dvm_node_t *n, const char *wired, unsigned port,
-                      const char *addrs, wu_pls_proc_t *p)
-{
-    char node[16], sport[16];
-    int rc;
-    snprintf(node, sizeof node, "%u", n->node);
-    snprintf(sport, sizeof sport, "%u", port);
-    p->argv = wu_argv_copy((char *const[]){(char *)wired, "--node", node, "--port", sport,
-                                           "--addrs", (char *)addrs, NULL});
-    p->host = strdup(dvm->job->map->nodes[n->node].name);
-    rc = NULL != p->argv && NULL != p->host ? WU_SUCCESS : WU_ERR_NOMEM;
-    for (char **e = environ; NULL != e && NULL != *e && WU_SUCCESS == rc; e++) {
-        if (forwarded_var(*e)) {
-            rc = wu_argv_append(&p->remote_env, *e);
-        }
-    }
-    p->want_stdin = true;
-    /* the agent runs without a preloaded sanitizer runtime (wired gets it in remote_env) */
-    if (WU_SUCCESS == rc && NULL != getenv("LD_PRELOAD")) {
-        char **env = wu_argv_copy(environ);
-        rc = NULL != env ? wu_unsetenv("LD_PRELOAD", &env) : WU_ERR_NOMEM;
-        p->env = env;
-    }
-    return rc;
-}
-
 /* This node's IPv4 addresses but loopback, comma-separated (where daemons may call back; they
  * try the address their ssh connection came from first). */
 static char *head_addrs(void)
@@ -702,7 +625,7 @@ static void send_token(wu_wait_call_t *call)
     struct rte_dvm *dvm = call->cbdata;
     char line[sizeof dvm->token + 1];
     snprintf(line, sizeof line, "%s\n", dvm->token);
-    for (uint32_t i = 0; i < dvm->nd; i++) {
+    for (uint32_t i = 0; i < dvm->agents->nprocs; i++) {
         int fd = dvm->agents->procs[i].stdin_fd;
         if (fd >= 0 && (ssize_t)strlen(line) != write(fd, line, strlen(line))) {
             /* the agent is gone already: its exit says why */
@@ -728,7 +651,7 @@ static void say_missing(wu_wait_call_t *call)
     for (uint32_t i = 0; i < dvm->nd; i++) {
         dvm_node_t *n = &dvm->d[i];
         if (NULL == n->conn && NULL != n->early) { /* what its agent said meanwhile */
-            print_agent_lines(dvm->job->map->nodes[n->node].name, n->early, n->nearly);
+            wu_rte_agent_lines(dvm->job->map->nodes[n->node].name, n->early, n->nearly);
         }
     }
     wu_wait_call_done(call, WU_SUCCESS);
@@ -762,8 +685,50 @@ static int register_params(void)
     int rc = WU_SUCCESS;
     if (!params_registered) {
         rc = wu_mca_param_register_table("rte", "base", rte_params);
+        rc = WU_SUCCESS == rc ? wu_mca_param_register_table("routed", NULL, routed_params) : rc;
         params_registered = WU_SUCCESS == rc;
     }
+    return rc;
+}
+
+/* The agents of the first level of the launch tree (dvm->agents): one per chunk of the
+ * daemons, each starting the chunk's first daemon, which starts the rest of its chunk. */
+static int start_tree(struct rte_dvm *dvm, const char *wired, unsigned port, const char *addrs)
+{
+    rte_job_t *job = dvm->job;
+    uint32_t *starts = calloc(dvm->nd, sizeof *starts), *lens = calloc(dvm->nd, sizeof *lens);
+    uint32_t *nodes = calloc(dvm->nd, sizeof *nodes), nchunks;
+    char **hosts = NULL;
+    int rc = NULL != starts && NULL != lens && NULL != nodes ? WU_SUCCESS : WU_ERR_NOMEM;
+    for (uint32_t i = 0; i < dvm->nd && WU_SUCCESS == rc; i++) {
+        nodes[i] = dvm->d[i].node;
+        rc = wu_argv_append(&hosts, job->map->nodes[dvm->d[i].node].name);
+    }
+    nchunks = WU_SUCCESS == rc ? wu_rte_tree_chunks(dvm->nd, (uint32_t)radix, starts, lens) : 0;
+    if (WU_SUCCESS == rc && (NULL == (dvm->agent_d = calloc(nchunks, sizeof *dvm->agent_d)) ||
+                             NULL == (dvm->agents = wu_pls_job_new(
+                                          "wired", nchunks, (char *const[]){(char *)wired, NULL},
+                                          wu_rte_progress())))) {
+        rc = WU_ERR_NOMEM;
+    }
+    if (WU_SUCCESS == rc && NULL != job->app->prefix &&
+        NULL == (dvm->agents->prefix = strdup(job->app->prefix))) {
+        rc = WU_ERR_NOMEM;
+    }
+    for (uint32_t c = 0; c < nchunks && WU_SUCCESS == rc; c++) {
+        uint32_t first = starts[c];
+        char *sub = wu_rte_tree_spec(nodes + first + 1, hosts + first + 1, lens[c] - 1);
+        dvm->agent_d[c] = first;
+        rc = NULL == sub
+                 ? WU_ERR_NOMEM
+                 : wu_rte_spawn_proc(&dvm->agents->procs[c], wired, nodes[first], hosts[first],
+                                     port, addrs, (uint32_t)radix, sub, job->app->prefix);
+        free(sub);
+    }
+    free(starts);
+    free(lens);
+    free(nodes);
+    wu_argv_free(hosts);
     return rc;
 }
 
@@ -817,19 +782,11 @@ int wu_rte_dvm_start(rte_job_t *job)
     uri = wu_ptl_listener_uri(dvm->listener);
     colon = NULL != uri ? strrchr(uri, ':') : NULL;
     port = NULL != colon ? (unsigned)strtoul(colon + 1, NULL, 10) : 0;
-    wired = wired_path(job->app->prefix);
+    wired = wu_rte_wired_path(job->app->prefix);
     addrs = head_addrs();
-    dvm->agents =
-        NULL != wired && NULL != addrs && 0 != port
-            ? wu_pls_job_new("wired", dvm->nd, (char *const[]){wired, NULL}, wu_rte_progress())
-            : NULL;
-    rc = NULL != dvm->agents ? WU_SUCCESS : WU_ERR_NOMEM;
-    if (WU_SUCCESS == rc && NULL != job->app->prefix &&
-        NULL == (dvm->agents->prefix = strdup(job->app->prefix))) {
-        rc = WU_ERR_NOMEM;
-    }
-    for (uint32_t i = 0; i < dvm->nd && WU_SUCCESS == rc; i++) {
-        rc = agent_proc(dvm, &dvm->d[i], wired, port, addrs, &dvm->agents->procs[i]);
+    rc = NULL != wired && NULL != addrs && 0 != port ? WU_SUCCESS : WU_ERR_NOMEM;
+    if (WU_SUCCESS == rc) {
+        rc = start_tree(dvm, wired, port, addrs);
     }
     free(wired);
     free(addrs);
@@ -845,7 +802,7 @@ int wu_rte_dvm_start(rte_job_t *job)
                                                     : wu_strerror(rc));
         return WU_ERR_SILENT;
     }
-    for (uint32_t i = 0; i < dvm->nd; i++) {
+    for (uint32_t i = 0; i < dvm->agents->nprocs; i++) {
         wu_rte_watch_pid(dvm->agents->procs[i].pid);
     }
     (void)wu_progress_shift_wait(wu_rte_progress(), send_token, dvm, 0);
@@ -932,6 +889,7 @@ void wu_rte_dvm_stop(rte_job_t *job)
         free(dvm->d[i].early);
     }
     free(dvm->d);
+    free(dvm->agent_d);
     free(dvm->by_node);
     free(dvm);
     job->dvm = NULL;

@@ -25,7 +25,8 @@ struct rte_dvm {
     rte_job_t *job;
     char token[33];
     wu_ptl_listener_t *listener;
-    wu_pls_job_t *agents; /* one agent (ssh) process per daemon */
+    wu_pls_job_t *agents; /* the agents (ssh) of the first level of the launch tree */
+    uint32_t *agent_d;    /* per agent: the index in d of the daemon it starts */
     dvm_node_t *d;
     uint32_t nd;
     uint32_t *by_node; /* map node -> index into d, UINT32_MAX: none (the head's own) */

@@ -120,6 +120,28 @@ const char *wu_rte_rank_host(const rte_job_t *job, uint32_t rank);
 int wu_rte_run_daemon_job(const wu_rte_spec_t *app, const char *nspace, wu_rte_jobmap_t *map,
                           uint32_t mynode, struct rte_daemon *daemon, int *status);
 
+/* wu_rte_spawn.c: starting wired daemons (the head's first level, and each daemon's subtree). */
+/* The launch tree: cut n daemons into at most radix chunks (0: one each), in order, as even as
+ * possible; chunk i is starts[i], lens[i] (both with room for n); returns how many. The first
+ * of a chunk is started by the parent and starts the rest of its chunk. */
+uint32_t wu_rte_tree_chunks(uint32_t n, uint32_t radix, uint32_t *starts, uint32_t *lens);
+/* "K:host,K:host" for wired's --spawn (NULL: out of memory), and back (WU_ERR_BAD_PARAM for
+ * a malformed spec). */
+char *wu_rte_tree_spec(const uint32_t *nodes, char *const *hosts, uint32_t n);
+int wu_rte_tree_parse(const char *spec, uint32_t **nodes, char ***hosts, uint32_t *n);
+/* wired as the other nodes run it: DIR/bin/wired with --prefix DIR, else the one next to the
+ * running program (malloc'ed; NULL: out of memory). */
+char *wu_rte_wired_path(const char *prefix);
+/* Fill p, a process of a pls job the rsh component runs, to start wired for map node `node` on
+ * host, calling back to the head at port/addrs, with the subtree it must start (spec; NULL or
+ * "": none), the radix and --prefix for it, and the variables of our environment a daemon
+ * takes. */
+int wu_rte_spawn_proc(wu_pls_proc_t *p, const char *wired, uint32_t node, const char *host,
+                      unsigned port, const char *addrs, uint32_t radix, const char *subtree,
+                      const char *prefix);
+/* Write what an agent (or the daemon it started) wrote to our stderr, each line as "[name] ...". */
+void wu_rte_agent_lines(const char *name, const char *data, size_t len);
+
 /* wu_rte_dvm.c: on the head node, the daemons (wired) of the job's other nodes, started with
  * ssh and reached over TCP (wu_rte_dmsg.h has the messages). */
 /* Main thread, after placement: start a daemon on every other node of the map and wait until

@@ -16,11 +16,13 @@
 # every node and a later fence of the same ranks succeeds. --prefix DIR runs DIR/bin/wired
 # with DIR's bin and lib first in the remote ranks' paths; a --prefix without wired there is
 # reported naming the node and the missing program. --report-bindings has a line for every
-# rank, from its own node. Last, node2's network link is cut
+# rank, from its own node. With routed_radix 1 the launch is a chain: wrun starts node2's
+# daemon, whose agent starts node3's; jobs run and end as with the flat launch. Last, node2's
+# network link is cut
 # mid-job: wrun ends within 12 s naming node2, and node2's daemon and ranks go away by
 # themselves. The lab is taken down at exit whatever happens.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-ntests=27
+ntests=29
 e2e_plan $ntests
 e2e_mktemp
 lab="$s/test/lab/lab.sh"
@@ -95,7 +97,7 @@ nours() {
 # file system): no wired, no rank of the test's programs, nothing in the test's TMPDIR
 leftovers() {
     sleep 0.3
-    left=$(ours '^[^ ]*(wired --node|e2e_exchange|e2e_nodes|e2e_fail|mpi_shapes)|^sleep 3141' | tr '\n' ' ')
+    left=$(ours '^[^ ]*(wired --node|e2e_exchange|e2e_nodes|e2e_fail|mpi_shapes)|^sleep 3141|^ssh .*wired' | tr '\n' ' ')
     files=$(find "$e2e_tmp/t" -mindepth 1 2>/dev/null | head -5)
     if [ -n "$left" ] || [ -n "$files" ]; then
         echo "# left after $1: processes: $left; files: $files"
@@ -116,6 +118,28 @@ start_sleepers() {
     job=$!
     i=0
     while [ "$(nours '^sleep 3141')" -lt 6 ] && [ "$i" -lt 200 ]; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+}
+
+# exchange MODE HOW: e2e_exchange MODE across the 3 nodes (HOW: words for the message)
+exchange() {
+    on1 "$e2e_tmp/x.$1.out" ./wrun -H node1,node2,node3 -np 6 test/e2e/e2e_exchange "$1"
+    n=$(e2e_count_lines "$e2e_tmp/x.$1.out" "^exchange $1: rank [0-5] of 6: ok")
+    if [ "$e2e_rc" -eq 0 ] && [ "$n" -eq 6 ] && leftovers "e2e_exchange $1 $2"; then
+        e2e_ok "e2e_exchange $1 across 3 nodes${2:+ $2}: every rank checked every peer's values"
+    else
+        e2e_not_ok "e2e_exchange $1 across 3 nodes${2:+ $2} (exit $e2e_rc, $n ranks ok)"
+        e2e_diag "$e2e_tmp/x.$1.out"
+    fi
+}
+
+# until_gone TENTHS: wait up to TENTHS tenths of a second until no rank (sleep 3141) or daemon of
+# the test runs; $i is how long it took
+until_gone() {
+    i=0
+    while [ "$(nours '^sleep 3141|^[^ ]*wired --node')" -gt 0 ] && [ "$i" -lt "$1" ]; do
         sleep 0.1
         i=$((i + 1))
     done
@@ -170,16 +194,31 @@ else
     e2e_diag "$e2e_tmp/rb.out"
 fi
 
+# the launch tree: with routed_radix 1 wrun starts node2's daemon only, and that daemon starts
+# node3's (the ssh to node3 is its child); a job runs across the chain, and SIGTERM ends it all
+PMIX_MCA_routed_radix=1
+export PMIX_MCA_routed_radix
+exchange collect "with routed_radix 1 (node1 -> node2 -> node3)"
+start_sleepers "$e2e_tmp/tree.out"
+unset PMIX_MCA_routed_radix
+parent=
+for a in $(ours '^ssh .* node3 '); do
+    parent=$(tr '\0' ' ' <"/proc/$(awk '/^PPid:/ { print $2 }' "/proc/$a/status")/cmdline")
+done
+w=$(ours '^[^ ]*wrun -H node1,node2,node3 -np 6 sleep' | head -1)
+[ -n "$w" ] && kill -TERM "$w"
+wait "$job"
+rc=$?
+if [ "$rc" -eq 143 ] && expr "$parent" : '.*wired --node 1 ' >/dev/null && leftovers "the chain"; then
+    e2e_ok "routed_radix 1: node2's wired runs the ssh to node3; SIGTERM ends every node (143)"
+else
+    e2e_not_ok "routed_radix 1: exit $rc; the ssh to node3 was started by '$parent'"
+    e2e_diag "$e2e_tmp/tree.out"
+fi
+
 # 4-6: PMIx data exchange across nodes
 for mode in collect nocollect direct; do
-    on1 "$e2e_tmp/x.$mode.out" ./wrun -H node1,node2,node3 -np 6 test/e2e/e2e_exchange "$mode"
-    n=$(e2e_count_lines "$e2e_tmp/x.$mode.out" "^exchange $mode: rank [0-5] of 6: ok")
-    if [ "$e2e_rc" -eq 0 ] && [ "$n" -eq 6 ] && leftovers "e2e_exchange $mode"; then
-        e2e_ok "e2e_exchange $mode across 3 nodes: every rank checked every peer's values"
-    else
-        e2e_not_ok "e2e_exchange $mode across 3 nodes (exit $e2e_rc, $n ranks ok)"
-        e2e_diag "$e2e_tmp/x.$mode.out"
-    fi
+    exchange "$mode" ""
 done
 
 # 7-9: Open MPI across the nodes over TCP: by slot, by node, from the hostfile
@@ -291,11 +330,7 @@ else
     e2e_diag "$e2e_tmp/kd.out"
 fi
 # node2's ranks are ended by its daemon's watchdog (after a 2 s grace)
-i=0
-while [ "$(nours '^sleep 3141|^[^ ]*wired --node')" -gt 0 ] && [ "$i" -lt 50 ]; do
-    sleep 0.1
-    i=$((i + 1))
-done
+until_gone 50
 if leftovers "kill -9 of wired"; then
     e2e_ok "after the daemon's death nothing is left on any node"
 else
@@ -306,11 +341,7 @@ fi
 start_sleepers "$e2e_tmp/kw.out"
 w=$(ours '^[^ ]*wrun -H node1,node2,node3 -np 6 sleep' | head -1)
 [ -n "$w" ] && kill -9 "$w"
-i=0
-while [ "$(nours '^sleep 3141|^[^ ]*wired --node')" -gt 0 ] && [ "$i" -lt 50 ]; do
-    sleep 0.1
-    i=$((i + 1))
-done
+until_gone 50
 wait "$job"
 if [ -n "$w" ] && [ "$i" -lt 50 ]; then
     e2e_ok "SIGKILL of wrun: every rank and daemon is gone within $((i / 10)).$((i % 10)) s"
@@ -421,11 +452,7 @@ else
     e2e_diag "$e2e_tmp/cut.out"
 fi
 # node2's daemon notices by itself (keepalive) and takes its ranks along
-i=0
-while [ "$(nours '^sleep 3141|^[^ ]*wired --node')" -gt 0 ] && [ "$i" -lt 150 ]; do
-    sleep 0.1
-    i=$((i + 1))
-done
+until_gone 150
 if leftovers "the cut link"; then
     e2e_ok "after the cut, node2's daemon and ranks end by themselves ($((i / 10)).$((i % 10)) s)"
 else

@@ -22,7 +22,8 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "Usage: wired --node K --port P [--addrs A,B,...]\n"
+    fprintf(f, "Usage: wired --node K --port P [--addrs A,B,...] [--radix R --spawn K:HOST,...]\n"
+               "             [--prefix DIR]\n"
                "The per-node daemon of Wireup's multi-node jobs. wrun starts it on each node\n"
                "through ssh and hands it the job's token on its standard input; see wired(1).\n");
 }
@@ -76,8 +77,8 @@ static void on_term(int sig)
 
 int main(int argc, char *argv[])
 {
-    unsigned long node = 0, port = 0;
-    const char *addrs = NULL;
+    unsigned long node = 0, port = 0, radix = 0;
+    const char *addrs = NULL, *spawn = NULL, *prefix = NULL;
     bool ok = true, have_node = false, have_port = false;
     char token[128];
     int status;
@@ -100,6 +101,12 @@ int main(int argc, char *argv[])
             have_port = true;
         } else if (0 == strcmp(a, "--addrs")) {
             addrs = argv[++i];
+        } else if (0 == strcmp(a, "--radix")) {
+            radix = number(argv[++i], 1000000, &ok);
+        } else if (0 == strcmp(a, "--spawn")) {
+            spawn = argv[++i];
+        } else if (0 == strcmp(a, "--prefix")) {
+            prefix = argv[++i];
         } else {
             ok = false;
         }
@@ -118,7 +125,13 @@ int main(int argc, char *argv[])
     if (WU_SUCCESS != wu_rte_init("wired")) {
         return 1;
     }
-    status = wu_rte_daemon_main((uint32_t)node, (unsigned)port, addrs, token);
+    status = wu_rte_daemon_main(&(wu_rte_daemon_args_t){.node = (uint32_t)node,
+                                                        .port = (unsigned)port,
+                                                        .addrs = addrs,
+                                                        .token = token,
+                                                        .radix = (uint32_t)radix,
+                                                        .spawn = spawn,
+                                                        .prefix = prefix});
     wu_rte_finalize();
     return status;
 }

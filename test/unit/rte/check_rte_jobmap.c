@@ -3,8 +3,10 @@
  * oversubscription, local and node ranks, and the strings registration derives from it; the
  * host lists users give (-H merging, hostfiles and their errors, -H as a hostfile filter) and
  * the default number of processes over them. */
+#include "opal/util/wu_argv.h"
 #include "opal/util/wu_error.h"
 #include "pmix/rte/wu_rte.h"
+#include "pmix/rte/wu_rte_internal.h"
 #include "pmix/rte/wu_rte_jobmap.h"
 
 #include "test/support/wu_test.h"
@@ -326,6 +328,56 @@ START_TEST(default_np)
 }
 END_TEST
 
+/* The launch tree: chunks of daemons, each started by its first, and the --spawn spec. */
+START_TEST(launch_tree)
+{
+    uint32_t starts[10], lens[10], n;
+    /* 10 daemons, radix 3: chunks of 4, 3, 3 */
+    n = wu_rte_tree_chunks(10, 3, starts, lens);
+    ck_assert_uint_eq(3, n);
+    ck_assert_uint_eq(0, starts[0]);
+    ck_assert_uint_eq(4, lens[0]);
+    ck_assert_uint_eq(4, starts[1]);
+    ck_assert_uint_eq(3, lens[1]);
+    ck_assert_uint_eq(7, starts[2]);
+    ck_assert_uint_eq(3, lens[2]);
+    /* radix 0, or at least the count: flat, one each */
+    ck_assert_uint_eq(4, wu_rte_tree_chunks(4, 0, starts, lens));
+    ck_assert_uint_eq(1, lens[3]);
+    ck_assert_uint_eq(4, wu_rte_tree_chunks(4, 64, starts, lens));
+    /* radix 1: a chain */
+    ck_assert_uint_eq(1, wu_rte_tree_chunks(5, 1, starts, lens));
+    ck_assert_uint_eq(5, lens[0]);
+    ck_assert_uint_eq(0, wu_rte_tree_chunks(0, 2, starts, lens));
+}
+END_TEST
+
+START_TEST(launch_tree_spec)
+{
+    uint32_t nodes[] = {2, 7, 11}, *got = NULL, n = 0;
+    char *hosts[] = {"node2", "n-7.lab", "x_11", NULL}, **ghosts = NULL;
+    char *spec = wu_rte_tree_spec(nodes, hosts, 3);
+    ck_assert_str_eq("2:node2,7:n-7.lab,11:x_11", spec);
+    ck_assert_int_eq(WU_SUCCESS, wu_rte_tree_parse(spec, &got, &ghosts, &n));
+    ck_assert_uint_eq(3, n);
+    for (uint32_t i = 0; i < 3; i++) {
+        ck_assert_uint_eq(nodes[i], got[i]);
+        ck_assert_str_eq(hosts[i], ghosts[i]);
+    }
+    free(spec);
+    free(got);
+    wu_argv_free(ghosts);
+    /* what a command line could carry that is not a spec */
+    const char *bad[] = {"2",       ":node2",       "2:",           "x:node2",
+                         "2:no de", "2:a;rm -rf /", "99999999999:a"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_rte_tree_parse(bad[i], &got, &ghosts, &n));
+        ck_assert_ptr_null(got);
+        ck_assert_ptr_null(ghosts);
+    }
+}
+END_TEST
+
 static Suite *jobmap_suite(void)
 {
     Suite *s = suite_create("rte_jobmap");
@@ -334,6 +386,8 @@ static Suite *jobmap_suite(void)
     tcase_add_loop_test(tc, spreads, 0, sizeof cases / sizeof cases[0]);
     tcase_add_test(tc, refuses);
     tcase_add_test(tc, peers_string);
+    tcase_add_test(tc, launch_tree);
+    tcase_add_test(tc, launch_tree_spec);
     suite_add_tcase(s, tc);
     tcase_add_test(th, host_args);
     tcase_add_test(th, hostfile_good);

@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wu_rte_spawn.c -- starting wired daemons on other nodes, shared by wrun (which starts the
+ * first level of the launch tree) and wired (which starts the daemons of its subtree): the
+ * tree's shape, its spec on wired's command line, wired's command line itself, what a daemon
+ * takes from our environment, and the agents' output.
+ *
+ * The launch tree: the daemons one parent must see started, in order, are cut into at most
+ * routed_radix chunks as even as possible; the first daemon of each chunk is started by the
+ * parent (ssh from its node) and starts the rest of its chunk the same way. Radix 0 (or a radix
+ * of at least the count) is a flat launch: the parent starts every one. Whoever starts a daemon
+ * gives it the head's port and addresses: every daemon connects to wrun itself. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "opal/util/wu_argv.h"
+#include "opal/util/wu_escape.h"
+#include "pmix/rte/wu_rte_internal.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+extern char **environ;
+
+uint32_t wu_rte_tree_chunks(uint32_t n, uint32_t radix, uint32_t *starts, uint32_t *lens)
+{
+    uint32_t k = 0 == radix || radix >= n ? n : radix, at = 0;
+    for (uint32_t i = 0; i < k; i++) {
+        lens[i] = n / k + (i < n % k ? 1 : 0);
+        starts[i] = at;
+        at += lens[i];
+    }
+    return k;
+}
+
+char *wu_rte_tree_spec(const uint32_t *nodes, char *const *hosts, uint32_t n)
+{
+    char *s = strdup(""), *t;
+    for (uint32_t i = 0; i < n && NULL != s; i++) {
+        t = NULL;
+        if (WU_SUCCESS != wu_asprintf(&t, "%s%s%u:%s", s, 0 == i ? "" : ",", nodes[i], hosts[i])) {
+            t = NULL;
+        }
+        free(s);
+        s = t;
+    }
+    return s;
+}
+
+/* A host name as a spec may carry it: letters, digits, '.', '-', '_'. */
+static bool host_ok(const char *h)
+{
+    if ('\0' == *h) {
+        return false;
+    }
+    for (; '\0' != *h; h++) {
+        if (!isalnum((unsigned char)*h) && '.' != *h && '-' != *h && '_' != *h) {
+            return false;
+        }
+    }
+    return true;
+}
+
+int wu_rte_tree_parse(const char *spec, uint32_t **nodes, char ***hosts, uint32_t *n)
+{
+    char **items = wu_argv_split(spec, ',');
+    uint32_t count = (uint32_t)wu_argv_count(items);
+    int rc = NULL == items ? WU_ERR_BAD_PARAM : WU_SUCCESS;
+    *nodes = NULL;
+    *hosts = NULL;
+    *n = 0;
+    if (WU_SUCCESS == rc && NULL == (*nodes = calloc(count, sizeof **nodes))) {
+        rc = WU_ERR_NOMEM;
+    }
+    for (uint32_t i = 0; i < count && WU_SUCCESS == rc; i++) {
+        char *colon = strchr(items[i], ':'), *end;
+        unsigned long v;
+        if (NULL == colon || colon == items[i] || !host_ok(colon + 1)) {
+            rc = WU_ERR_BAD_PARAM;
+            break;
+        }
+        *colon = '\0';
+        v = strtoul(items[i], &end, 10);
+        if ('\0' != *end || v >= UINT32_MAX) {
+            rc = WU_ERR_BAD_PARAM;
+            break;
+        }
+        (*nodes)[i] = (uint32_t)v;
+        rc = wu_argv_append(hosts, colon + 1);
+    }
+    wu_argv_free(items);
+    if (WU_SUCCESS != rc) {
+        free(*nodes);
+        wu_argv_free(*hosts);
+        *nodes = NULL;
+        *hosts = NULL;
+        return rc;
+    }
+    *n = count;
+    return WU_SUCCESS;
+}
+
+/* Variables a daemon takes from its starter's environment (ssh passes none): our parameters and
+ * the sanitizers' settings, so that wired behaves as wrun was asked to. */
+static bool forwarded_var(const char *kv)
+{
+    static const char *const prefixes[] = {
+        "PMIX_MCA_", "WU_", "ASAN_OPTIONS=", "UBSAN_OPTIONS=", "LSAN_OPTIONS=", "TMPDIR=", NULL};
+    for (const char *const *p = prefixes; NULL != *p; p++) {
+        if (0 == strncmp(kv, *p, strlen(*p))) {
+            return true;
+        }
+    }
+    /* a sanitizer runtime preloaded into every program (the test suite's sanitizer runs) */
+    return 0 == strncmp(kv, "LD_PRELOAD=", 11) && NULL != strstr(kv, "libasan");
+}
+
+char *wu_rte_wired_path(const char *prefix)
+{
+    char exe[4096], *slash, *path = NULL;
+    ssize_t n;
+    if (NULL != prefix) {
+        (void)wu_asprintf(&path, "%s/bin/wired", prefix);
+        return path;
+    }
+    /* next to the running program (wrun or wired; in a build tree, past libtool's .libs) */
+    n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        if (NULL != (slash = strrchr(exe, '/'))) {
+            *slash = '\0';
+        }
+        if (NULL != (slash = strrchr(exe, '/')) && 0 == strcmp(slash, "/.libs")) {
+            *slash = '\0';
+        }
+        if (WU_SUCCESS == wu_asprintf(&path, "%s/wired", exe) && 0 == access(path, X_OK)) {
+            return path;
+        }
+        free(path);
+        path = NULL;
+    }
+    (void)wu_asprintf(&path, "%s/wired", WU_BINDIR);
+    return path;
+}
+
+int wu_rte_spawn_proc(wu_pls_proc_t *p, const char *wired, uint32_t node, const char *host,
+                      unsigned port, const char *addrs, uint32_t radix, const char *subtree,
+                      const char *prefix)
+{
+    char snode[16], sport[16], sradix[16];
+    int rc;
+    snprintf(snode, sizeof snode, "%u", node);
+    snprintf(sport, sizeof sport, "%u", port);
+    snprintf(sradix, sizeof sradix, "%u", radix);
+    p->argv = wu_argv_copy((char *const[]){(char *)wired, "--node", snode, "--port", sport,
+                                           "--addrs", (char *)addrs, NULL});
+    p->host = strdup(host);
+    rc = NULL != p->argv && NULL != p->host ? WU_SUCCESS : WU_ERR_NOMEM;
+    if (WU_SUCCESS == rc && NULL != subtree && '\0' != *subtree) {
+        rc = wu_argv_append(&p->argv, "--radix");
+        rc = WU_SUCCESS == rc ? wu_argv_append(&p->argv, sradix) : rc;
+        rc = WU_SUCCESS == rc ? wu_argv_append(&p->argv, "--spawn") : rc;
+        rc = WU_SUCCESS == rc ? wu_argv_append(&p->argv, subtree) : rc;
+        if (NULL != prefix) { /* for the daemons it starts */
+            rc = WU_SUCCESS == rc ? wu_argv_append(&p->argv, "--prefix") : rc;
+            rc = WU_SUCCESS == rc ? wu_argv_append(&p->argv, prefix) : rc;
+        }
+    }
+    for (char **e = environ; NULL != e && NULL != *e && WU_SUCCESS == rc; e++) {
+        if (forwarded_var(*e)) {
+            rc = wu_argv_append(&p->remote_env, *e);
+        }
+    }
+    p->want_stdin = true; /* for the token */
+    /* the agent runs without a preloaded sanitizer runtime (wired gets it in remote_env) */
+    if (WU_SUCCESS == rc && NULL != getenv("LD_PRELOAD")) {
+        char **env = wu_argv_copy(environ);
+        rc = NULL != env ? wu_unsetenv("LD_PRELOAD", &env) : WU_ERR_NOMEM;
+        p->env = env;
+    }
+    return rc;
+}
+
+void wu_rte_agent_lines(const char *name, const char *data, size_t len)
+{
+    while (len > 0) {
+        const char *nl = memchr(data, '\n', len);
+        size_t k = NULL != nl ? (size_t)(nl - data) + 1 : len;
+        /* the line without its newline, terminal controls escaped */
+        size_t linelen = NULL != nl ? k - 1 : k;
+        char *raw = strndup(data, linelen), *line = NULL;
+        char *safe = NULL != raw ? wu_str_escape_dup(raw, linelen, WU_ESC_KEEP_UTF8) : NULL;
+        if (NULL != safe && WU_SUCCESS == wu_asprintf(&line, "[%s] %s\n", name, safe)) {
+            wu_rte_write_text(STDERR_FILENO, line, strlen(line));
+        }
+        free(line);
+        free(safe);
+        free(raw);
+        data += k;
+        len -= k;
+    }
+}
