@@ -17,12 +17,13 @@
 # with DIR's bin and lib first in the remote ranks' paths; a --prefix without wired there is
 # reported naming the node and the missing program. --report-bindings has a line for every
 # rank, from its own node. With routed_radix 1 the launch is a chain: wrun starts node2's
-# daemon, whose agent starts node3's; jobs run and end as with the flat launch. Last, node2's
+# daemon, whose agent starts node3's; jobs run and end as with the flat launch.
+# --output-filename puts every node's ranks' output in wrun's files. Last, node2's
 # network link is cut
 # mid-job: wrun ends within 12 s naming node2, and node2's daemon and ranks go away by
 # themselves. The lab is taken down at exit whatever happens.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-ntests=29
+ntests=30
 e2e_plan $ntests
 e2e_mktemp
 lab="$s/test/lab/lab.sh"
@@ -192,6 +193,22 @@ if [ "$e2e_rc" -eq 0 ] && [ "$got" = "0node1 1node1 2node2 3node2 4node3 5node3 
 else
     e2e_not_ok "--report-bindings across nodes (exit $e2e_rc): $got"
     e2e_diag "$e2e_tmp/rb.out"
+fi
+
+# --output-filename: the output of every node's ranks lands in DIR/1/rank.N on wrun's node
+on1 "$e2e_tmp/of.out" ./wrun -H node1,node2,node3 -np 6 --output-filename "$e2e_tmp/of" sh -c \
+    'echo "o$PMIX_RANK $(hostname)"; echo "e$PMIX_RANK" >&2'
+good=1
+for r in 0 1 2 3 4 5; do
+    [ "$(cat "$e2e_tmp/of/1/rank.$r/stdout" 2>/dev/null)" = "o$r node$((r / 2 + 1))" ] || good=0
+    [ "$(cat "$e2e_tmp/of/1/rank.$r/stderr" 2>/dev/null)" = "e$r" ] || good=0
+done
+if [ "$e2e_rc" -eq 0 ] && [ $good -eq 1 ] && [ ! -s "$e2e_tmp/of.out" ] && leftovers "--output-filename"; then
+    e2e_ok "--output-filename across 3 nodes: DIR/1/rank.N/stdout and stderr for all 6 ranks"
+else
+    e2e_not_ok "--output-filename across nodes (exit $e2e_rc)"
+    find "$e2e_tmp/of" -type f | sed 's/^/# /'
+    e2e_diag "$e2e_tmp/of.out"
 fi
 
 # the launch tree: with routed_radix 1 wrun starts node2's daemon only, and that daemon starts
