@@ -108,6 +108,15 @@ START_TEST(test_remote_procs)
 }
 END_TEST
 
+/* Wait (10 s at most) until the host holds a fence (host_hold_fence). */
+static void wait_held_fence(void)
+{
+    for (int i = 0; i < 1000 && NULL == held_fence_cb; i++) {
+        usleep(10000);
+    }
+    ck_assert_ptr_nonnull(held_fence_cb);
+}
+
 /* Finalize while the host holds a fence: no hang, and the host's late answer is harmless. */
 START_TEST(test_finalize_host_pending)
 {
@@ -120,10 +129,7 @@ START_TEST(test_finalize_host_pending)
     cli_open(&a);
     ck_assert_int_eq(PMIX_SUCCESS, cli_connect(&a, 0, NULL));
     tag = cli_fence_send(&a, true, 0);
-    for (int i = 0; i < 1000 && NULL == held_fence_cb; i++) {
-        usleep(10000);
-    }
-    ck_assert_ptr_nonnull(held_fence_cb);
+    wait_held_fence();
     ck_assert_int_eq(PMIX_SUCCESS, PMIx_server_finalize());
     /* the client's fence failed or its connection closed: either way it is not left hanging */
     ck_assert_int_ne(PMIX_SUCCESS, cli_reply(&a, tag, NULL));
@@ -149,10 +155,7 @@ START_TEST(test_fence_timeout_at_host)
     wu_test_help_capture();
     /* the host answers half a second after the 1 s timeout: its answer is the one given */
     tag = cli_fence_send(&a, true, 1);
-    for (int i = 0; i < 1000 && NULL == held_fence_cb; i++) {
-        usleep(10000);
-    }
-    ck_assert_ptr_nonnull(held_fence_cb);
+    wait_held_fence();
     usleep(1500000);
     held_fence_cb(WU_PROTO_ERR_TERMINATED, NULL, 0, held_fence_cbdata, NULL, NULL);
     held_fence_cb = NULL;
@@ -160,10 +163,7 @@ START_TEST(test_fence_timeout_at_host)
     /* a host that never answers: the fence times out all the same, and its late answer is
      * harmless */
     tag = cli_fence_send(&a, true, 1);
-    for (int i = 0; i < 1000 && NULL == held_fence_cb; i++) {
-        usleep(10000);
-    }
-    ck_assert_ptr_nonnull(held_fence_cb);
+    wait_held_fence();
     ck_assert_int_eq(PMIX_ERR_TIMEOUT, cli_reply(&a, tag, NULL));
     remote_blob(&data, &ndata);
     held_fence_cb(PMIX_SUCCESS, data, ndata, held_fence_cbdata, free, data);
