@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wu_rte_daemon.c -- the daemon side (wired) of a multi-node job: the link to the head node.
  *
- * wired connects to wrun's TCP port (first the address its ssh connection came from, then the
- * addresses wrun listed), says HELLO with the token it read on its standard input, and waits
- * for LAUNCH. It then runs the job's processes of its node with the same code as wrun
+ * wired connects to its parent in the launch tree: wrun's TCP port, or that of the wired that
+ * started it, which relays between it and wrun (first the address its ssh connection came from,
+ * then the addresses listed on its command line). It says HELLO with the token it read on its
+ * standard input, and waits for LAUNCH. Messages for the daemons it started itself come in
+ * FWD_DOWN and go on through wu_rte_relay.c, which also sends their messages up. It then runs the job's processes of its node with the same code as wrun
  * (wu_rte_run_daemon_job): the PMIx server registers the whole job map, pls/fork starts the
  * node's processes. Their output and their ends go up to wrun, which decides the job's end;
  * TERMINATE and SIGNAL come down. The server's upcalls that need other nodes go up too: a
@@ -13,14 +15,15 @@
  *
  * When its processes have all ended the daemon says LOCAL_DONE and keeps the job (other nodes may
  * still ask for the data of its ended processes) until SHUTDOWN, then removes it (registration,
- * session directory) and exits. If the head node's connection ends first, the
- * daemon terminates its processes at once (SIGTERM, then SIGKILL after pls's grace period),
+ * session directory) and exits. If its parent's connection ends first (wrun, or the relay
+ * between them, is gone), the daemon terminates its processes at once (SIGTERM, then SIGKILL after pls's grace period),
  * cleans up and exits: nothing is left behind when wrun dies. Messages and pending requests
  * live on the rte progress thread; upcalls shift into it. */
 #include "mca/ptl/ptl.h"
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_show_help.h"
 #include "pmix/rte/wu_rte_dmsg.h"
+#include "pmix/rte/wu_rte_relay.h"
 #include "pmix/server/wu_server_host.h"
 #include "pmix/rte/wu_rte_internal.h"
 #include "pmix.h"
@@ -34,15 +37,6 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-typedef struct pending {
-    struct pending *next;
-    uint64_t id; /* direct modex */
-    char *sig;   /* fence */
-    size_t siglen;
-    pmix_modex_cbfunc_t cb;
-    void *cbdata;
-} pending_t;
 
 struct rte_daemon {
     uint32_t node;
@@ -59,14 +53,12 @@ struct rte_daemon {
     wu_rte_spec_t *app;
     wu_rte_jobmap_t *map;
     uint32_t map_node;
-    pending_t *fences, *dmx;
+    wu_dmsg_pending_t *fences, *dmx;
     struct early *early; /* requests about this node's procs before the job was registered */
     struct din *din;     /* standard input for this node's ranks */
     uint64_t next_id;
-    wu_pls_job_t *agents;  /* the agents (ssh) of the daemons this one starts, or NULL */
-    uint32_t *agent_node;  /* per agent: the map node of the daemon it starts */
-    char **agent_hosts;    /* the hosts of the subtree, the agents' among them */
-    uint32_t *agent_first; /* per agent: the index of its host in agent_hosts */
+    wu_rte_tree_t tree;    /* the daemons this one starts (and their agents, ssh), if any */
+    wu_rte_relay_t *relay; /* their connections to us */
     wu_wait_t agents_done;
 };
 
@@ -173,16 +165,11 @@ void wu_rte_daemon_launch_failed(rte_job_t *job, int err)
 
 /* --- upcalls of this node's server ----------------------------------------------------------- */
 
-typedef struct {
-    pending_t *p;
-    pmix_proc_t proc;
-} up_t;
-
 static void fence_in_rte(void *arg)
 {
     wu_dmsg_fence_t *f = arg;
     struct rte_daemon *d = the_daemon;
-    pending_t *p = NULL;
+    wu_dmsg_pending_t *p = NULL;
     wu_dmsg_t m;
     pmix_status_t rc;
     if (NULL == d || d->head_lost || NULL == (p = calloc(1, sizeof *p))) {
@@ -190,7 +177,7 @@ static void fence_in_rte(void *arg)
               NULL);
         free(p);
     } else {
-        pending_t **pp = &d->fences;
+        wu_dmsg_pending_t **pp = &d->fences;
         while (NULL != *pp) {
             pp = &(*pp)->next;
         }
@@ -218,20 +205,22 @@ pmix_status_t wu_rte_daemon_fence(const pmix_proc_t procs[], size_t nprocs, cons
 
 static void dmodex_in_rte(void *arg)
 {
-    up_t *u = arg;
+    wu_dmsg_dmodex_t *u = arg;
     struct rte_daemon *d = the_daemon;
+    wu_dmsg_pending_t *p = NULL;
     wu_dmsg_t m;
     pmix_status_t rc;
-    if (NULL == d || d->head_lost) {
-        u->p->cb(PMIX_ERR_LOST_CONNECTION, NULL, 0, u->p->cbdata, NULL, NULL);
-        free(u->p);
+    if (NULL == d || d->head_lost || NULL == (p = calloc(1, sizeof *p))) {
+        u->cb(NULL == p ? PMIX_ERR_NOMEM : PMIX_ERR_LOST_CONNECTION, NULL, 0, u->cbdata, NULL,
+              NULL);
+        free(p);
     } else {
-        u->p->id = ++d->next_id;
-        u->p->next = d->dmx;
-        d->dmx = u->p;
+        *p = (wu_dmsg_pending_t){
+            .next = d->dmx, .id = ++d->next_id, .cb = u->cb, .cbdata = u->cbdata};
+        d->dmx = p;
         PMIX_DATA_BUFFER_CONSTRUCT(&m);
         rc = wu_dmsg_put_u32(&m, d->map_node);
-        rc = PMIX_SUCCESS == rc ? wu_dmsg_put_u64(&m, u->p->id) : rc;
+        rc = PMIX_SUCCESS == rc ? wu_dmsg_put_u64(&m, p->id) : rc;
         rc = PMIX_SUCCESS == rc ? wu_dmsg_put_proc(&m, &u->proc) : rc;
         send_msg(d, WU_DMSG_DMODEX_REQ, &m, rc);
     }
@@ -241,20 +230,7 @@ static void dmodex_in_rte(void *arg)
 pmix_status_t wu_rte_daemon_dmodex(const pmix_proc_t *proc, pmix_modex_cbfunc_t cbfunc,
                                    void *cbdata)
 {
-    up_t *u = calloc(1, sizeof *u);
-    if (NULL == u || NULL == (u->p = calloc(1, sizeof *u->p))) {
-        free(u);
-        return PMIX_ERR_NOMEM;
-    }
-    u->proc = *proc;
-    u->p->cb = cbfunc;
-    u->p->cbdata = cbdata;
-    if (WU_SUCCESS != wu_progress_shift(wu_rte_progress(), dmodex_in_rte, u)) {
-        free(u->p);
-        free(u);
-        return PMIX_ERR_INIT;
-    }
-    return PMIX_SUCCESS;
+    return wu_dmsg_dmodex_shift(dmodex_in_rte, proc, cbfunc, cbdata);
 }
 
 pmix_status_t wu_rte_daemon_abort(const pmix_proc_t *proc, int status, const char *msg)
@@ -558,19 +534,8 @@ static void on_report_req(struct rte_daemon *d)
 
 static void fail_pending(struct rte_daemon *d)
 {
-    while (NULL != d->fences) {
-        pending_t *p = d->fences;
-        d->fences = p->next;
-        p->cb(PMIX_ERR_LOST_CONNECTION, NULL, 0, p->cbdata, NULL, NULL);
-        free(p->sig);
-        free(p);
-    }
-    while (NULL != d->dmx) {
-        pending_t *p = d->dmx;
-        d->dmx = p->next;
-        p->cb(PMIX_ERR_LOST_CONNECTION, NULL, 0, p->cbdata, NULL, NULL);
-        free(p);
-    }
+    wu_dmsg_pending_fail(&d->fences, PMIX_ERR_LOST_CONNECTION);
+    wu_dmsg_pending_fail(&d->dmx, PMIX_ERR_LOST_CONNECTION);
 }
 
 static void terminate_job(struct rte_daemon *d)
@@ -606,8 +571,8 @@ static void on_fence_done(struct rte_daemon *d, wu_dmsg_t *m)
     if (PMIX_SUCCESS == wu_dmsg_get_bytes(m, &sig, &siglen) &&
         PMIX_SUCCESS == wu_dmsg_get_i32(m, &st) &&
         PMIX_SUCCESS == wu_dmsg_get_bytes(m, &data, &ndata)) {
-        for (pending_t **pp = &d->fences; NULL != *pp; pp = &(*pp)->next) {
-            pending_t *p = *pp;
+        for (wu_dmsg_pending_t **pp = &d->fences; NULL != *pp; pp = &(*pp)->next) {
+            wu_dmsg_pending_t *p = *pp;
             if (p->siglen == siglen && 0 == memcmp(p->sig, sig, siglen)) {
                 *pp = p->next;
                 wu_dmsg_modex_answer(p->cb, p->cbdata, st, data, ndata);
@@ -629,30 +594,47 @@ static void on_dmodex_rep(struct rte_daemon *d, wu_dmsg_t *m)
     char *data = NULL;
     size_t ndata = 0;
     if (PMIX_SUCCESS == wu_dmsg_get_dmodex_rep(m, &origin, &id, &st, &data, &ndata)) {
-        for (pending_t **pp = &d->dmx; NULL != *pp; pp = &(*pp)->next) {
-            pending_t *p = *pp;
-            if (p->id == id) {
-                *pp = p->next;
-                wu_dmsg_modex_answer(p->cb, p->cbdata, st, data, ndata);
-                free(p);
-                break;
-            }
-        }
+        (void)wu_dmsg_pending_answer(&d->dmx, id, st, data, ndata);
     }
     free(data);
+}
+
+static void dispatch(struct rte_daemon *d, uint32_t tag, const void *payload, size_t len);
+
+/* FWD_DOWN: for us, for those below us, or both. */
+static void on_fwd_down(struct rte_daemon *d, wu_dmsg_t *m)
+{
+    uint32_t dest = 0, skip = 0, type = 0;
+    char *p = NULL;
+    size_t n = 0;
+    if (PMIX_SUCCESS != wu_dmsg_get_fwd(m, &dest, &skip, &type, &p, &n)) {
+        return;
+    }
+    if (WU_DMSG_ALL == dest || dest != d->node) {
+        wu_rte_relay_down(d->relay, dest, m->base_ptr, m->bytes_used); /* before our own end */
+    }
+    if ((WU_DMSG_ALL == dest && skip != d->node) || dest == d->node) {
+        dispatch(d, type, p, n);
+    }
+    free(p);
 }
 
 static void on_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *payload, size_t len,
                     void *cbdata)
 {
-    struct rte_daemon *d = cbdata;
+    (void)c;
+    (void)flags;
+    dispatch(cbdata, tag, payload, len);
+}
+
+static void dispatch(struct rte_daemon *d, uint32_t tag, const void *payload, size_t len)
+{
     wu_dmsg_t m;
     pmix_byte_object_t bo = {.bytes = (char *)payload, .size = len};
     int32_t arg = 0;
-    (void)flags;
     PMIX_DATA_BUFFER_CONSTRUCT(&m);
     if (len > 0 && PMIX_SUCCESS != PMIx_Data_embed(&m, &bo)) {
-        wu_ptl_close(c);
+        wu_ptl_close(d->conn);
         return;
     }
     switch (tag) {
@@ -694,6 +676,9 @@ static void on_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *
     case WU_DMSG_REPORT_REQ:
         on_report_req(d);
         break;
+    case WU_DMSG_FWD_DOWN:
+        on_fwd_down(d, &m);
+        break;
     default:
         break; /* a newer head's message: ignored */
     }
@@ -705,7 +690,9 @@ static void on_closed(wu_ptl_conn_t *c, int status, void *cbdata)
     struct rte_daemon *d = cbdata;
     (void)c;
     if (!d->end_done) {
-        fprintf(stderr, "wired: lost the connection to wrun (%s): ending this node's processes\n",
+        fprintf(stderr,
+                "wired: lost the connection to its parent in the launch tree (%s): ending this "
+                "node's processes\n",
                 WU_PTL_PEER_CLOSED == status ? "it closed" : wu_strerror(status));
     }
     d->head_lost = true;
@@ -764,19 +751,28 @@ static bool sub_output(wu_pls_job_t *agents, wu_pls_proc_t *proc, int stream, co
     struct rte_daemon *d = agents->user;
     (void)stream;
     /* our stderr goes to wrun through our own agent */
-    wu_rte_agent_lines(d->agent_hosts[d->agent_first[proc->rank]], data, len);
+    wu_rte_agent_lines(d->tree.hosts[d->tree.starts[proc->rank]], data, len);
     return true;
 }
 
-/* An agent ended: if that was before its daemon called wrun, wrun says so (it knows). */
+/* SPAWN_FAILED for map node `node`: why. */
+static void spawn_failed(struct rte_daemon *d, uint32_t node, const char *why)
+{
+    wu_dmsg_t m;
+    PMIX_DATA_BUFFER_CONSTRUCT(&m);
+    send_msg(d, WU_DMSG_SPAWN_FAILED, &m,
+             PMIX_SUCCESS == wu_dmsg_put_u32(&m, node) ? wu_dmsg_put_str(&m, why) : PMIX_ERR_NOMEM);
+}
+
+/* An agent ended before its daemon called us: wrun is told, for the daemon and for the rest of
+ * its chunk, which it would have started. (After that, the daemon's connection tells.) */
 static void sub_exited(wu_pls_job_t *agents, wu_pls_proc_t *proc)
 {
     struct rte_daemon *d = agents->user;
+    const wu_rte_tree_t *t = &d->tree;
+    uint32_t c = proc->rank;
     char why[160];
-    wu_dmsg_t m;
-    if (d->shutdown || d->head_lost ||
-        (WU_PLS_PROC_EXITED == proc->state && WIFEXITED(proc->wait_status) &&
-         0 == WEXITSTATUS(proc->wait_status))) {
+    if (d->shutdown || d->head_lost || wu_rte_relay_connected(d->relay, c)) {
         return;
     }
     if (WU_PLS_PROC_FAILED == proc->state) {
@@ -790,11 +786,12 @@ static void sub_exited(wu_pls_job_t *agents, wu_pls_proc_t *proc)
                  "its launch agent on node %u exited with status %d (its messages above)", d->node,
                  WEXITSTATUS(proc->wait_status));
     }
-    PMIX_DATA_BUFFER_CONSTRUCT(&m);
-    send_msg(d, WU_DMSG_SPAWN_FAILED, &m,
-             PMIX_SUCCESS == wu_dmsg_put_u32(&m, d->agent_node[proc->rank])
-                 ? wu_dmsg_put_str(&m, why)
-                 : PMIX_ERR_NOMEM);
+    spawn_failed(d, wu_rte_tree_first(t, c), why);
+    snprintf(why, sizeof why, "the daemon of %s, which was to start it, could not be started",
+             t->hosts[t->starts[c]]);
+    for (uint32_t i = t->starts[c] + 1; i < t->starts[c] + t->lens[c]; i++) {
+        spawn_failed(d, t->nodes[i], why);
+    }
 }
 
 static void sub_done(wu_pls_job_t *agents)
@@ -805,71 +802,68 @@ static void sub_done(wu_pls_job_t *agents)
 
 static void sub_token(wu_wait_call_t *call)
 {
-    const char *token = call->cbdata;
     struct rte_daemon *d = the_daemon;
-    for (uint32_t i = 0; NULL != d && i < d->agents->nprocs; i++) {
-        int fd = d->agents->procs[i].stdin_fd;
-        if (fd >= 0 && ((ssize_t)strlen(token) != write(fd, token, strlen(token)) ||
-                        1 != write(fd, "\n", 1))) {
-            /* the agent is gone already: its exit says why */
-        }
-        wu_pls_close_stdin(d->agents, i);
+    if (NULL != d) {
+        wu_rte_tree_token(&d->tree, call->cbdata);
     }
     wu_wait_call_done(call, WU_SUCCESS);
 }
 
-/* Start the daemons of args->spawn (our subtree), in chunks of the launch tree. */
+/* Our children's messages go up as they come (rte thread). */
+static void relay_up(uint32_t type, const void *payload, size_t len, void *arg)
+{
+    struct rte_daemon *d = arg;
+    if (NULL != d->conn && !d->head_lost) {
+        (void)wu_ptl_send(d->conn, type, 0, payload, len);
+    }
+}
+
+/* Start the daemons of args->spawn (our subtree), in chunks of the launch tree; they connect to
+ * our relay. */
 static int start_subtree(struct rte_daemon *d, const wu_rte_daemon_args_t *args)
 {
-    uint32_t *nodes = NULL, n = 0, *starts = NULL, *lens = NULL, nchunks = 0;
-    char **hosts = NULL, *wired = NULL;
+    uint32_t *nodes = NULL, n = 0;
+    char **hosts = NULL, *wired = NULL, *addrs = NULL;
+    unsigned port = 0;
     int rc = wu_rte_tree_parse(args->spawn, &nodes, &hosts, &n);
     if (WU_SUCCESS == rc && 0 == n) {
         goto out;
     }
-    if (WU_SUCCESS == rc &&
-        (NULL == (starts = calloc(n, sizeof *starts)) || NULL == (lens = calloc(n, sizeof *lens)) ||
-         NULL == (wired = wu_rte_wired_path(args->prefix)))) {
+    if (WU_SUCCESS == rc && (NULL == (wired = wu_rte_wired_path(args->prefix)) ||
+                             NULL == (addrs = wu_rte_node_addrs()))) {
         rc = WU_ERR_NOMEM;
-    }
-    nchunks = WU_SUCCESS == rc ? wu_rte_tree_chunks(n, args->radix, starts, lens) : 0;
-    if (WU_SUCCESS == rc &&
-        (NULL == (d->agent_node = calloc(nchunks, sizeof *d->agent_node)) ||
-         NULL == (d->agent_first = calloc(nchunks, sizeof *d->agent_first)) ||
-         NULL == (d->agents = wu_pls_job_new("wired", nchunks, (char *const[]){wired, NULL},
-                                             wu_rte_progress())) ||
-         (NULL != args->prefix && NULL == (d->agents->prefix = strdup(args->prefix))))) {
-        rc = WU_ERR_NOMEM;
-    }
-    for (uint32_t c = 0; c < nchunks && WU_SUCCESS == rc; c++) {
-        uint32_t first = starts[c];
-        char *sub = wu_rte_tree_spec(nodes + first + 1, hosts + first + 1, lens[c] - 1);
-        d->agent_node[c] = nodes[first];
-        d->agent_first[c] = first;
-        rc = NULL == sub
-                 ? WU_ERR_NOMEM
-                 : wu_rte_spawn_proc(&d->agents->procs[c], wired, nodes[first], hosts[first],
-                                     args->port, args->addrs, args->radix, sub, args->prefix);
-        free(sub);
     }
     if (WU_SUCCESS == rc) {
-        d->agents->user = d;
-        d->agents->cb =
+        rc = wu_rte_relay_open(wu_rte_progress(), args->token, relay_up, d, &d->relay, &port);
+    }
+    if (WU_SUCCESS == rc) {
+        const wu_rte_tree_args_t ta = {.wired = wired,
+                                       .port = port,
+                                       .addrs = addrs,
+                                       .radix = args->radix,
+                                       .prefix = args->prefix};
+        rc = wu_rte_tree_make(&d->tree, nodes, hosts, n, &ta);
+    }
+    if (WU_SUCCESS == rc) {
+        rc = wu_rte_relay_set_tree(d->relay, &d->tree);
+    }
+    if (WU_SUCCESS == rc) {
+        d->tree.agents->user = d;
+        d->tree.agents->cb =
             (wu_pls_callbacks_t){.output = sub_output, .exited = sub_exited, .done = sub_done};
-        rc = wu_pls_launch_job(d->agents);
+        rc = wu_pls_launch_job(d->tree.agents);
     }
     if (WU_SUCCESS == rc) {
-        for (uint32_t i = 0; i < d->agents->nprocs; i++) {
-            wu_rte_watch_pid(d->agents->procs[i].pid);
+        for (uint32_t i = 0; i < d->tree.agents->nprocs; i++) {
+            wu_rte_watch_pid(d->tree.agents->procs[i].pid);
         }
         (void)wu_progress_shift_wait(wu_rte_progress(), sub_token, (void *)args->token, 0);
     }
 out:
     free(nodes);
-    d->agent_hosts = hosts; /* for the agents' output */
-    free(starts);
-    free(lens);
+    wu_argv_free(hosts);
     free(wired);
+    free(addrs);
     return rc;
 }
 
@@ -917,8 +911,8 @@ int wu_rte_daemon_main(const wu_rte_daemon_args_t *args)
     the_daemon = d;
     if (WU_SUCCESS != connect_head(d, port, addrs)) {
         fprintf(stderr,
-                "wired: cannot reach wrun on port %u (tried the ssh client's address and "
-                "%s)\n",
+                "wired: cannot reach its parent in the launch tree (wrun, or the wired that "
+                "started it) on port %u (tried the ssh client's address and %s)\n",
                 port, NULL != addrs ? addrs : "none");
         goto out;
     }
@@ -963,6 +957,9 @@ int wu_rte_daemon_main(const wu_rte_daemon_args_t *args)
     (void)wu_wait_for(&d->end, 0);
     status = d->head_lost ? 1 : 0;
 out:
+    /* the daemons we started close first (after their cleanup), unless we lost our parent */
+    wu_rte_relay_close(d->relay, d->head_lost ? 0.0 : 10.0);
+    d->relay = NULL;
     if (NULL != d->conn) {
         d->end_done = true; /* our own close: nothing to say */
         wu_ptl_close(d->conn);
@@ -972,18 +969,12 @@ out:
     for (int i = 0; i < 100 && atomic_load(&reports_running) > 0; i++) {
         usleep(100000); /* a --timeout report still being made (seconds at most) */
     }
-    if (NULL != d->agents) {
-        /* the daemons we started end on wrun's word (or on losing it): their agents with them;
-         * what is left after a while is killed */
-        if (d->agents->launched) {
-            (void)wu_wait_for(&d->agents_done, d->head_lost ? 2.0 : 10.0);
-        }
-        wu_pls_job_free(d->agents);
-        d->agents = NULL;
+    if (NULL != d->tree.agents && d->tree.agents->launched) {
+        /* the daemons we started end on wrun's word (or on losing us): their agents with them;
+         * what is left after a while is killed (by wu_rte_tree_free) */
+        (void)wu_wait_for(&d->agents_done, d->head_lost ? 2.0 : 10.0);
     }
-    free(d->agent_node);
-    free(d->agent_first);
-    wu_argv_free(d->agent_hosts);
+    wu_rte_tree_free(&d->tree);
     wu_wait_destroy(&d->agents_done);
     the_daemon = NULL;
     while (NULL != d->din) { /* input that came after the job ended (its events are gone) */

@@ -491,3 +491,90 @@ pmix_status_t wu_dmsg_get_job(wu_dmsg_t *m, char **nspace, wu_rte_spec_t **app,
     *map = jm;
     return PMIX_SUCCESS;
 }
+
+pmix_status_t wu_dmsg_get_hello(wu_dmsg_t *m, char **version, char **token, uint32_t *node,
+                                char **host, int32_t *pid)
+{
+    pmix_status_t rc;
+    *version = *token = *host = NULL;
+    rc = wu_dmsg_get_str(m, version);
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_get_str(m, token) : rc;
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_get_u32(m, node) : rc;
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_get_str(m, host) : rc;
+    return PMIX_SUCCESS == rc ? wu_dmsg_get_i32(m, pid) : rc;
+}
+
+bool wu_dmsg_token_ok(const char *mine, const char *theirs)
+{
+    size_t n = strlen(mine);
+    unsigned char diff = 0;
+    if (NULL == theirs || strlen(theirs) != n) {
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        diff |= (unsigned char)(mine[i] ^ theirs[i]);
+    }
+    return 0 == diff;
+}
+
+pmix_status_t wu_dmsg_put_fwd(wu_dmsg_t *m, uint32_t node, uint32_t skip, uint32_t type,
+                              const void *p, size_t n)
+{
+    pmix_status_t rc = wu_dmsg_put_u32(m, node);
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_put_u32(m, skip) : rc;
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_put_u32(m, type) : rc;
+    return PMIX_SUCCESS == rc ? wu_dmsg_put_bytes(m, p, n) : rc;
+}
+
+pmix_status_t wu_dmsg_get_fwd(wu_dmsg_t *m, uint32_t *node, uint32_t *skip, uint32_t *type,
+                              char **p, size_t *n)
+{
+    pmix_status_t rc = wu_dmsg_get_u32(m, node);
+    *p = NULL;
+    *n = 0;
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_get_u32(m, skip) : rc;
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_get_u32(m, type) : rc;
+    return PMIX_SUCCESS == rc ? wu_dmsg_get_bytes(m, p, n) : rc;
+}
+
+bool wu_dmsg_pending_answer(wu_dmsg_pending_t **list, uint64_t id, pmix_status_t st,
+                            const char *data, size_t n)
+{
+    for (wu_dmsg_pending_t **pp = list; NULL != *pp; pp = &(*pp)->next) {
+        wu_dmsg_pending_t *p = *pp;
+        if (p->id == id) {
+            *pp = p->next;
+            wu_dmsg_modex_answer(p->cb, p->cbdata, st, data, n);
+            free(p->sig);
+            free(p);
+            return true;
+        }
+    }
+    return false;
+}
+
+void wu_dmsg_pending_fail(wu_dmsg_pending_t **list, pmix_status_t st)
+{
+    while (NULL != *list) {
+        wu_dmsg_pending_t *p = *list;
+        *list = p->next;
+        p->cb(st, NULL, 0, p->cbdata, NULL, NULL);
+        free(p->sig);
+        free(p);
+    }
+}
+
+pmix_status_t wu_dmsg_dmodex_shift(void (*fn)(void *), const pmix_proc_t *proc,
+                                   pmix_modex_cbfunc_t cb, void *cbdata)
+{
+    wu_dmsg_dmodex_t *d = calloc(1, sizeof *d);
+    if (NULL == d) {
+        return PMIX_ERR_NOMEM;
+    }
+    *d = (wu_dmsg_dmodex_t){.proc = *proc, .cb = cb, .cbdata = cbdata};
+    if (WU_SUCCESS != wu_progress_shift(wu_rte_progress(), fn, d)) {
+        free(d);
+        return PMIX_ERR_INIT;
+    }
+    return PMIX_SUCCESS;
+}

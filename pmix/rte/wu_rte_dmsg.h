@@ -32,7 +32,18 @@
  *   REPORT_REQ  h->d  --timeout ran out: what are your ranks blocked in?
  *   REPORT      d->h  the lines of the node's server (wu_server_blocked_report)
  *   NOTICE      d->h  text for wrun's stderr, as it is (--report-bindings lines)
- *   SPAWN_FAILED d->h the agent that was to start node K's daemon ended: K, what happened */
+ *   SPAWN_FAILED d->h the agent that was to start node K's daemon ended: K, what happened
+ *   FWD_UP      d->h  origin node, type, payload: a message of a daemon deeper in the launch
+ *                     tree, relayed by its parent (wrapped by the first relay)
+ *   FWD_DOWN    h->d  destination node (WU_DMSG_ALL: every daemon), a node to leave out
+ *                     (WU_DMSG_ALL: none), type, payload: relayed down the tree to the
+ *                     destination, which handles the message as if it came alone
+ *   GONE        d->h  (in FWD_UP, origin: the node) a relay lost its child's connection: what
+ *                     happened; the whole chunk below it is gone
+ *
+ * A daemon connects to its parent in the launch tree: wrun for the first level, else the daemon
+ * that started it, which accepts its HELLO only for a daemon it started (same token) and relays
+ * between them (wu_rte_relay.c). */
 #ifndef WU_RTE_DMSG_H
 #define WU_RTE_DMSG_H
 
@@ -44,9 +55,11 @@
 #include <stdint.h>
 
 /* The protocol's name, in HELLO: a daemon of another version is refused. */
-#define WU_DMSG_VERSION "wireup-d2"
+#define WU_DMSG_VERSION "wireup-d3"
 /* Node index of the head node in DMODEX messages when it is the origin. */
 #define WU_DMSG_HEAD UINT32_MAX
+/* FWD_DOWN's destination for every daemon, and its "leave out nobody". */
+#define WU_DMSG_ALL UINT32_MAX
 
 enum {
     WU_DMSG_HELLO = 1,
@@ -70,6 +83,9 @@ enum {
     WU_DMSG_REPORT,
     WU_DMSG_NOTICE,
     WU_DMSG_SPAWN_FAILED,
+    WU_DMSG_FWD_UP,
+    WU_DMSG_FWD_DOWN,
+    WU_DMSG_GONE,
 };
 
 /* A message being built or read: a PMIx data buffer. */
@@ -98,6 +114,18 @@ pmix_status_t wu_dmsg_get_proc(wu_dmsg_t *m, pmix_proc_t *p);
  * and data unacknowledged for 5 s both end the connection, so the loss is seen within about
  * 5 seconds. Errors are ignored (the connection then works without it). */
 void wu_dmsg_keepalive(int fd);
+
+/* HELLO's fields (strings malloc'd for the caller, also on failure). */
+pmix_status_t wu_dmsg_get_hello(wu_dmsg_t *m, char **version, char **token, uint32_t *node,
+                                char **host, int32_t *pid);
+/* Constant-time comparison of the token a peer sent with ours. */
+bool wu_dmsg_token_ok(const char *mine, const char *theirs);
+/* FWD_UP / FWD_DOWN: node (origin or destination), skip (FWD_DOWN only: WU_DMSG_ALL in FWD_UP),
+ * the message's type and payload. get: *p is the caller's to free. */
+pmix_status_t wu_dmsg_put_fwd(wu_dmsg_t *m, uint32_t node, uint32_t skip, uint32_t type,
+                              const void *p, size_t n);
+pmix_status_t wu_dmsg_get_fwd(wu_dmsg_t *m, uint32_t *node, uint32_t *skip, uint32_t *type,
+                              char **p, size_t *n);
 
 /* A fence's participant set (the server's sorted, unique list) packed as its signature: the
  * same bytes on every node for the same set. *sig is the caller's to free. */
@@ -128,6 +156,33 @@ void wu_dmsg_fence_free(wu_dmsg_fence_t *f);
  * PMIX_ERR_NOMEM. */
 void wu_dmsg_modex_answer(pmix_modex_cbfunc_t cb, void *cbdata, pmix_status_t st, const char *data,
                           size_t n);
+
+/* A request of this node's server waiting for the answer of another node: a direct-modex
+ * request (by id) or a fence (by its signature, sig). */
+typedef struct wu_dmsg_pending {
+    struct wu_dmsg_pending *next;
+    uint64_t id;
+    char *sig;
+    size_t siglen;
+    pmix_modex_cbfunc_t cb;
+    void *cbdata;
+} wu_dmsg_pending_t;
+/* The request id of *list, unlinked, answered with st and a copy of data, and freed; false if
+ * there is none. */
+bool wu_dmsg_pending_answer(wu_dmsg_pending_t **list, uint64_t id, pmix_status_t st,
+                            const char *data, size_t n);
+/* Answer every request of *list with st (no data) and empty it. */
+void wu_dmsg_pending_fail(wu_dmsg_pending_t **list, pmix_status_t st);
+/* A direct-modex upcall's arguments, copied. */
+typedef struct {
+    pmix_proc_t proc;
+    pmix_modex_cbfunc_t cb;
+    void *cbdata;
+} wu_dmsg_dmodex_t;
+/* Run fn(d) on the rte thread with such a copy, which fn frees. PMIX_ERR_NOMEM or
+ * PMIX_ERR_INIT (the rte thread is stopping) when fn will not run. */
+pmix_status_t wu_dmsg_dmodex_shift(void (*fn)(void *), const pmix_proc_t *proc,
+                                   pmix_modex_cbfunc_t cb, void *cbdata);
 
 /* EVENT: the event's fields; wu_dmsg_get_event's *info is new (PMIX_INFO_FREE). */
 pmix_status_t wu_dmsg_put_event(wu_dmsg_t *m, pmix_status_t status, const pmix_proc_t *source,

@@ -2,11 +2,14 @@
 /* wu_rte_dvm.c -- on the head node (wrun): the daemons of a job's other nodes.
  *
  * Start: wrun listens on TCP (every interface, an ephemeral port), makes a secret token and
- * starts `wired` on every other node of the job map: a pls job of one process per node, each
- * naming its host, which the rsh component runs through the remote agent (ssh by default, the
- * pls_rsh_agent parameter), all from the head (a flat launch).
+ starts `wired` on the other nodes of the job map along the launch tree (wu_rte_spawn.c): a
+ * pls job of one process per chunk of the daemons, each naming its host, which the rsh component
+ * runs through the remote agent (ssh by default, the pls_rsh_agent parameter). The daemon it
+ * starts starts the rest of its chunk the same way and relays their messages (wu_rte_relay.c):
+ * only the first level connects here; messages of deeper daemons come in FWD_UP and go down in
+ * FWD_DOWN, and a message for every daemon goes once to each first-level daemon.
  * The token goes down the agent's standard input, never on a command line. Each daemon connects
- * back and sends HELLO with the token; once every daemon has done so within
+ * to its parent and sends HELLO with the token; once every daemon has done so within
  * rte_daemon_timeout seconds, each gets LAUNCH with the job and its node. An agent that ends
  * before its daemon said HELLO (ssh could not reach the node, wired could not be run) fails the
  * job at once with the agent's own message; a daemon that does not call back in time is named.
@@ -15,7 +18,7 @@
  * the head node's own processes (wu_rte_job.c decides the job's end); the head sends terminate
  * and signal commands down. Fences and direct-modex requests go to wu_rte_dvm_coll.c. A daemon
  * whose connection ends before it reported its processes' end is a lost node: the job ends,
- * naming it.
+ * naming it; so are the daemons it relayed for, and the chunk of one a relay reports GONE.
  *
  * Stop: SHUTDOWN to every daemon, a bounded wait for their connections and agents to end, then
  * whatever agent is left is killed. Everything here runs on the rte progress thread except
@@ -68,23 +71,101 @@ static void release_once(wu_wait_t *w, bool *flag, int rc)
 
 /* --- sending --------------------------------------------------------------------------------- */
 
-void wu_rte_dvm_send(wu_ptl_conn_t *c, uint32_t type, wu_dmsg_t *m)
+/* The daemon of map node `node`, or NULL (the head's own node, or none). */
+static dvm_node_t *node_of(const struct rte_dvm *dvm, uint32_t node)
 {
-    if (NULL != c) {
-        (void)wu_ptl_send(c, type, 0, NULL != m ? m->base_ptr : NULL,
-                          NULL != m ? m->bytes_used : 0);
+    if (node >= dvm->job->map->nnodes || UINT32_MAX == dvm->by_node[node]) {
+        return NULL;
+    }
+    return &dvm->d[dvm->by_node[node]];
+}
+
+bool wu_rte_dvm_reachable(const struct rte_dvm *dvm, uint32_t node)
+{
+    const dvm_node_t *n = node_of(dvm, node);
+    return NULL != n && n->hello && !n->closed && NULL != dvm->d[n->via].conn &&
+           !dvm->d[n->via].closed;
+}
+
+void wu_rte_dvm_send_to(struct rte_dvm *dvm, uint32_t node, uint32_t type, wu_dmsg_t *m)
+{
+    const dvm_node_t *n = node_of(dvm, node);
+    const void *p = NULL != m ? m->base_ptr : NULL;
+    size_t len = NULL != m ? m->bytes_used : 0;
+    if (wu_rte_dvm_reachable(dvm, node)) {
+        wu_ptl_conn_t *c = dvm->d[n->via].conn;
+        if (&dvm->d[n->via] == n) {
+            (void)wu_ptl_send(c, type, 0, p, len);
+        } else { /* through the relays above it */
+            wu_dmsg_t env;
+            PMIX_DATA_BUFFER_CONSTRUCT(&env);
+            if (PMIX_SUCCESS == wu_dmsg_put_fwd(&env, node, WU_DMSG_ALL, type, p, len)) {
+                (void)wu_ptl_send(c, WU_DMSG_FWD_DOWN, 0, env.base_ptr, env.bytes_used);
+            }
+            PMIX_DATA_BUFFER_DESTRUCT(&env);
+        }
     }
     if (NULL != m) {
         PMIX_DATA_BUFFER_DESTRUCT(m);
     }
 }
 
-wu_ptl_conn_t *wu_rte_dvm_conn_of(struct rte_dvm *dvm, uint32_t node)
+void wu_rte_dvm_send_many(struct rte_dvm *dvm, const bool *to, uint32_t type, wu_dmsg_t *m)
 {
-    if (node >= dvm->job->map->nnodes || UINT32_MAX == dvm->by_node[node]) {
-        return NULL;
+    wu_dmsg_t env;
+    PMIX_DATA_BUFFER_CONSTRUCT(&env);
+    if (PMIX_SUCCESS !=
+        wu_dmsg_put_fwd(&env, WU_DMSG_ALL, WU_DMSG_ALL, type, m->base_ptr, m->bytes_used)) {
+        PMIX_DATA_BUFFER_DESTRUCT(&env);
+        PMIX_DATA_BUFFER_DESTRUCT(m);
+        return;
     }
-    return dvm->d[dvm->by_node[node]].conn;
+    for (uint32_t v = 0; v < dvm->nd; v++) {
+        dvm_node_t *relay = &dvm->d[v];
+        uint32_t n = 0;
+        bool below = false;
+        if (relay->via != v || NULL == relay->conn || relay->closed) {
+            continue;
+        }
+        for (uint32_t i = 0; i < dvm->nd; i++) {
+            if (dvm->d[i].via == v && to[dvm->d[i].node]) {
+                n++;
+                below = below || i != v;
+            }
+        }
+        if (below) {
+            (void)wu_ptl_send(relay->conn, WU_DMSG_FWD_DOWN, 0, env.base_ptr, env.bytes_used);
+        } else if (1 == n) {
+            (void)wu_ptl_send(relay->conn, type, 0, m->base_ptr, m->bytes_used);
+        }
+    }
+    PMIX_DATA_BUFFER_DESTRUCT(&env);
+    PMIX_DATA_BUFFER_DESTRUCT(m);
+}
+
+/* A message to every daemon but skip's (map node; WU_DMSG_ALL: none): one FWD_DOWN to each
+ * first-level daemon, which handles it and passes it down its subtree. */
+static void send_everyone(struct rte_dvm *dvm, uint32_t skip, uint32_t type, const void *p,
+                          size_t len)
+{
+    wu_dmsg_t env;
+    PMIX_DATA_BUFFER_CONSTRUCT(&env);
+    if (PMIX_SUCCESS == wu_dmsg_put_fwd(&env, WU_DMSG_ALL, skip, type, p, len)) {
+        for (uint32_t i = 0; i < dvm->nd; i++) {
+            if (dvm->d[i].via == i && NULL != dvm->d[i].conn && !dvm->d[i].closed) {
+                (void)wu_ptl_send(dvm->d[i].conn, WU_DMSG_FWD_DOWN, 0, env.base_ptr,
+                                  env.bytes_used);
+            }
+        }
+    }
+    PMIX_DATA_BUFFER_DESTRUCT(&env);
+}
+
+/* A daemon sent what no daemon of ours sends: its connection (its relay's, deeper in the
+ * tree) is closed, which ends the job naming the node. */
+static void bad_peer(dvm_node_t *n)
+{
+    wu_ptl_close(n->dvm->d[n->via].conn);
 }
 
 /* --- a node that is gone --------------------------------------------------------------------- */
@@ -99,9 +180,10 @@ static void node_lost(dvm_node_t *n, const char *why)
         return;
     }
     n->lost = true;
-    if (NULL != n->dvm->agents && !n->agent_ended) {
+    if (NULL != n->dvm->tree.agents && !n->agent_ended && &n->dvm->d[n->via] == n) {
         /* its ssh may hang on a dead link: nothing more can come through it */
-        (void)wu_pls_signal_proc(n->dvm->agents, (uint32_t)(n - n->dvm->d), SIGKILL);
+        uint32_t c = wu_rte_tree_chunk_of(&n->dvm->tree, n->node);
+        (void)wu_pls_signal_proc(n->dvm->tree.agents, c, SIGKILL);
     }
     if (NULL != why && !job->status_set) {
         wu_rte_say("node-lost", wu_rte_tool, nd->name, why);
@@ -120,21 +202,11 @@ typedef struct {
     size_t len;
 } event_t;
 
-/* Send an EVENT message to every daemon but skip's (map node; UINT32_MAX: none). */
-static void event_to_daemons(struct rte_dvm *dvm, const char *msg, size_t len, uint32_t skip)
-{
-    for (uint32_t i = 0; i < dvm->nd; i++) {
-        if (dvm->d[i].node != skip && NULL != dvm->d[i].conn) {
-            (void)wu_ptl_send(dvm->d[i].conn, WU_DMSG_EVENT, 0, msg, len);
-        }
-    }
-}
-
 static void event_in_rte(void *arg)
 {
     event_t *e = arg;
     if (NULL != wu_rte_job && NULL != wu_rte_job->dvm) {
-        event_to_daemons(wu_rte_job->dvm, e->msg, e->len, UINT32_MAX);
+        send_everyone(wu_rte_job->dvm, WU_DMSG_ALL, WU_DMSG_EVENT, e->msg, e->len);
     }
     free(e->msg);
     free(e);
@@ -196,8 +268,7 @@ void wu_rte_dvm_stdin(rte_job_t *job, uint32_t rank, const char *data, size_t le
     rc = wu_dmsg_put_u32(&m, rank);
     rc = PMIX_SUCCESS == rc ? wu_dmsg_put_bytes(&m, data, len) : rc;
     if (PMIX_SUCCESS == rc) {
-        wu_rte_dvm_send(wu_rte_dvm_conn_of(job->dvm, job->map->procs[rank].node), WU_DMSG_STDIN,
-                        &m);
+        wu_rte_dvm_send_to(job->dvm, job->map->procs[rank].node, WU_DMSG_STDIN, &m);
     } else {
         PMIX_DATA_BUFFER_DESTRUCT(&m);
     }
@@ -211,8 +282,8 @@ static void report_ask(wu_wait_call_t *call)
     dvm->nreport = 0;
     dvm->report_want = 0;
     for (uint32_t i = 0; i < dvm->nd; i++) {
-        if (NULL != dvm->d[i].conn && !dvm->d[i].lost) {
-            (void)wu_ptl_send(dvm->d[i].conn, WU_DMSG_REPORT_REQ, 0, NULL, 0);
+        if (wu_rte_dvm_reachable(dvm, dvm->d[i].node) && !dvm->d[i].lost) {
+            wu_rte_dvm_send_to(dvm, dvm->d[i].node, WU_DMSG_REPORT_REQ, NULL);
             dvm->report_want++;
         }
     }
@@ -289,7 +360,7 @@ static void on_exited_msg(dvm_node_t *n, wu_dmsg_t *m)
         PMIX_SUCCESS != wu_dmsg_get_i32(m, &pid) || PMIX_SUCCESS != wu_dmsg_get_u32(m, &flags) ||
         rank >= job->np || job->map->procs[rank].node != n->node ||
         (WU_PLS_PROC_FAILED != state && WU_PLS_PROC_EXITED != state)) {
-        wu_ptl_close(n->conn);
+        bad_peer(n);
         return;
     }
     rp = &job->procs[rank];
@@ -304,6 +375,8 @@ static void on_exited_msg(dvm_node_t *n, wu_dmsg_t *m)
     atomic_store(&rp->finalized, 0 != (flags & 2u));
     wu_rte_proc_ended(job, rp);
 }
+
+static void on_fwd_up(dvm_node_t *relay, wu_dmsg_t *m);
 
 static void on_daemon_msg(dvm_node_t *n, uint32_t type, wu_dmsg_t *m)
 {
@@ -354,7 +427,7 @@ static void on_daemon_msg(dvm_node_t *n, uint32_t type, wu_dmsg_t *m)
         if (PMIX_SUCCESS == wu_dmsg_get_u32(m, &u1) && PMIX_SUCCESS == wu_dmsg_get_str(m, &a) &&
             NULL != a && u1 < job->map->nnodes && UINT32_MAX != dvm->by_node[u1]) {
             dvm_node_t *dn = &dvm->d[dvm->by_node[u1]];
-            if (NULL == dn->conn && !dn->lost && !dvm->stopping) {
+            if (!dn->hello && !dn->lost && !dvm->stopping) {
                 wu_rte_say("daemon-start-failed", wu_rte_tool, job->map->nodes[u1].name, a);
                 dn->lost = true;
                 release_once(&dvm->ready, &dvm->ready_done, WU_ERR_SILENT);
@@ -374,7 +447,7 @@ static void on_daemon_msg(dvm_node_t *n, uint32_t type, wu_dmsg_t *m)
         break;
     case WU_DMSG_EVENT:
         /* the other nodes, then this one's clients */
-        event_to_daemons(dvm, m->base_ptr, m->bytes_used, n->node);
+        send_everyone(dvm, n->node, WU_DMSG_EVENT, m->base_ptr, m->bytes_used);
         wu_rte_event_deliver(m->base_ptr, m->bytes_used);
         break;
     case WU_DMSG_FAILED:
@@ -386,70 +459,138 @@ static void on_daemon_msg(dvm_node_t *n, uint32_t type, wu_dmsg_t *m)
         }
         node_lost(n, NULL);
         break;
+    case WU_DMSG_FWD_UP:
+        if (&dvm->d[n->via] == n) {
+            on_fwd_up(n, m);
+        } else {
+            bad_peer(n); /* wrapped twice */
+        }
+        break;
     default:
-        wu_ptl_close(n->conn); /* a daemon of ours never sends that */
+        bad_peer(n); /* a daemon of ours never sends that */
         break;
     }
     free(a);
 }
 
-/* Constant-time comparison of the token a peer sent. */
-static bool token_ok(const char *mine, const char *theirs)
-{
-    size_t n = strlen(mine);
-    unsigned char diff = 0;
-    if (NULL == theirs || strlen(theirs) != n) {
-        return false;
-    }
-    for (size_t i = 0; i < n; i++) {
-        diff |= (unsigned char)(mine[i] ^ theirs[i]);
-    }
-    return 0 == diff;
-}
-
-/* The first frame of a connection: HELLO from one of our daemons, or the peer is dropped. */
-static void on_hello(struct rte_dvm *dvm, wu_ptl_conn_t *c, uint32_t type, wu_dmsg_t *m)
+/* HELLO (m) from a daemon: its token and version (a wrong version is said), and the node it
+ * names, which must be one of ours not connected yet; NULL: refused. */
+static dvm_node_t *hello_node(struct rte_dvm *dvm, wu_dmsg_t *m)
 {
     char *version = NULL, *token = NULL, *host = NULL;
     uint32_t node = UINT32_MAX;
     int32_t pid = 0;
     dvm_node_t *n = NULL;
-    bool ok = WU_DMSG_HELLO == type && PMIX_SUCCESS == wu_dmsg_get_str(m, &version) &&
-              PMIX_SUCCESS == wu_dmsg_get_str(m, &token) &&
-              PMIX_SUCCESS == wu_dmsg_get_u32(m, &node) &&
-              PMIX_SUCCESS == wu_dmsg_get_str(m, &host) && PMIX_SUCCESS == wu_dmsg_get_i32(m, &pid);
-    ok = ok && token_ok(dvm->token, token);
+    bool ok = PMIX_SUCCESS == wu_dmsg_get_hello(m, &version, &token, &node, &host, &pid) &&
+              wu_dmsg_token_ok(dvm->token, token);
     if (ok && (NULL == version || 0 != strcmp(version, WU_DMSG_VERSION))) {
         char *v = wu_str_escape_dup(NULL != version ? version : "?", 64, 0);
         wu_rte_say("daemon-version", wu_rte_tool, NULL != v ? v : "?", WU_DMSG_VERSION);
         free(v);
         ok = false;
     }
-    if (ok && node < dvm->job->map->nnodes && UINT32_MAX != dvm->by_node[node]) {
-        n = &dvm->d[dvm->by_node[node]];
-    }
-    if (!ok || NULL == n || NULL != n->conn || n->lost) {
-        wu_ptl_close(c);
-    } else {
-        wu_ptl_conn_set_trusted(c);
-        wu_dmsg_keepalive(wu_ptl_conn_fd(c));
-        wu_ptl_conn_retain(c);
-        wu_ptl_conn_set_cbdata(c, n);
-        n->conn = c;
-        if (NULL != n->early) {
-            /* what the agent wrote before (ssh's warnings): shown now that it worked */
-            wu_rte_agent_lines(dvm->job->map->nodes[n->node].name, n->early, n->nearly);
-            free(n->early);
-            n->early = NULL;
-            n->nearly = 0;
-        }
-        if (++dvm->nhello == dvm->nd) {
-            release_once(&dvm->ready, &dvm->ready_done, WU_SUCCESS);
-        }
+    if (ok && NULL != (n = node_of(dvm, node)) && (n->hello || n->lost)) {
+        n = NULL;
     }
     free(version);
     free(token);
     free(host);
+    return ok ? n : NULL;
+}
+
+/* n's daemon is in. */
+static void hello_accepted(dvm_node_t *n)
+{
+    struct rte_dvm *dvm = n->dvm;
+    n->hello = true;
+    if (NULL != n->early) {
+        /* what the agent wrote before (ssh's warnings): shown now that it worked */
+        wu_rte_agent_lines(dvm->job->map->nodes[n->node].name, n->early, n->nearly);
+        free(n->early);
+        n->early = NULL;
+        n->nearly = 0;
+    }
+    if (++dvm->nhello == dvm->nd) {
+        release_once(&dvm->ready, &dvm->ready_done, WU_SUCCESS);
+    }
+}
+
+/* The first frame of a connection: HELLO from one of our first-level daemons, or the peer is
+ * dropped. */
+static void on_hello(struct rte_dvm *dvm, wu_ptl_conn_t *c, uint32_t type, wu_dmsg_t *m)
+{
+    dvm_node_t *n = WU_DMSG_HELLO == type ? hello_node(dvm, m) : NULL;
+    if (NULL == n || &dvm->d[n->via] != n) {
+        wu_ptl_close(c);
+        return;
+    }
+    wu_ptl_conn_set_trusted(c);
+    wu_dmsg_keepalive(wu_ptl_conn_fd(c));
+    wu_ptl_conn_retain(c);
+    wu_ptl_conn_set_cbdata(c, n);
+    n->conn = c;
+    dvm->nconn++;
+    hello_accepted(n);
+}
+
+/* A relay lost the daemon of n (or the one that was to start it): why. */
+static void on_gone(dvm_node_t *n, wu_dmsg_t *m)
+{
+    struct rte_dvm *dvm = n->dvm;
+    char *why = NULL, *safe;
+    if (PMIX_SUCCESS != wu_dmsg_get_str(m, &why) || NULL == why) {
+        free(why);
+        return;
+    }
+    safe = wu_str_escape_dup(why, 512, WU_ESC_KEEP_UTF8);
+    if (!n->hello) {
+        if (!n->lost && !dvm->stopping) {
+            wu_rte_say("daemon-start-failed", wu_rte_tool, dvm->job->map->nodes[n->node].name,
+                       NULL != safe ? safe : "?");
+            n->lost = true;
+            release_once(&dvm->ready, &dvm->ready_done, WU_ERR_SILENT);
+        }
+    } else {
+        n->closed = true;
+        if (!dvm->stopping) {
+            node_lost(n, NULL != safe ? safe : "?");
+        }
+    }
+    free(safe);
+    free(why);
+}
+
+/* FWD_UP from a first-level daemon: a message of a daemon of its subtree. */
+static void on_fwd_up(dvm_node_t *relay, wu_dmsg_t *m)
+{
+    struct rte_dvm *dvm = relay->dvm;
+    uint32_t origin = 0, skip = 0, type = 0;
+    char *p = NULL;
+    size_t len = 0;
+    dvm_node_t *n = NULL;
+    wu_dmsg_t inner;
+    pmix_byte_object_t bo;
+    if (PMIX_SUCCESS == wu_dmsg_get_fwd(m, &origin, &skip, &type, &p, &len)) {
+        n = node_of(dvm, origin);
+    }
+    bo = (pmix_byte_object_t){.bytes = p, .size = len};
+    PMIX_DATA_BUFFER_CONSTRUCT(&inner);
+    if (NULL == n || n == relay || &dvm->d[n->via] != relay ||
+        (len > 0 && PMIX_SUCCESS != PMIx_Data_embed(&inner, &bo))) {
+        bad_peer(relay);
+    } else if (WU_DMSG_HELLO == type) {
+        if (hello_node(dvm, &inner) == n) {
+            hello_accepted(n);
+        } else {
+            bad_peer(relay);
+        }
+    } else if (WU_DMSG_GONE == type) {
+        on_gone(n, &inner);
+    } else if (n->hello && !n->closed && WU_DMSG_FWD_UP != type) {
+        on_daemon_msg(n, type, &inner);
+    }
+    PMIX_DATA_BUFFER_DESTRUCT(&inner);
+    free(p);
 }
 
 static void on_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *payload, size_t len,
@@ -490,7 +631,25 @@ static void on_closed(wu_ptl_conn_t *c, int status, void *cbdata)
         node_lost(n, WU_PTL_PEER_CLOSED == status ? "its daemon's connection ended"
                                                   : wu_strerror(status));
     }
-    if (n->dvm->nclosed == n->dvm->nhello) {
+    /* the daemons it relayed for are unreachable now: lost */
+    for (uint32_t i = 0; i < n->dvm->nd; i++) {
+        dvm_node_t *k = &n->dvm->d[i];
+        if (k != n && &n->dvm->d[k->via] == n && !k->closed) {
+            k->closed = true;
+            if (!n->dvm->stopping) {
+                char why[300];
+                snprintf(why, sizeof why, "the daemon of %s, which relayed its messages, was lost",
+                         n->dvm->job->map->nodes[n->node].name);
+                if (!k->hello) { /* it never called */
+                    k->lost = true;
+                    release_once(&n->dvm->ready, &n->dvm->ready_done, WU_ERR_SILENT);
+                } else {
+                    node_lost(k, why);
+                }
+            }
+        }
+    }
+    if (n->dvm->nclosed == n->dvm->nconn) {
         release_once(&n->dvm->closed, &n->dvm->closed_done, WU_SUCCESS);
     }
 }
@@ -501,7 +660,7 @@ static void on_closed(wu_ptl_conn_t *c, int status, void *cbdata)
 static dvm_node_t *agent_node(wu_pls_job_t *agents, wu_pls_proc_t *proc)
 {
     struct rte_dvm *dvm = agents->user;
-    return proc->rank < agents->nprocs ? &dvm->d[dvm->agent_d[proc->rank]] : NULL;
+    return proc->rank < agents->nprocs ? &dvm->d[dvm->tree.starts[proc->rank]] : NULL;
 }
 
 /* Most of an agent's output kept before its daemon calls back. */
@@ -516,7 +675,7 @@ static bool agent_output(wu_pls_job_t *agents, wu_pls_proc_t *proc, int stream, 
     struct rte_dvm *dvm = agents->user;
     dvm_node_t *n = agent_node(agents, proc);
     (void)stream;
-    if (NULL != n && NULL == n->conn && !dvm->stopping) {
+    if (NULL != n && !n->hello && !dvm->stopping) {
         size_t k = len < EARLY_MAX - n->nearly ? len : EARLY_MAX - n->nearly;
         char *e = k > 0 ? realloc(n->early, n->nearly + k) : n->early;
         if (NULL != e) {
@@ -565,7 +724,7 @@ static void agent_exited(wu_pls_job_t *agents, wu_pls_proc_t *proc)
     agent = NULL != proc->argv && NULL != proc->argv[0] ? proc->argv[0] : "the launch agent";
     agent = NULL != strrchr(agent, '/') ? strrchr(agent, '/') + 1 : agent;
     n->agent_ended = true;
-    if (NULL != n->conn || dvm->stopping) {
+    if (n->hello || dvm->stopping) {
         return; /* the daemon called back: its connection tells how it goes */
     }
     if (WU_PLS_PROC_FAILED == proc->state) {
@@ -594,44 +753,12 @@ static void agents_done(wu_pls_job_t *agents)
     wu_wait_release(&dvm->agents_done, WU_SUCCESS);
 }
 
-/* This node's IPv4 addresses but loopback, comma-separated (where daemons may call back; they
- * try the address their ssh connection came from first). */
-static char *head_addrs(void)
-{
-    struct ifaddrs *ifs = NULL;
-    char **list = NULL, *joined;
-    if (0 == getifaddrs(&ifs)) {
-        for (struct ifaddrs *i = ifs; NULL != i; i = i->ifa_next) {
-            char buf[INET_ADDRSTRLEN];
-            if (NULL == i->ifa_addr || AF_INET != i->ifa_addr->sa_family) {
-                continue;
-            }
-            inet_ntop(AF_INET, &((struct sockaddr_in *)i->ifa_addr)->sin_addr, buf, sizeof buf);
-            if (0 != strncmp(buf, "127.", 4)) {
-                (void)wu_argv_append(&list, buf);
-            }
-        }
-        freeifaddrs(ifs);
-    }
-    joined = NULL != list ? wu_argv_join(list, ',') : strdup("-");
-    wu_argv_free(list);
-    return joined;
-}
-
 /* --- start / stop ---------------------------------------------------------------------------- */
 
 static void send_token(wu_wait_call_t *call)
 {
     struct rte_dvm *dvm = call->cbdata;
-    char line[sizeof dvm->token + 1];
-    snprintf(line, sizeof line, "%s\n", dvm->token);
-    for (uint32_t i = 0; i < dvm->agents->nprocs; i++) {
-        int fd = dvm->agents->procs[i].stdin_fd;
-        if (fd >= 0 && (ssize_t)strlen(line) != write(fd, line, strlen(line))) {
-            /* the agent is gone already: its exit says why */
-        }
-        wu_pls_close_stdin(dvm->agents, i);
-    }
+    wu_rte_tree_token(&dvm->tree, dvm->token);
     wu_wait_call_done(call, WU_SUCCESS);
 }
 
@@ -640,7 +767,7 @@ static void say_missing(wu_wait_call_t *call)
     struct rte_dvm *dvm = call->cbdata;
     char **names = NULL, *list;
     for (uint32_t i = 0; i < dvm->nd; i++) {
-        if (NULL == dvm->d[i].conn) {
+        if (!dvm->d[i].hello) {
             (void)wu_argv_append(&names, dvm->job->map->nodes[dvm->d[i].node].name);
         }
     }
@@ -650,7 +777,7 @@ static void say_missing(wu_wait_call_t *call)
     wu_argv_free(names);
     for (uint32_t i = 0; i < dvm->nd; i++) {
         dvm_node_t *n = &dvm->d[i];
-        if (NULL == n->conn && NULL != n->early) { /* what its agent said meanwhile */
+        if (!n->hello && NULL != n->early) { /* what its agent said meanwhile */
             wu_rte_agent_lines(dvm->job->map->nodes[n->node].name, n->early, n->nearly);
         }
     }
@@ -675,7 +802,7 @@ static void send_launch(wu_wait_call_t *call)
             rc = WU_ERR_NOMEM;
             break;
         }
-        wu_rte_dvm_send(dvm->d[i].conn, WU_DMSG_LAUNCH, &m);
+        wu_rte_dvm_send_to(dvm, dvm->d[i].node, WU_DMSG_LAUNCH, &m);
     }
     wu_wait_call_done(call, rc);
 }
@@ -691,42 +818,31 @@ static int register_params(void)
     return rc;
 }
 
-/* The agents of the first level of the launch tree (dvm->agents): one per chunk of the
- * daemons, each starting the chunk's first daemon, which starts the rest of its chunk. */
+/* The launch tree (dvm->tree): the first level's agents, one per chunk of the daemons, each
+ * starting the chunk's first daemon, which starts the rest of its chunk and relays for them. */
 static int start_tree(struct rte_dvm *dvm, const char *wired, unsigned port, const char *addrs)
 {
     rte_job_t *job = dvm->job;
-    uint32_t *starts = calloc(dvm->nd, sizeof *starts), *lens = calloc(dvm->nd, sizeof *lens);
-    uint32_t *nodes = calloc(dvm->nd, sizeof *nodes), nchunks;
+    uint32_t *nodes = calloc(dvm->nd, sizeof *nodes);
     char **hosts = NULL;
-    int rc = NULL != starts && NULL != lens && NULL != nodes ? WU_SUCCESS : WU_ERR_NOMEM;
+    const wu_rte_tree_args_t ta = {.wired = wired,
+                                   .port = port,
+                                   .addrs = addrs,
+                                   .radix = (uint32_t)radix,
+                                   .prefix = job->app->prefix};
+    int rc = NULL != nodes ? WU_SUCCESS : WU_ERR_NOMEM;
     for (uint32_t i = 0; i < dvm->nd && WU_SUCCESS == rc; i++) {
         nodes[i] = dvm->d[i].node;
         rc = wu_argv_append(&hosts, job->map->nodes[dvm->d[i].node].name);
     }
-    nchunks = WU_SUCCESS == rc ? wu_rte_tree_chunks(dvm->nd, (uint32_t)radix, starts, lens) : 0;
-    if (WU_SUCCESS == rc && (NULL == (dvm->agent_d = calloc(nchunks, sizeof *dvm->agent_d)) ||
-                             NULL == (dvm->agents = wu_pls_job_new(
-                                          "wired", nchunks, (char *const[]){(char *)wired, NULL},
-                                          wu_rte_progress())))) {
-        rc = WU_ERR_NOMEM;
+    if (WU_SUCCESS == rc) {
+        rc = wu_rte_tree_make(&dvm->tree, nodes, hosts, dvm->nd, &ta);
     }
-    if (WU_SUCCESS == rc && NULL != job->app->prefix &&
-        NULL == (dvm->agents->prefix = strdup(job->app->prefix))) {
-        rc = WU_ERR_NOMEM;
+    for (uint32_t c = 0; c < dvm->tree.nchunks && WU_SUCCESS == rc; c++) {
+        for (uint32_t i = dvm->tree.starts[c]; i < dvm->tree.starts[c] + dvm->tree.lens[c]; i++) {
+            dvm->d[i].via = dvm->tree.starts[c]; /* d is in the tree's order */
+        }
     }
-    for (uint32_t c = 0; c < nchunks && WU_SUCCESS == rc; c++) {
-        uint32_t first = starts[c];
-        char *sub = wu_rte_tree_spec(nodes + first + 1, hosts + first + 1, lens[c] - 1);
-        dvm->agent_d[c] = first;
-        rc = NULL == sub
-                 ? WU_ERR_NOMEM
-                 : wu_rte_spawn_proc(&dvm->agents->procs[c], wired, nodes[first], hosts[first],
-                                     port, addrs, (uint32_t)radix, sub, job->app->prefix);
-        free(sub);
-    }
-    free(starts);
-    free(lens);
     free(nodes);
     wu_argv_free(hosts);
     return rc;
@@ -783,7 +899,7 @@ int wu_rte_dvm_start(rte_job_t *job)
     colon = NULL != uri ? strrchr(uri, ':') : NULL;
     port = NULL != colon ? (unsigned)strtoul(colon + 1, NULL, 10) : 0;
     wired = wu_rte_wired_path(job->app->prefix);
-    addrs = head_addrs();
+    addrs = wu_rte_node_addrs();
     rc = NULL != wired && NULL != addrs && 0 != port ? WU_SUCCESS : WU_ERR_NOMEM;
     if (WU_SUCCESS == rc) {
         rc = start_tree(dvm, wired, port, addrs);
@@ -793,17 +909,17 @@ int wu_rte_dvm_start(rte_job_t *job)
     if (WU_SUCCESS != rc) {
         return rc;
     }
-    dvm->agents->user = dvm;
-    dvm->agents->cb =
+    dvm->tree.agents->user = dvm;
+    dvm->tree.agents->cb =
         (wu_pls_callbacks_t){.output = agent_output, .exited = agent_exited, .done = agents_done};
-    if (WU_SUCCESS != (rc = wu_pls_launch_job(dvm->agents))) {
+    if (WU_SUCCESS != (rc = wu_pls_launch_job(dvm->tree.agents))) {
         wu_rte_say("daemon-start-failed", wu_rte_tool, "(every node)",
-                   NULL != dvm->agents->launch_prog ? strerror(dvm->agents->launch_errno)
-                                                    : wu_strerror(rc));
+                   NULL != dvm->tree.agents->launch_prog ? strerror(dvm->tree.agents->launch_errno)
+                                                         : wu_strerror(rc));
         return WU_ERR_SILENT;
     }
-    for (uint32_t i = 0; i < dvm->agents->nprocs; i++) {
-        wu_rte_watch_pid(dvm->agents->procs[i].pid);
+    for (uint32_t i = 0; i < dvm->tree.agents->nprocs; i++) {
+        wu_rte_watch_pid(dvm->tree.agents->procs[i].pid);
     }
     (void)wu_progress_shift_wait(wu_rte_progress(), send_token, dvm, 0);
     rc = wu_wait_for(&dvm->ready, (double)daemon_timeout);
@@ -819,15 +935,12 @@ int wu_rte_dvm_start(rte_job_t *job)
 
 static void send_all(struct rte_dvm *dvm, uint32_t type, int32_t arg)
 {
-    for (uint32_t i = 0; i < dvm->nd; i++) {
-        wu_dmsg_t m;
-        PMIX_DATA_BUFFER_CONSTRUCT(&m);
-        if (PMIX_SUCCESS == wu_dmsg_put_i32(&m, arg)) {
-            wu_rte_dvm_send(dvm->d[i].conn, type, &m);
-        } else {
-            PMIX_DATA_BUFFER_DESTRUCT(&m);
-        }
+    wu_dmsg_t m;
+    PMIX_DATA_BUFFER_CONSTRUCT(&m);
+    if (PMIX_SUCCESS == wu_dmsg_put_i32(&m, arg)) {
+        send_everyone(dvm, WU_DMSG_ALL, type, m.base_ptr, m.bytes_used);
     }
+    PMIX_DATA_BUFFER_DESTRUCT(&m);
 }
 
 void wu_rte_dvm_terminate(rte_job_t *job)
@@ -856,7 +969,7 @@ static void stop_in_rte(wu_wait_call_t *call)
     struct rte_dvm *dvm = call->cbdata;
     dvm->stopping = true;
     send_all(dvm, WU_DMSG_SHUTDOWN, 0);
-    if (dvm->nclosed == dvm->nhello) {
+    if (dvm->nclosed == dvm->nconn) {
         release_once(&dvm->closed, &dvm->closed_done, WU_SUCCESS);
     }
     wu_rte_dvm_coll_stop(dvm); /* fences and requests that can no longer complete */
@@ -872,12 +985,10 @@ void wu_rte_dvm_stop(rte_job_t *job)
     (void)wu_progress_shift_wait(wu_rte_progress(), stop_in_rte, dvm, 0);
     (void)wu_wait_for(&dvm->closed, STOP_WAIT);
     wu_ptl_listener_close(dvm->listener); /* closes what is left */
-    if (NULL != dvm->agents) {
-        if (dvm->agents->launched) {
-            (void)wu_wait_for(&dvm->agents_done, STOP_WAIT);
-        }
-        wu_pls_job_free(dvm->agents); /* kills what is left */
+    if (NULL != dvm->tree.agents && dvm->tree.agents->launched) {
+        (void)wu_wait_for(&dvm->agents_done, STOP_WAIT);
     }
+    wu_rte_tree_free(&dvm->tree); /* kills what is left of the agents */
     for (uint32_t i = 0; i < dvm->nd; i++) {
         wu_ptl_conn_release(dvm->d[i].conn);
     }
@@ -889,7 +1000,6 @@ void wu_rte_dvm_stop(rte_job_t *job)
         free(dvm->d[i].early);
     }
     free(dvm->d);
-    free(dvm->agent_d);
     free(dvm->by_node);
     free(dvm);
     job->dvm = NULL;

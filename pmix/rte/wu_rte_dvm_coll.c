@@ -6,7 +6,7 @@
  * server does the same through wu_rte_dvm_fence. Contributions of the same set are collected in
  * arrival order (the oldest open collection of a set that the node has not contributed to takes
  * it); when every node hosting a participant has contributed, all the data goes back to each
- * contributor (FENCE_DONE). A collection fails, for every node that contributed, when
+ * contributor (FENCE_DONE, one message per branch of the launch tree that holds contributors). A collection fails, for every node that contributed, when
  *  - a participant ended before its node contributed (WU_PROTO_ERR_TERMINATED, the rank named),
  *  - its PMIX_TIMEOUT ran out, counted from the first contribution (PMIX_ERR_TIMEOUT, the
  *    missing nodes named), or
@@ -48,13 +48,6 @@ typedef struct coll {
     pmix_modex_cbfunc_t head_cb; /* the head node's own server, when it takes part */
     void *head_cbdata;
 } coll_t;
-
-typedef struct pending_dmx {
-    struct pending_dmx *next;
-    uint64_t id;
-    pmix_modex_cbfunc_t cb;
-    void *cbdata;
-} pending_dmx_t;
 
 /* A request about a proc of this node that came before the job was registered here. */
 typedef struct early_req {
@@ -154,28 +147,22 @@ static void coll_unlink(coll_t *c)
 static void coll_end(coll_t *c, pmix_status_t status)
 {
     struct rte_dvm *dvm = c->dvm;
+    wu_dmsg_t m;
     coll_unlink(c);
-    for (uint32_t k = 0; k < dvm->job->map->nnodes; k++) {
-        wu_dmsg_t m;
-        if (!c->from[k]) {
-            continue;
-        }
-        if (k == dvm->job->mynode) {
-            if (NULL != c->head_cb) {
-                wu_dmsg_modex_answer(c->head_cb, c->head_cbdata, status, c->data, c->ndata);
-                c->head_cb = NULL;
-            }
-            continue;
-        }
-        PMIX_DATA_BUFFER_CONSTRUCT(&m);
-        if (PMIX_SUCCESS == wu_dmsg_put_bytes(&m, c->sig, c->siglen) &&
-            PMIX_SUCCESS == wu_dmsg_put_i32(&m, status) &&
-            PMIX_SUCCESS == wu_dmsg_put_bytes(&m, PMIX_SUCCESS == status ? c->data : NULL,
-                                              PMIX_SUCCESS == status ? c->ndata : 0)) {
-            wu_rte_dvm_send(wu_rte_dvm_conn_of(dvm, k), WU_DMSG_FENCE_DONE, &m);
-        } else {
-            PMIX_DATA_BUFFER_DESTRUCT(&m);
-        }
+    if (c->from[dvm->job->mynode] && NULL != c->head_cb) {
+        wu_dmsg_modex_answer(c->head_cb, c->head_cbdata, status, c->data, c->ndata);
+        c->head_cb = NULL;
+    }
+    /* one message for every other contributor, down the tree */
+    c->from[dvm->job->mynode] = false;
+    PMIX_DATA_BUFFER_CONSTRUCT(&m);
+    if (PMIX_SUCCESS == wu_dmsg_put_bytes(&m, c->sig, c->siglen) &&
+        PMIX_SUCCESS == wu_dmsg_put_i32(&m, status) &&
+        PMIX_SUCCESS == wu_dmsg_put_bytes(&m, PMIX_SUCCESS == status ? c->data : NULL,
+                                          PMIX_SUCCESS == status ? c->ndata : 0)) {
+        wu_rte_dvm_send_many(dvm, c->from, WU_DMSG_FENCE_DONE, &m);
+    } else {
+        PMIX_DATA_BUFFER_DESTRUCT(&m);
     }
     free_coll(c);
 }
@@ -324,7 +311,7 @@ void wu_rte_dvm_on_fence(struct rte_dvm *dvm, uint32_t node, wu_dmsg_t *m)
         if (PMIX_SUCCESS == wu_dmsg_put_bytes(&r, sig, siglen) &&
             PMIX_SUCCESS == wu_dmsg_put_i32(&r, PMIX_ERR_BAD_PARAM) &&
             PMIX_SUCCESS == wu_dmsg_put_bytes(&r, NULL, 0)) {
-            wu_rte_dvm_send(wu_rte_dvm_conn_of(dvm, node), WU_DMSG_FENCE_DONE, &r);
+            wu_rte_dvm_send_to(dvm, node, WU_DMSG_FENCE_DONE, &r);
         } else {
             PMIX_DATA_BUFFER_DESTRUCT(&r);
         }
@@ -364,13 +351,6 @@ pmix_status_t wu_rte_dvm_fence(const pmix_proc_t procs[], size_t nprocs, const c
 {
     return wu_dmsg_fence_shift(fence_in_rte, procs, nprocs, data, ndata, timeout, cbfunc, cbdata);
 }
-
-/* A direct-modex upcall, shifted to the rte thread. */
-typedef struct {
-    pmix_modex_cbfunc_t cb;
-    void *cbdata;
-    pmix_proc_t proc;
-} upcall_t;
 
 /* --- direct modex ---------------------------------------------------------------------------- */
 
@@ -427,20 +407,12 @@ static void deliver_rep(struct rte_dvm *dvm, uint32_t origin, uint64_t id, pmix_
 {
     wu_dmsg_t m;
     if (WU_DMSG_HEAD == origin) {
-        for (pending_dmx_t **pp = &dvm->dmx; NULL != *pp; pp = &(*pp)->next) {
-            pending_dmx_t *p = *pp;
-            if (p->id == id) {
-                *pp = p->next;
-                wu_dmsg_modex_answer(p->cb, p->cbdata, st, data, ndata);
-                free(p);
-                return;
-            }
-        }
+        (void)wu_dmsg_pending_answer(&dvm->dmx, id, st, data, ndata);
         return;
     }
     PMIX_DATA_BUFFER_CONSTRUCT(&m);
     if (PMIX_SUCCESS == wu_dmsg_put_dmodex_rep(&m, origin, id, st, data, ndata)) {
-        wu_rte_dvm_send(wu_rte_dvm_conn_of(dvm, origin), WU_DMSG_DMODEX_REP, &m);
+        wu_rte_dvm_send_to(dvm, origin, WU_DMSG_DMODEX_REP, &m);
     } else {
         PMIX_DATA_BUFFER_DESTRUCT(&m);
     }
@@ -467,7 +439,6 @@ static void route_req(struct rte_dvm *dvm, uint32_t origin, uint64_t id, const p
 {
     rte_job_t *job = dvm->job;
     uint32_t node;
-    wu_ptl_conn_t *c;
     wu_dmsg_t m;
     if (0 != strncmp(proc->nspace, job->nspace, PMIX_MAX_NSLEN) || proc->rank >= job->np) {
         deliver_rep(dvm, origin, id, PMIX_ERR_NOT_FOUND, NULL, 0);
@@ -491,14 +462,14 @@ static void route_req(struct rte_dvm *dvm, uint32_t origin, uint64_t id, const p
         ask_local(dvm, origin, id, proc);
         return;
     }
-    if (NULL == (c = wu_rte_dvm_conn_of(dvm, node))) {
+    if (!wu_rte_dvm_reachable(dvm, node)) {
         deliver_rep(dvm, origin, id, PMIX_ERR_UNREACH, NULL, 0);
         return;
     }
     PMIX_DATA_BUFFER_CONSTRUCT(&m);
     if (PMIX_SUCCESS == wu_dmsg_put_u32(&m, origin) && PMIX_SUCCESS == wu_dmsg_put_u64(&m, id) &&
         PMIX_SUCCESS == wu_dmsg_put_proc(&m, proc)) {
-        wu_rte_dvm_send(c, WU_DMSG_DMODEX_REQ, &m);
+        wu_rte_dvm_send_to(dvm, node, WU_DMSG_DMODEX_REQ, &m);
     } else {
         PMIX_DATA_BUFFER_DESTRUCT(&m);
         deliver_rep(dvm, origin, id, PMIX_ERR_NOMEM, NULL, 0);
@@ -542,9 +513,9 @@ void wu_rte_dvm_registered(rte_job_t *job)
 
 static void dmodex_in_rte(void *arg)
 {
-    upcall_t *u = arg;
+    wu_dmsg_dmodex_t *u = arg;
     rte_job_t *job = wu_rte_job;
-    pending_dmx_t *p;
+    wu_dmsg_pending_t *p;
     if (NULL == job || NULL == job->dvm || NULL == (p = calloc(1, sizeof *p))) {
         u->cb(NULL == job || NULL == job->dvm ? PMIX_ERR_NOT_FOUND : PMIX_ERR_NOMEM, NULL, 0,
               u->cbdata, NULL, NULL);
@@ -562,18 +533,7 @@ static void dmodex_in_rte(void *arg)
 
 pmix_status_t wu_rte_dvm_dmodex(const pmix_proc_t *proc, pmix_modex_cbfunc_t cbfunc, void *cbdata)
 {
-    upcall_t *u = calloc(1, sizeof *u);
-    if (NULL == u) {
-        return PMIX_ERR_NOMEM;
-    }
-    u->proc = *proc;
-    u->cb = cbfunc;
-    u->cbdata = cbdata;
-    if (WU_SUCCESS != wu_progress_shift(wu_rte_progress(), dmodex_in_rte, u)) {
-        free(u);
-        return PMIX_ERR_INIT;
-    }
-    return PMIX_SUCCESS;
+    return wu_dmsg_dmodex_shift(dmodex_in_rte, proc, cbfunc, cbdata);
 }
 
 void wu_rte_dvm_coll_stop(struct rte_dvm *dvm)
@@ -587,10 +547,5 @@ void wu_rte_dvm_coll_stop(struct rte_dvm *dvm)
         deliver_rep(dvm, e->origin, e->id, PMIX_ERR_LOST_CONNECTION, NULL, 0);
         free(e);
     }
-    while (NULL != dvm->dmx) {
-        pending_dmx_t *p = dvm->dmx;
-        dvm->dmx = p->next;
-        p->cb(PMIX_ERR_LOST_CONNECTION, NULL, 0, p->cbdata, NULL, NULL);
-        free(p);
-    }
+    wu_dmsg_pending_fail(&dvm->dmx, PMIX_ERR_LOST_CONNECTION);
 }

@@ -12,7 +12,11 @@
 typedef struct dvm_node {
     struct rte_dvm *dvm;
     uint32_t node;       /* its index in the job map */
-    wu_ptl_conn_t *conn; /* its daemon's connection, once HELLO was accepted (a reference) */
+    uint32_t via;        /* the index in d of the first-level daemon that relays for it (its own
+                            at the first level) */
+    bool hello;          /* its HELLO was accepted */
+    wu_ptl_conn_t *conn; /* first level: its daemon's connection, once HELLO was accepted (a
+                            reference); NULL deeper in the tree */
     bool agent_ended;    /* its ssh ended */
     bool local_done;     /* it reported the end of every process it ran */
     bool lost;           /* its connection ended before that (or it failed) */
@@ -25,13 +29,13 @@ struct rte_dvm {
     rte_job_t *job;
     char token[33];
     wu_ptl_listener_t *listener;
-    wu_pls_job_t *agents; /* the agents (ssh) of the first level of the launch tree */
-    uint32_t *agent_d;    /* per agent: the index in d of the daemon it starts */
+    wu_rte_tree_t tree; /* the daemons in d's order, the first level's agents (ssh) */
     dvm_node_t *d;
     uint32_t nd;
     uint32_t *by_node; /* map node -> index into d, UINT32_MAX: none (the head's own) */
-    uint32_t nhello;
-    wu_wait_t ready; /* every daemon said HELLO, or one failed */
+    uint32_t nhello;   /* daemons whose HELLO was accepted */
+    uint32_t nconn;    /* first-level connections accepted */
+    wu_wait_t ready;   /* every daemon said HELLO, or one failed */
     bool ready_done;
     bool stopping;
     uint32_t nclosed;
@@ -39,7 +43,7 @@ struct rte_dvm {
     bool closed_done;
     wu_wait_t agents_done;
     struct coll *colls;      /* fences being collected (wu_rte_dvm_coll.c) */
-    struct pending_dmx *dmx; /* this node's direct-modex requests waiting for an answer */
+    wu_dmsg_pending_t *dmx;  /* this node's direct-modex requests waiting for an answer */
     struct early_req *early; /* requests about this node's procs before it registered them */
     uint64_t next_id;
     char **report;        /* --timeout: the daemons' lines so far */
@@ -48,10 +52,15 @@ struct rte_dvm {
     wu_wait_t report_wait;
 };
 
-/* Send m (destructed here; NULL: no payload) on c; a NULL c drops it. */
-void wu_rte_dvm_send(wu_ptl_conn_t *c, uint32_t type, wu_dmsg_t *m);
-/* The connection of the daemon of map node `node`, or NULL (the head's own node, or gone). */
-wu_ptl_conn_t *wu_rte_dvm_conn_of(struct rte_dvm *dvm, uint32_t node);
+/* Send m (destructed here; NULL: no payload) to the daemon of map node `node`, through the
+ * relays of the launch tree; dropped if it cannot be reached. */
+void wu_rte_dvm_send_to(struct rte_dvm *dvm, uint32_t node, uint32_t type, wu_dmsg_t *m);
+/* Send m (destructed here) to the daemons of the map nodes marked in to[]: once to each
+ * first-level daemon whose branch of the tree holds any, which passes it down its branch
+ * (daemons that were not meant to get it find nothing it is for). */
+void wu_rte_dvm_send_many(struct rte_dvm *dvm, const bool *to, uint32_t type, wu_dmsg_t *m);
+/* Can the daemon of map node `node` be sent to (it said HELLO; its relays are connected)? */
+bool wu_rte_dvm_reachable(const struct rte_dvm *dvm, uint32_t node);
 
 /* wu_rte_dvm_coll.c: a daemon's messages about fences and direct modex. */
 void wu_rte_dvm_on_fence(struct rte_dvm *dvm, uint32_t node, wu_dmsg_t *m);

@@ -141,6 +141,36 @@ int wu_rte_spawn_proc(wu_pls_proc_t *p, const char *wired, uint32_t node, const 
                       const char *prefix);
 /* Write what an agent (or the daemon it started) wrote to our stderr, each line as "[name] ...". */
 void wu_rte_agent_lines(const char *name, const char *data, size_t len);
+/* This node's IPv4 addresses but loopback, "a,b" ("-": none; NULL: out of memory). */
+char *wu_rte_node_addrs(void);
+
+/* One parent's share of the launch tree: the daemons it must see started (in order), cut in
+ * chunks, and the agents (not launched yet) that start the first daemon of each chunk. */
+typedef struct wu_rte_tree {
+    uint32_t n;
+    uint32_t *nodes; /* their map nodes */
+    char **hosts;
+    uint32_t nchunks;
+    uint32_t *starts, *lens; /* per chunk: the index of its first daemon, how many */
+    wu_pls_job_t *agents;    /* agent c starts chunk c's first daemon; NULL when n is 0 */
+} wu_rte_tree_t;
+/* How the daemons are started: wired's path, the port and addresses they call back to, the
+ * radix and the --prefix for their own subtrees. */
+typedef struct {
+    const char *wired;
+    unsigned port;
+    const char *addrs;
+    uint32_t radix;
+    const char *prefix;
+} wu_rte_tree_args_t;
+int wu_rte_tree_make(wu_rte_tree_t *t, const uint32_t *nodes, char *const *hosts, uint32_t n,
+                     const wu_rte_tree_args_t *a);
+/* The chunk holding map node `node` (UINT32_MAX: none), and chunk c's first daemon's node. */
+uint32_t wu_rte_tree_chunk_of(const wu_rte_tree_t *t, uint32_t node);
+uint32_t wu_rte_tree_first(const wu_rte_tree_t *t, uint32_t c);
+/* rte thread, once the agents run: the token line on every agent's stdin, which is closed. */
+void wu_rte_tree_token(wu_rte_tree_t *t, const char *token);
+void wu_rte_tree_free(wu_rte_tree_t *t);
 
 /* wu_rte_dvm.c: on the head node, the daemons (wired) of the job's other nodes, started with
  * ssh and reached over TCP (wu_rte_dmsg.h has the messages). */

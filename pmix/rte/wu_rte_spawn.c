@@ -8,7 +8,8 @@
  * routed_radix chunks as even as possible; the first daemon of each chunk is started by the
  * parent (ssh from its node) and starts the rest of its chunk the same way. Radix 0 (or a radix
  * of at least the count) is a flat launch: the parent starts every one. Whoever starts a daemon
- * gives it the head's port and addresses: every daemon connects to wrun itself. */
+ * gives it its own port and addresses: a daemon connects to its parent in the tree (wrun for
+ * the first level), which relays its messages (wu_rte_relay.c). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -16,7 +17,10 @@
 #include "opal/util/wu_escape.h"
 #include "pmix/rte/wu_rte_internal.h"
 
+#include <arpa/inet.h>
 #include <ctype.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,4 +205,110 @@ void wu_rte_agent_lines(const char *name, const char *data, size_t len)
         data += k;
         len -= k;
     }
+}
+
+int wu_rte_tree_make(wu_rte_tree_t *t, const uint32_t *nodes, char *const *hosts, uint32_t n,
+                     const wu_rte_tree_args_t *a)
+{
+    int rc = WU_SUCCESS;
+    memset(t, 0, sizeof *t);
+    t->n = n;
+    if (0 == n) {
+        return WU_SUCCESS;
+    }
+    if (NULL == (t->nodes = calloc(n, sizeof *t->nodes)) ||
+        NULL == (t->starts = calloc(n, sizeof *t->starts)) ||
+        NULL == (t->lens = calloc(n, sizeof *t->lens))) {
+        rc = WU_ERR_NOMEM;
+    }
+    for (uint32_t i = 0; i < n && WU_SUCCESS == rc; i++) {
+        t->nodes[i] = nodes[i];
+        rc = wu_argv_append(&t->hosts, hosts[i]);
+    }
+    t->nchunks = WU_SUCCESS == rc ? wu_rte_tree_chunks(n, a->radix, t->starts, t->lens) : 0;
+    if (WU_SUCCESS == rc &&
+        (NULL == (t->agents =
+                      wu_pls_job_new("wired", t->nchunks, (char *const[]){(char *)a->wired, NULL},
+                                     wu_rte_progress())) ||
+         (NULL != a->prefix && NULL == (t->agents->prefix = strdup(a->prefix))))) {
+        rc = WU_ERR_NOMEM;
+    }
+    for (uint32_t c = 0; c < t->nchunks && WU_SUCCESS == rc; c++) {
+        uint32_t first = t->starts[c];
+        char *sub = wu_rte_tree_spec(t->nodes + first + 1, t->hosts + first + 1, t->lens[c] - 1);
+        rc = NULL == sub
+                 ? WU_ERR_NOMEM
+                 : wu_rte_spawn_proc(&t->agents->procs[c], a->wired, t->nodes[first],
+                                     t->hosts[first], a->port, a->addrs, a->radix, sub, a->prefix);
+        free(sub);
+    }
+    if (WU_SUCCESS != rc) {
+        wu_rte_tree_free(t);
+    }
+    return rc;
+}
+
+uint32_t wu_rte_tree_chunk_of(const wu_rte_tree_t *t, uint32_t node)
+{
+    for (uint32_t c = 0; c < t->nchunks; c++) {
+        for (uint32_t i = t->starts[c]; i < t->starts[c] + t->lens[c]; i++) {
+            if (t->nodes[i] == node) {
+                return c;
+            }
+        }
+    }
+    return UINT32_MAX;
+}
+
+uint32_t wu_rte_tree_first(const wu_rte_tree_t *t, uint32_t c)
+{
+    return t->nodes[t->starts[c]];
+}
+
+void wu_rte_tree_token(wu_rte_tree_t *t, const char *token)
+{
+    for (uint32_t i = 0; NULL != t->agents && i < t->agents->nprocs; i++) {
+        int fd = t->agents->procs[i].stdin_fd;
+        if (fd >= 0 && ((ssize_t)strlen(token) != write(fd, token, strlen(token)) ||
+                        1 != write(fd, "\n", 1))) {
+            /* the agent is gone already: its exit says why */
+        }
+        wu_pls_close_stdin(t->agents, i);
+    }
+}
+
+void wu_rte_tree_free(wu_rte_tree_t *t)
+{
+    if (NULL != t->agents) {
+        wu_pls_job_free(t->agents);
+    }
+    free(t->nodes);
+    wu_argv_free(t->hosts);
+    free(t->starts);
+    free(t->lens);
+    memset(t, 0, sizeof *t);
+}
+
+/* This node's IPv4 addresses but loopback, comma-separated (where daemons may call back; they
+ * try the address their ssh connection came from first). */
+char *wu_rte_node_addrs(void)
+{
+    struct ifaddrs *ifs = NULL;
+    char **list = NULL, *joined;
+    if (0 == getifaddrs(&ifs)) {
+        for (struct ifaddrs *i = ifs; NULL != i; i = i->ifa_next) {
+            char buf[INET_ADDRSTRLEN];
+            if (NULL == i->ifa_addr || AF_INET != i->ifa_addr->sa_family) {
+                continue;
+            }
+            inet_ntop(AF_INET, &((struct sockaddr_in *)i->ifa_addr)->sin_addr, buf, sizeof buf);
+            if (0 != strncmp(buf, "127.", 4)) {
+                (void)wu_argv_append(&list, buf);
+            }
+        }
+        freeifaddrs(ifs);
+    }
+    joined = NULL != list ? wu_argv_join(list, ',') : strdup("-");
+    wu_argv_free(list);
+    return joined;
 }

@@ -17,13 +17,14 @@
 # with DIR's bin and lib first in the remote ranks' paths; a --prefix without wired there is
 # reported naming the node and the missing program. --report-bindings has a line for every
 # rank, from its own node. With routed_radix 1 the launch is a chain: wrun starts node2's
-# daemon, whose agent starts node3's; jobs run and end as with the flat launch.
+# daemon, whose agent starts node3's, and node2's daemon relays node3's messages; jobs run and
+# end as with the flat launch, and losing either daemon ends the job naming its node.
 # --output-filename puts every node's ranks' output in wrun's files. Last, node2's
 # network link is cut
 # mid-job: wrun ends within 12 s naming node2, and node2's daemon and ranks go away by
 # themselves. The lab is taken down at exit whatever happens.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-ntests=30
+ntests=35
 e2e_plan $ntests
 e2e_mktemp
 lab="$s/test/lab/lab.sh"
@@ -136,6 +137,33 @@ exchange() {
     fi
 }
 
+# nodes_run OUT: e2e_nodes across the 3 nodes; $n: how many ranks said ok
+nodes_run() {
+    on1 "$1" ./wrun -H node1,node2,node3 -np 6 test/e2e/e2e_nodes 3
+    n=$(e2e_count_lines "$1" "^nodes rank [0-5]: ok")
+}
+
+# tmo_run OUT: --timeout 4 with ranks 0-4 blocked in e2e_nodes (rank 5 never becomes a client);
+# true if the report names node2's ranks in a fence and node3's rank waiting in a Get
+tmo_run() {
+    on1 "$1" ./wrun -H node1,node2,node3 -np 5 --timeout 4 test/e2e/e2e_nodes 3 : \
+        -np 1 sleep 3141
+    [ "$e2e_rc" -eq 110 ] && grep -q "node2: ranks 2-3 in a fence" "$1" &&
+        grep -q "node3: rank 4 in PMIx_Get, waiting for key 'nodes.early'" "$1"
+}
+
+# kill_daemon OUT K: sleepers on the 3 nodes, then kill -9 of map node K's wired ($wd); $rc is
+# wrun's exit status, $t0/$t1 the seconds before the kill and after wrun ended
+kill_daemon() {
+    start_sleepers "$1"
+    wd=$(ours "^[^ ]*wired --node $2 " | head -1)
+    t0=$(date +%s)
+    [ -n "$wd" ] && kill -9 "$wd"
+    wait "$job"
+    rc=$?
+    t1=$(date +%s)
+}
+
 # until_gone TENTHS: wait up to TENTHS tenths of a second until no rank (sleep 3141) or daemon of
 # the test runs; $i is how long it took
 until_gone() {
@@ -212,26 +240,59 @@ else
 fi
 
 # the launch tree: with routed_radix 1 wrun starts node2's daemon only, and that daemon starts
-# node3's (the ssh to node3 is its child); a job runs across the chain, and SIGTERM ends it all
+# node3's (the ssh to node3 is its child) and relays its messages: node3's daemon is connected to
+# node2's, not to wrun. Fences, direct modex, events and the --timeout report work across the
+# chain, and SIGTERM ends it all.
 PMIX_MCA_routed_radix=1
 export PMIX_MCA_routed_radix
 exchange collect "with routed_radix 1 (node1 -> node2 -> node3)"
+exchange direct "with routed_radix 1"
+nodes_run "$e2e_tmp/tnodes.out"
+if [ "$e2e_rc" -eq 0 ] && [ "$n" -eq 6 ] && leftovers "e2e_nodes, routed_radix 1"; then
+    e2e_ok "routed_radix 1: e2e_nodes (64 KiB fence, direct modex, an event seen on every node)"
+else
+    e2e_not_ok "routed_radix 1: e2e_nodes (exit $e2e_rc, $n ranks ok)"
+    e2e_diag "$e2e_tmp/tnodes.out"
+fi
+if tmo_run "$e2e_tmp/ttmo.out" && leftovers "--timeout, routed_radix 1"; then
+    e2e_ok "routed_radix 1: the --timeout report has node3's lines, relayed by node2"
+else
+    e2e_not_ok "routed_radix 1: --timeout (exit $e2e_rc)"
+    e2e_diag "$e2e_tmp/ttmo.out"
+fi
 start_sleepers "$e2e_tmp/tree.out"
-unset PMIX_MCA_routed_radix
 parent=
 for a in $(ours '^ssh .* node3 '); do
     parent=$(tr '\0' ' ' <"/proc/$(awk '/^PPid:/ { print $2 }' "/proc/$a/status")/cmdline")
 done
+# node3's wired has one TCP connection: to node2 (198.18.0.12)
+peer=$(timeout 20 "$lab" on node3 ss -tnpH state established 2>/dev/null |
+    awk '/"wired"/ { sub(/:[0-9]+$/, "", $4); print $4 }' | sort -u | tr '\n' ' ')
 w=$(ours '^[^ ]*wrun -H node1,node2,node3 -np 6 sleep' | head -1)
 [ -n "$w" ] && kill -TERM "$w"
 wait "$job"
 rc=$?
-if [ "$rc" -eq 143 ] && expr "$parent" : '.*wired --node 1 ' >/dev/null && leftovers "the chain"; then
-    e2e_ok "routed_radix 1: node2's wired runs the ssh to node3; SIGTERM ends every node (143)"
+if [ "$rc" -eq 143 ] && expr "$parent" : '.*wired --node 1 ' >/dev/null &&
+    [ "$peer" = "198.18.0.12 " ] && leftovers "the chain"; then
+    e2e_ok "routed_radix 1: node2's wired runs the ssh to node3 and is node3's wired's only peer; SIGTERM ends every node (143)"
 else
-    e2e_not_ok "routed_radix 1: exit $rc; the ssh to node3 was started by '$parent'"
+    e2e_not_ok "routed_radix 1: exit $rc; the ssh to node3 was started by '$parent'; node3's wired talks to '$peer'"
     e2e_diag "$e2e_tmp/tree.out"
 fi
+# kill -9 of the relay (node2's wired), then of the daemon behind it (node3's): the job ends
+# naming the node, and nothing is left (node3's daemon ends when it loses node2)
+for victim in 1:node2 2:node3; do
+    kill_daemon "$e2e_tmp/tk.out" "${victim%%:*}"
+    until_gone 50
+    if [ -n "$wd" ] && [ "$rc" -ne 0 ] && [ $((t1 - t0)) -le 5 ] &&
+        grep -q "${victim#*:}" "$e2e_tmp/tk.out" && leftovers "kill -9, routed_radix 1"; then
+        e2e_ok "routed_radix 1: kill -9 of ${victim#*:}'s wired: wrun exits $rc within $((t1 - t0)) s naming it; nothing left"
+    else
+        e2e_not_ok "routed_radix 1: kill -9 of ${victim#*:}'s wired (pid '$wd'): exit $rc after $((t1 - t0)) s"
+        e2e_diag "$e2e_tmp/tk.out"
+    fi
+done
+unset PMIX_MCA_routed_radix
 
 # 4-6: PMIx data exchange across nodes
 for mode in collect nocollect direct; do
@@ -333,13 +394,7 @@ else
 fi
 
 # 9-10: kill -9 of node2's wired (map node 1) mid-job
-start_sleepers "$e2e_tmp/kd.out"
-wd=$(ours '^[^ ]*wired --node 1 ' | head -1)
-t0=$(date +%s)
-[ -n "$wd" ] && kill -9 "$wd"
-wait "$job"
-rc=$?
-t1=$(date +%s)
+kill_daemon "$e2e_tmp/kd.out" 1
 if [ -n "$wd" ] && [ "$rc" -ne 0 ] && [ $((t1 - t0)) -le 5 ] && grep -q "node2" "$e2e_tmp/kd.out"; then
     e2e_ok "kill -9 of node2's wired: wrun exits $rc within $((t1 - t0)) s naming node2"
 else
@@ -372,8 +427,7 @@ else
     e2e_not_ok "leftovers after wrun's death"
 fi
 # 13-14: what a client sees across nodes, built on our headers and on OpenPMIx's
-on1 "$e2e_tmp/nodes.out" ./wrun -H node1,node2,node3 -np 6 test/e2e/e2e_nodes 3
-n=$(e2e_count_lines "$e2e_tmp/nodes.out" "^nodes rank [0-5]: ok")
+nodes_run "$e2e_tmp/nodes.out"
 if [ "$e2e_rc" -eq 0 ] && [ "$n" -eq 6 ] &&
     grep -q "nodes rank 3 host node2 nodeid 1 local 1/2 peers 2,3" "$e2e_tmp/nodes.out" &&
     grep -q "nodes rank 4 host node3 nodeid 2 local 0/2 peers 4,5" "$e2e_tmp/nodes.out" &&
@@ -442,12 +496,8 @@ else
 fi
 
 # 18: --timeout names what the ranks of every node wait in (rank 5 never becomes a client)
-on1 "$e2e_tmp/tmo.out" ./wrun -H node1,node2,node3 -np 5 --timeout 4 test/e2e/e2e_nodes 3 : \
-    -np 1 sleep 3141
-if [ "$e2e_rc" -eq 110 ] && grep -q "Ranks still running: 0-5" "$e2e_tmp/tmo.out" &&
+if tmo_run "$e2e_tmp/tmo.out" && grep -q "Ranks still running: 0-5" "$e2e_tmp/tmo.out" &&
     grep -q "node1: ranks 0-1 in a fence" "$e2e_tmp/tmo.out" &&
-    grep -q "node2: ranks 2-3 in a fence" "$e2e_tmp/tmo.out" &&
-    grep -q "node3: rank 4 in PMIx_Get, waiting for key 'nodes.early'" "$e2e_tmp/tmo.out" &&
     leftovers "--timeout"; then
     e2e_ok "--timeout 4: exit 110, the report names each node's blocked ranks"
 else
