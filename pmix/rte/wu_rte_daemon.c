@@ -643,6 +643,9 @@ static void dispatch(struct rte_daemon *d, uint32_t tag, const void *payload, si
             PMIX_SUCCESS != wu_dmsg_get_job(&m, &d->nspace, &d->app, &d->map, &d->map_node)) {
             fprintf(stderr, "wired: the job description from wrun does not decode\n");
         }
+        if (NULL != d->map) {
+            wu_rte_relay_set_job(d->relay, d->nspace, d->map); /* to combine its fences */
+        }
         release_once(&d->launched, &d->launched_done);
         break;
     case WU_DMSG_TERMINATE:

@@ -578,3 +578,74 @@ pmix_status_t wu_dmsg_dmodex_shift(void (*fn)(void *), const pmix_proc_t *proc,
     }
     return PMIX_SUCCESS;
 }
+
+pmix_status_t wu_dmsg_fence_parts(const char *sig, size_t siglen, const char *nspace, uint32_t np,
+                                  bool *wildcard, uint32_t **ranks, uint32_t *nranks)
+{
+    pmix_data_buffer_t b;
+    pmix_byte_object_t bo = {.bytes = (char *)sig, .size = siglen};
+    uint32_t n = 0;
+    pmix_status_t rc;
+    *wildcard = false;
+    *ranks = NULL;
+    *nranks = 0;
+    PMIX_DATA_BUFFER_CONSTRUCT(&b);
+    rc = siglen > 0 ? PMIx_Data_embed(&b, &bo) : PMIX_ERR_BAD_PARAM;
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_get_u32(&b, &n) : rc;
+    if (PMIX_SUCCESS == rc && n > siglen) {
+        rc = PMIX_ERR_BAD_PARAM; /* more participants than the set could hold */
+    }
+    if (PMIX_SUCCESS == rc && n > 0 && NULL == (*ranks = calloc(n, sizeof **ranks))) {
+        rc = PMIX_ERR_NOMEM;
+    }
+    for (uint32_t i = 0; i < n && PMIX_SUCCESS == rc; i++) {
+        pmix_proc_t p;
+        if (PMIX_SUCCESS != (rc = wu_dmsg_get_proc(&b, &p)) ||
+            0 != strncmp(p.nspace, nspace, PMIX_MAX_NSLEN)) {
+            continue; /* another job's procs are not ours to wait for */
+        }
+        if (PMIX_RANK_WILDCARD == p.rank) {
+            *wildcard = true;
+        } else if (p.rank < np) {
+            (*ranks)[(*nranks)++] = p.rank;
+        }
+    }
+    PMIX_DATA_BUFFER_DESTRUCT(&b);
+    if (PMIX_SUCCESS != rc) {
+        free(*ranks);
+        *ranks = NULL;
+        *nranks = 0;
+    }
+    return rc;
+}
+
+bool wu_dmsg_walk_fence_agg(wu_dmsg_t *m, wu_dmsg_agg_fn fn, void *arg)
+{
+    wu_dmsg_t pairs;
+    char *sig = NULL, *blob = NULL;
+    size_t siglen = 0, nblob = 0;
+    int32_t timeout = 0;
+    uint32_t count = 0;
+    bool ok = PMIX_SUCCESS == wu_dmsg_get_bytes(m, &sig, &siglen) &&
+              PMIX_SUCCESS == wu_dmsg_get_i32(m, &timeout) &&
+              PMIX_SUCCESS == wu_dmsg_get_u32(m, &count) &&
+              PMIX_SUCCESS == wu_dmsg_get_bytes(m, &blob, &nblob);
+    PMIX_DATA_BUFFER_CONSTRUCT(&pairs);
+    if (ok && nblob > 0) {
+        pmix_byte_object_t pb = {.bytes = blob, .size = nblob};
+        ok = PMIX_SUCCESS == PMIx_Data_embed(&pairs, &pb);
+    }
+    for (uint32_t i = 0; ok && i < count; i++) {
+        uint32_t node = UINT32_MAX;
+        char *data = NULL;
+        size_t ndata = 0;
+        ok = PMIX_SUCCESS == wu_dmsg_get_u32(&pairs, &node) &&
+             PMIX_SUCCESS == wu_dmsg_get_bytes(&pairs, &data, &ndata) &&
+             fn(node, sig, siglen, data, ndata, timeout, arg);
+        free(data);
+    }
+    PMIX_DATA_BUFFER_DESTRUCT(&pairs);
+    free(sig);
+    free(blob);
+    return ok;
+}

@@ -40,6 +40,8 @@
  *                     destination, which handles the message as if it came alone
  *   GONE        d->h  (in FWD_UP, origin: the node) a relay lost its child's connection: what
  *                     happened; the whole chunk below it is gone
+ *   FENCE_AGG   d->h  a relay's combined contributions of its branch to a fence: the set, its
+ *                     PMIX_TIMEOUT, a count and that many (node, data) pairs
  *
  * A daemon connects to its parent in the launch tree: wrun for the first level, else the daemon
  * that started it, which accepts its HELLO only for a daemon it started (same token) and relays
@@ -86,6 +88,7 @@ enum {
     WU_DMSG_FWD_UP,
     WU_DMSG_FWD_DOWN,
     WU_DMSG_GONE,
+    WU_DMSG_FENCE_AGG,
 };
 
 /* A message being built or read: a PMIx data buffer. */
@@ -131,6 +134,15 @@ pmix_status_t wu_dmsg_get_fwd(wu_dmsg_t *m, uint32_t *node, uint32_t *skip, uint
  * same bytes on every node for the same set. *sig is the caller's to free. */
 pmix_status_t wu_dmsg_fence_sig(const pmix_proc_t procs[], size_t nprocs, char **sig,
                                 size_t *siglen);
+/* The participants of job nspace (np ranks) in a fence's signature: *wildcard if every rank
+ * takes part, else *ranks (malloc'd, *nranks of them); other jobs' procs are left out. */
+pmix_status_t wu_dmsg_fence_parts(const char *sig, size_t siglen, const char *nspace, uint32_t np,
+                                  bool *wildcard, uint32_t **ranks, uint32_t *nranks);
+/* FENCE_AGG: call fn for each (node, data) pair in order, with the set and the timeout, while
+ * it returns true; false if the message does not decode or fn refused a pair. */
+typedef bool (*wu_dmsg_agg_fn)(uint32_t node, const char *sig, size_t siglen, const char *data,
+                               size_t ndata, int32_t timeout, void *arg);
+bool wu_dmsg_walk_fence_agg(wu_dmsg_t *m, wu_dmsg_agg_fn fn, void *arg);
 /* DMODEX_REP: origin node, request id, status, data. get: *data is the caller's to free. */
 pmix_status_t wu_dmsg_put_dmodex_rep(wu_dmsg_t *m, uint32_t origin, uint64_t id, int32_t st,
                                      const char *data, size_t ndata);

@@ -378,6 +378,22 @@ static void on_exited_msg(dvm_node_t *n, wu_dmsg_t *m)
 
 static void on_fwd_up(dvm_node_t *relay, wu_dmsg_t *m);
 
+/* FENCE_AGG of relay: contributions of its branch. */
+static bool fence_agg(dvm_node_t *relay, wu_dmsg_t *m)
+{
+    struct rte_dvm *dvm = relay->dvm;
+    bool *branch = calloc(dvm->job->map->nnodes, sizeof *branch), ok;
+    if (NULL == branch) {
+        return true; /* not its fault: the fence is lost with the job */
+    }
+    for (uint32_t i = 0; i < dvm->nd; i++) {
+        branch[dvm->d[i].node] = &dvm->d[dvm->d[i].via] == relay;
+    }
+    ok = wu_rte_dvm_on_fence_agg(dvm, branch, m);
+    free(branch);
+    return ok;
+}
+
 static void on_daemon_msg(dvm_node_t *n, uint32_t type, wu_dmsg_t *m)
 {
     struct rte_dvm *dvm = n->dvm;
@@ -458,6 +474,11 @@ static void on_daemon_msg(dvm_node_t *n, uint32_t type, wu_dmsg_t *m)
             free(safe);
         }
         node_lost(n, NULL);
+        break;
+    case WU_DMSG_FENCE_AGG:
+        if (&dvm->d[n->via] != n || !fence_agg(n, m)) {
+            bad_peer(n); /* only a first-level relay sends it, for its branch */
+        }
         break;
     case WU_DMSG_FWD_UP:
         if (&dvm->d[n->via] == n) {

@@ -74,33 +74,8 @@ static void free_coll(coll_t *c)
 static pmix_status_t coll_parts(coll_t *c)
 {
     rte_job_t *job = c->dvm->job;
-    pmix_data_buffer_t b;
-    pmix_byte_object_t bo = {.bytes = c->sig, .size = c->siglen};
-    uint32_t n = 0;
-    pmix_status_t rc;
-
-    PMIX_DATA_BUFFER_CONSTRUCT(&b);
-    rc = PMIx_Data_embed(&b, &bo);
-    rc = PMIX_SUCCESS == rc ? wu_dmsg_get_u32(&b, &n) : rc;
-    if (PMIX_SUCCESS == rc && n > c->siglen) {
-        rc = PMIX_ERR_BAD_PARAM; /* more participants than the set could hold */
-    }
-    if (PMIX_SUCCESS == rc && n > 0 && NULL == (c->ranks = calloc(n, sizeof *c->ranks))) {
-        rc = PMIX_ERR_NOMEM;
-    }
-    for (uint32_t i = 0; i < n && PMIX_SUCCESS == rc; i++) {
-        pmix_proc_t p;
-        if (PMIX_SUCCESS != (rc = wu_dmsg_get_proc(&b, &p)) ||
-            0 != strncmp(p.nspace, job->nspace, PMIX_MAX_NSLEN)) {
-            continue; /* another job's procs are not ours to wait for */
-        }
-        if (PMIX_RANK_WILDCARD == p.rank) {
-            c->wildcard = true;
-        } else if (p.rank < job->np) {
-            c->ranks[c->nranks++] = p.rank;
-        }
-    }
-    PMIX_DATA_BUFFER_DESTRUCT(&b);
+    pmix_status_t rc = wu_dmsg_fence_parts(c->sig, c->siglen, job->nspace, job->np, &c->wildcard,
+                                           &c->ranks, &c->nranks);
     for (uint32_t k = 0; k < job->map->nnodes && PMIX_SUCCESS == rc; k++) {
         c->expect[k] = c->wildcard;
     }
@@ -153,7 +128,12 @@ static void coll_end(coll_t *c, pmix_status_t status)
         wu_dmsg_modex_answer(c->head_cb, c->head_cbdata, status, c->data, c->ndata);
         c->head_cb = NULL;
     }
-    /* one message for every other contributor, down the tree */
+    /* one message for every other contributor, down the tree; a failure goes to every node
+     * that hosts a participant (a relay may hold the contribution of one that has not reached
+     * us, and sends it up when it sees the failure) */
+    if (PMIX_SUCCESS != status) {
+        memcpy(c->from, c->expect, dvm->job->map->nnodes * sizeof *c->from);
+    }
     c->from[dvm->job->mynode] = false;
     PMIX_DATA_BUFFER_CONSTRUCT(&m);
     if (PMIX_SUCCESS == wu_dmsg_put_bytes(&m, c->sig, c->siglen) &&
@@ -296,15 +276,11 @@ static pmix_status_t coll_contribute(struct rte_dvm *dvm, uint32_t k, const char
     return PMIX_SUCCESS;
 }
 
-void wu_rte_dvm_on_fence(struct rte_dvm *dvm, uint32_t node, wu_dmsg_t *m)
+/* Node `node`'s contribution, from its FENCE or a relay's FENCE_AGG. */
+static void contribute_one(struct rte_dvm *dvm, uint32_t node, const char *sig, size_t siglen,
+                           const char *data, size_t ndata, int32_t timeout)
 {
-    char *sig = NULL, *data = NULL;
-    size_t siglen = 0, ndata = 0;
-    int32_t timeout = 0;
-    if (PMIX_SUCCESS == wu_dmsg_get_bytes(m, &sig, &siglen) &&
-        PMIX_SUCCESS == wu_dmsg_get_bytes(m, &data, &ndata) &&
-        PMIX_SUCCESS == wu_dmsg_get_i32(m, &timeout) &&
-        PMIX_SUCCESS != coll_contribute(dvm, node, sig, siglen, data, ndata, timeout, NULL, NULL)) {
+    if (PMIX_SUCCESS != coll_contribute(dvm, node, sig, siglen, data, ndata, timeout, NULL, NULL)) {
         /* the node's fence cannot be collected: its server gets the error at once */
         wu_dmsg_t r;
         PMIX_DATA_BUFFER_CONSTRUCT(&r);
@@ -316,8 +292,42 @@ void wu_rte_dvm_on_fence(struct rte_dvm *dvm, uint32_t node, wu_dmsg_t *m)
             PMIX_DATA_BUFFER_DESTRUCT(&r);
         }
     }
+}
+
+void wu_rte_dvm_on_fence(struct rte_dvm *dvm, uint32_t node, wu_dmsg_t *m)
+{
+    char *sig = NULL, *data = NULL;
+    size_t siglen = 0, ndata = 0;
+    int32_t timeout = 0;
+    if (PMIX_SUCCESS == wu_dmsg_get_bytes(m, &sig, &siglen) &&
+        PMIX_SUCCESS == wu_dmsg_get_bytes(m, &data, &ndata) &&
+        PMIX_SUCCESS == wu_dmsg_get_i32(m, &timeout)) {
+        contribute_one(dvm, node, sig, siglen, data, ndata, timeout);
+    }
     free(sig);
     free(data);
+}
+
+typedef struct {
+    struct rte_dvm *dvm;
+    const bool *branch;
+} agg_walk_t;
+
+static bool agg_pair(uint32_t node, const char *sig, size_t siglen, const char *data, size_t ndata,
+                     int32_t timeout, void *arg)
+{
+    agg_walk_t *w = arg;
+    if (node >= w->dvm->job->map->nnodes || !w->branch[node]) {
+        return false;
+    }
+    contribute_one(w->dvm, node, sig, siglen, data, ndata, timeout);
+    return true;
+}
+
+bool wu_rte_dvm_on_fence_agg(struct rte_dvm *dvm, const bool *branch, wu_dmsg_t *m)
+{
+    agg_walk_t w = {.dvm = dvm, .branch = branch};
+    return wu_dmsg_walk_fence_agg(m, agg_pair, &w);
 }
 
 void wu_rte_dvm_proc_ended(rte_job_t *job, uint32_t rank)

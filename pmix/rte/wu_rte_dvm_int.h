@@ -64,6 +64,9 @@ bool wu_rte_dvm_reachable(const struct rte_dvm *dvm, uint32_t node);
 
 /* wu_rte_dvm_coll.c: a daemon's messages about fences and direct modex. */
 void wu_rte_dvm_on_fence(struct rte_dvm *dvm, uint32_t node, wu_dmsg_t *m);
+/* FENCE_AGG of a first-level relay whose branch (itself included) is branch[] (per map node);
+ * false if it does not decode or names a node outside it. */
+bool wu_rte_dvm_on_fence_agg(struct rte_dvm *dvm, const bool *branch, wu_dmsg_t *m);
 void wu_rte_dvm_on_dmodex_req(struct rte_dvm *dvm, uint32_t node, wu_dmsg_t *m);
 void wu_rte_dvm_on_dmodex_rep(struct rte_dvm *dvm, wu_dmsg_t *m);
 /* Fail every fence and request still open (the job is stopping). */

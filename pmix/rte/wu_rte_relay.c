@@ -39,7 +39,8 @@ struct wu_rte_relay {
     const wu_rte_tree_t *tree;
     char *token;
     wu_ptl_listener_t *listener;
-    kid_t *kids; /* per chunk */
+    kid_t *kids;            /* per chunk */
+    wu_rte_rcolls_t *colls; /* fences of the branch being combined */
     wu_rte_relay_up_fn up;
     void *arg;
     bool closing;
@@ -58,10 +59,26 @@ static void up_from(struct wu_rte_relay *r, uint32_t origin, uint32_t type, cons
     PMIX_DATA_BUFFER_DESTRUCT(&m);
 }
 
+/* The first u32 of a payload (EXITED's rank). */
+static bool first_u32(const void *p, size_t n, uint32_t *v)
+{
+    wu_dmsg_t m;
+    pmix_byte_object_t bo = {.bytes = (char *)p, .size = n};
+    bool ok;
+    PMIX_DATA_BUFFER_CONSTRUCT(&m);
+    ok =
+        n > 0 && PMIX_SUCCESS == PMIx_Data_embed(&m, &bo) && PMIX_SUCCESS == wu_dmsg_get_u32(&m, v);
+    PMIX_DATA_BUFFER_DESTRUCT(&m);
+    return ok;
+}
+
 /* Every node of chunk c is gone: why, for the message. */
 static void chunk_gone(struct wu_rte_relay *r, uint32_t c, const char *why)
 {
     const wu_rte_tree_t *t = r->tree;
+    for (uint32_t i = t->starts[c]; i < t->starts[c] + t->lens[c]; i++) {
+        wu_rte_rcolls_node_gone(r->colls, t->nodes[i]); /* held fences go up first */
+    }
     for (uint32_t i = t->starts[c]; i < t->starts[c] + t->lens[c]; i++) {
         char text[512];
         wu_dmsg_t m;
@@ -140,13 +157,34 @@ static void on_kid_msg(kid_t *k, uint32_t type, const void *payload, size_t len)
              PMIX_SUCCESS == wu_dmsg_get_fwd(&m, &origin, &skip, &inner, &p, &n) &&
              origin != first && wu_rte_tree_chunk_of(r->tree, origin) == k->chunk;
         PMIX_DATA_BUFFER_DESTRUCT(&m);
-        free(p);
-        if (ok) {
-            r->up(WU_DMSG_FWD_UP, payload, len, r->arg);
-        } else {
+        if (!ok) {
             wu_ptl_close(k->conn); /* a daemon of ours never sends that */
+        } else if (WU_DMSG_FENCE != inner || !wu_rte_rcolls_fence(r->colls, origin, p, n)) {
+            uint32_t rank;
+            if (WU_DMSG_EXITED == inner && first_u32(p, n, &rank)) {
+                wu_rte_rcolls_rank_ended(r->colls, rank); /* held fences go up first */
+            } else if (WU_DMSG_GONE == inner) {
+                wu_rte_rcolls_node_gone(r->colls, origin);
+            }
+            r->up(WU_DMSG_FWD_UP, payload, len, r->arg);
+        }
+        free(p);
+        return;
+    }
+    if (WU_DMSG_FENCE_AGG == type) {
+        if (!wu_rte_rcolls_agg(r->colls, k->chunk, payload, len)) {
+            wu_ptl_close(k->conn);
         }
         return;
+    }
+    if (WU_DMSG_FENCE == type && wu_rte_rcolls_fence(r->colls, first, payload, len)) {
+        return;
+    }
+    if (WU_DMSG_EXITED == type) {
+        uint32_t rank;
+        if (first_u32(payload, len, &rank)) {
+            wu_rte_rcolls_rank_ended(r->colls, rank);
+        }
     }
     up_from(r, first, type, payload, len);
 }
@@ -219,6 +257,7 @@ typedef struct {
     struct wu_rte_relay *r;
     const wu_rte_tree_t *tree;
     kid_t *kids;
+    wu_rte_rcolls_t *colls;
 } set_tree_t;
 
 static void set_tree_in_rte(wu_wait_call_t *call)
@@ -226,14 +265,20 @@ static void set_tree_in_rte(wu_wait_call_t *call)
     set_tree_t *s = call->cbdata;
     s->r->tree = s->tree;
     s->r->kids = s->kids;
+    s->r->colls = s->colls;
     wu_wait_call_done(call, WU_SUCCESS);
 }
 
 int wu_rte_relay_set_tree(wu_rte_relay_t *r, const wu_rte_tree_t *tree)
 {
-    set_tree_t s = {.r = r, .tree = tree, .kids = calloc(tree->nchunks + 1, sizeof *s.kids)};
+    set_tree_t s = {.r = r,
+                    .tree = tree,
+                    .kids = calloc(tree->nchunks + 1, sizeof *s.kids),
+                    .colls = wu_rte_rcolls_new(tree, r->up, r->arg)};
     int rc;
-    if (NULL == s.kids) {
+    if (NULL == s.kids || NULL == s.colls) {
+        free(s.kids);
+        wu_rte_rcolls_free(s.colls);
         return WU_ERR_NOMEM;
     }
     for (uint32_t c = 0; c < tree->nchunks; c++) {
@@ -242,8 +287,34 @@ int wu_rte_relay_set_tree(wu_rte_relay_t *r, const wu_rte_tree_t *tree)
     rc = wu_progress_shift_wait(r->pt, set_tree_in_rte, &s, 0);
     if (WU_SUCCESS != rc) {
         free(s.kids);
+        wu_rte_rcolls_free(s.colls);
     }
     return rc;
+}
+
+void wu_rte_relay_set_job(wu_rte_relay_t *r, const char *nspace, const wu_rte_jobmap_t *map)
+{
+    if (NULL != r && NULL != r->colls) {
+        (void)wu_rte_rcolls_set_job(r->colls, nspace, map); /* else: not combined */
+    }
+}
+
+/* A failed fence on its way down: what is held of its set goes up to be answered. */
+static void peek_down(struct wu_rte_relay *r, const void *env, size_t len)
+{
+    wu_dmsg_t m;
+    pmix_byte_object_t bo = {.bytes = (char *)env, .size = len};
+    uint32_t dest, skip, type = 0;
+    char *p = NULL;
+    size_t n = 0;
+    PMIX_DATA_BUFFER_CONSTRUCT(&m);
+    if (len > 0 && PMIX_SUCCESS == PMIx_Data_embed(&m, &bo) &&
+        PMIX_SUCCESS == wu_dmsg_get_fwd(&m, &dest, &skip, &type, &p, &n) &&
+        WU_DMSG_FENCE_DONE == type) {
+        wu_rte_rcolls_done(r->colls, p, n);
+    }
+    PMIX_DATA_BUFFER_DESTRUCT(&m);
+    free(p);
 }
 
 void wu_rte_relay_down(wu_rte_relay_t *r, uint32_t dest, const void *env, size_t len)
@@ -252,6 +323,7 @@ void wu_rte_relay_down(wu_rte_relay_t *r, uint32_t dest, const void *env, size_t
     if (NULL == r || r->closing || NULL == r->tree) {
         return;
     }
+    peek_down(r, env, len);
     if (WU_DMSG_ALL == dest) {
         for (c = 0; c < r->tree->nchunks; c++) {
             if (NULL != r->kids[c].conn && !r->kids[c].closed) {
@@ -295,6 +367,7 @@ void wu_rte_relay_close(wu_rte_relay_t *r, double wait)
         wu_ptl_conn_release(r->kids[c].conn);
     }
     wu_wait_destroy(&r->all_closed);
+    wu_rte_rcolls_free(r->colls);
     free(r->kids);
     free(r->token);
     free(r);

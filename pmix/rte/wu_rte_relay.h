@@ -27,4 +27,25 @@ bool wu_rte_relay_connected(const wu_rte_relay_t *r, uint32_t chunk);
  * (NULL: no-op). */
 void wu_rte_relay_close(wu_rte_relay_t *r, double wait);
 
+/* pt's thread, once the job is known: the map, for combining its fences. */
+void wu_rte_relay_set_job(wu_rte_relay_t *r, const char *nspace, const wu_rte_jobmap_t *map);
+
+/* wu_rte_relay_coll.c: the fences of a relay's branch, combined (the relay's thread). */
+typedef struct wu_rte_rcolls wu_rte_rcolls_t;
+/* For the branch tree (which outlives it); FENCE_AGG and relayed FENCE go to up. */
+wu_rte_rcolls_t *wu_rte_rcolls_new(const wu_rte_tree_t *tree, wu_rte_relay_up_fn up, void *arg);
+void wu_rte_rcolls_free(wu_rte_rcolls_t *c);
+int wu_rte_rcolls_set_job(wu_rte_rcolls_t *c, const char *nspace, const wu_rte_jobmap_t *map);
+/* A FENCE payload of map node `node`: true if held (or sent up combined), false if it is to go
+ * on as it came. */
+bool wu_rte_rcolls_fence(wu_rte_rcolls_t *c, uint32_t node, const void *p, size_t n);
+/* A FENCE_AGG payload of the child relay of chunk `chunk`; false if it does not decode or names
+ * a node outside that chunk (what was read before is handled). */
+bool wu_rte_rcolls_agg(wu_rte_rcolls_t *c, uint32_t chunk, const void *p, size_t n);
+/* A rank of the branch ended, a node of it is gone: fences it blocks go up as they are. */
+void wu_rte_rcolls_rank_ended(wu_rte_rcolls_t *c, uint32_t rank);
+void wu_rte_rcolls_node_gone(wu_rte_rcolls_t *c, uint32_t node);
+/* A FENCE_DONE payload on its way down: if it failed, what is held of its set goes up. */
+void wu_rte_rcolls_done(wu_rte_rcolls_t *c, const void *p, size_t n);
+
 #endif

@@ -6,8 +6,9 @@
  *   die    the last rank exits with status 3 without PMIx_Finalize while the others wait in a
  *          fence: their fence must fail (no hang)
  *   hang   the last rank sleeps instead of joining the fence (for wrun --timeout)
- *   leave  the last rank calls PMIx_Finalize and exits 0 while the others wait in a fence:
- *          their fence must fail (not time out), then they end normally
+ *   leave  the last rank calls PMIx_Finalize and exits 0 while the others wait in a fence
+ *          (PMIX_TIMEOUT 60 s): their fence must fail (not time out), then they end normally
+ *   leave0 the same with a fence without PMIX_TIMEOUT (nothing but the failure ends it)
  *   late   the others fence with PMIX_TIMEOUT 2 s and must get PMIX_ERR_TIMEOUT; the last rank
  *          skips that fence, and then every rank, the last one 5 s late, takes part in a
  *          second fence (PMIX_TIMEOUT 30 s), which must succeed: nothing of the first is left
@@ -62,11 +63,11 @@ static void lost(const char *dir, uint32_t n)
     exit(0);
 }
 
-/* the last rank leaves; the others' fence must fail because of that, not by its timeout */
-static void leave(uint32_t n)
+/* the last rank leaves; the others' fence (PMIX_TIMEOUT secs, 0: none) must fail because of
+ * that, not by its timeout */
+static void leave(uint32_t n, int secs)
 {
     pmix_info_t tmo;
-    int secs = 60;
     if (e2e_me.rank == n - 1) {
         usleep(500 * 1000); /* let the others enter the fence */
         e2e_step("PMIx_Finalize instead of the fence");
@@ -75,7 +76,7 @@ static void leave(uint32_t n)
     }
     e2e_step("fence that the last rank leaves instead of joining");
     PMIX_INFO_LOAD(&tmo, PMIX_TIMEOUT, &secs, PMIX_INT);
-    pmix_status_t rc = PMIx_Fence(NULL, 0, &tmo, 1);
+    pmix_status_t rc = PMIx_Fence(NULL, 0, secs > 0 ? &tmo : NULL, secs > 0 ? 1 : 0);
     E2E_CHECK(PMIX_SUCCESS != rc, "the fence succeeded although rank %u left", n - 1);
     E2E_CHECK(PMIX_ERR_TIMEOUT != rc, "the fence only timed out after %d s", secs);
     e2e_note("fence failed as expected: %s", PMIx_Error_string(rc));
@@ -112,8 +113,9 @@ int main(int argc, char **argv)
 {
     if (argc != 3 || (strcmp(argv[1], "abort") != 0 && strcmp(argv[1], "die") != 0 &&
                       strcmp(argv[1], "lost") != 0 && strcmp(argv[1], "hang") != 0 &&
-                      strcmp(argv[1], "leave") != 0 && strcmp(argv[1], "late") != 0)) {
-        fprintf(stderr, "usage: %s abort|die|hang|lost|leave|late DIR\n", argv[0]);
+                      strcmp(argv[1], "leave") != 0 && strcmp(argv[1], "leave0") != 0 &&
+                      strcmp(argv[1], "late") != 0)) {
+        fprintf(stderr, "usage: %s abort|die|hang|lost|leave|leave0|late DIR\n", argv[0]);
         return 2;
     }
     bool do_abort = strcmp(argv[1], "abort") == 0;
@@ -128,8 +130,8 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "lost") == 0) {
         lost(argv[2], n);
     }
-    if (strcmp(argv[1], "leave") == 0) {
-        leave(n);
+    if (strcmp(argv[1], "leave") == 0 || strcmp(argv[1], "leave0") == 0) {
+        leave(n, strcmp(argv[1], "leave") == 0 ? 60 : 0);
     }
     if (strcmp(argv[1], "late") == 0) {
         late(n);

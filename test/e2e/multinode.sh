@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# TAP test (root only): jobs across the 3 nodes of a test/lab lab, wrun on node1 starting wired
-# on node2 and node3 over ssh. Placement by slot, by node and from a hostfile (2 ranks per node;
+# TAP test (root only): jobs across the nodes of a 4-node test/lab lab (node4 only for the
+# launch tree's chain), wrun on node1 starting wired on node2 and node3 over ssh. Placement by slot, by node and from a hostfile (2 ranks per node;
 # each node runs 2 slots' worth, its core count); a PMIx client's fence with collected data, one
 # without, and direct modex across nodes (e2e_exchange); Open MPI's ring/allreduce/alltoall over
 # TCP when mpicc is installed; exit status and message of a remote rank that fails; kill -9 of
@@ -16,15 +16,15 @@
 # every node and a later fence of the same ranks succeeds. --prefix DIR runs DIR/bin/wired
 # with DIR's bin and lib first in the remote ranks' paths; a --prefix without wired there is
 # reported naming the node and the missing program. --report-bindings has a line for every
-# rank, from its own node. With routed_radix 1 the launch is a chain: wrun starts node2's
-# daemon, whose agent starts node3's, and node2's daemon relays node3's messages; jobs run and
-# end as with the flat launch, and losing either daemon ends the job naming its node.
-# --output-filename puts every node's ranks' output in wrun's files. Last, node2's
-# network link is cut
-# mid-job: wrun ends within 12 s naming node2, and node2's daemon and ranks go away by
+# rank, from its own node. With routed_radix 1 on 4 nodes the launch is a chain (node2 starts
+# node3's daemon, node3 node4's), each daemon relays the messages of the next and combines the
+# fences of its branch; jobs run and end as with the flat launch, a fence fails when a rank
+# leaves it, and losing a daemon of the chain ends the job naming its node.
+# --output-filename puts every node's ranks' output in wrun's files. Last, node2's network link
+# is cut mid-job: wrun ends within 12 s naming node2, and node2's daemon and ranks go away by
 # themselves. The lab is taken down at exit whatever happens.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-ntests=35
+ntests=36
 e2e_plan $ntests
 e2e_mktemp
 lab="$s/test/lab/lab.sh"
@@ -66,7 +66,8 @@ mn_down() {
 }
 trap 'mn_down; e2e_cleanup' EXIT
 lab_made=1
-if ! timeout 90 "$lab" up 3 "$name" >"$e2e_tmp/up.out" 2>&1; then
+# 4 nodes: node4 only for the launch tree's chain (the other checks use node1-node3)
+if ! timeout 90 "$lab" up 4 "$name" >"$e2e_tmp/up.out" 2>&1; then
     e2e_diag "$e2e_tmp/up.out"
     mn_skip "the lab did not come up"
 fi
@@ -111,15 +112,20 @@ leftovers() {
     return 0
 }
 
-# start_sleepers OUT: `wrun -H node1,node2,node3 -np 6 sleep 3141` in the background (output in
-# OUT, its pid in $job); returns once the 6 ranks run (20 s at most)
+# The nodes and ranks of the helpers below: 2 ranks on each node (the chain checks use 4 nodes)
+mn_hosts=node1,node2,node3
+mn_nnodes=3
+mn_np=6
+
+# start_sleepers OUT: `wrun -H $mn_hosts -np $mn_np sleep 3141` in the background (output in
+# OUT, its pid in $job); returns once the ranks run (20 s at most)
 start_sleepers() {
     # shellcheck disable=SC2086 # $pre is words
-    (cd "$b" && TMPDIR="$e2e_tmp/t" timeout 90 "$lab" on node1 $pre ./wrun -H node1,node2,node3 \
-        -np 6 sleep 3141) >"$1" 2>&1 &
+    (cd "$b" && TMPDIR="$e2e_tmp/t" timeout 90 "$lab" on node1 $pre ./wrun -H $mn_hosts \
+        -np $mn_np sleep 3141) >"$1" 2>&1 &
     job=$!
     i=0
-    while [ "$(nours '^sleep 3141')" -lt 6 ] && [ "$i" -lt 200 ]; do
+    while [ "$(nours '^sleep 3141')" -lt $mn_np ] && [ "$i" -lt 200 ]; do
         sleep 0.1
         i=$((i + 1))
     done
@@ -127,29 +133,31 @@ start_sleepers() {
 
 # exchange MODE HOW: e2e_exchange MODE across the 3 nodes (HOW: words for the message)
 exchange() {
-    on1 "$e2e_tmp/x.$1.out" ./wrun -H node1,node2,node3 -np 6 test/e2e/e2e_exchange "$1"
-    n=$(e2e_count_lines "$e2e_tmp/x.$1.out" "^exchange $1: rank [0-5] of 6: ok")
-    if [ "$e2e_rc" -eq 0 ] && [ "$n" -eq 6 ] && leftovers "e2e_exchange $1 $2"; then
-        e2e_ok "e2e_exchange $1 across 3 nodes${2:+ $2}: every rank checked every peer's values"
+    on1 "$e2e_tmp/x.$1.out" ./wrun -H $mn_hosts -np $mn_np test/e2e/e2e_exchange "$1"
+    n=$(e2e_count_lines "$e2e_tmp/x.$1.out" "^exchange $1: rank [0-9]* of $mn_np: ok")
+    if [ "$e2e_rc" -eq 0 ] && [ "$n" -eq $mn_np ] && leftovers "e2e_exchange $1 $2"; then
+        e2e_ok "e2e_exchange $1 across $mn_nnodes nodes${2:+ $2}: every rank checked every peer's values"
     else
-        e2e_not_ok "e2e_exchange $1 across 3 nodes${2:+ $2} (exit $e2e_rc, $n ranks ok)"
+        e2e_not_ok "e2e_exchange $1 across $mn_nnodes nodes${2:+ $2} (exit $e2e_rc, $n ranks ok)"
         e2e_diag "$e2e_tmp/x.$1.out"
     fi
 }
 
-# nodes_run OUT: e2e_nodes across the 3 nodes; $n: how many ranks said ok
+# nodes_run OUT: e2e_nodes across the nodes; $n: how many ranks said ok
 nodes_run() {
-    on1 "$1" ./wrun -H node1,node2,node3 -np 6 test/e2e/e2e_nodes 3
-    n=$(e2e_count_lines "$1" "^nodes rank [0-5]: ok")
+    on1 "$1" ./wrun -H $mn_hosts -np $mn_np test/e2e/e2e_nodes $mn_nnodes
+    n=$(e2e_count_lines "$1" "^nodes rank [0-9]*: ok")
 }
 
-# tmo_run OUT: --timeout 4 with ranks 0-4 blocked in e2e_nodes (rank 5 never becomes a client);
-# true if the report names node2's ranks in a fence and node3's rank waiting in a Get
+# tmo_run OUT: --timeout 4 with e2e_nodes blocked (its last rank, a sleep, never becomes a
+# client); true if the report names the next-to-last node's ranks in a fence and the last
+# node's rank waiting in a Get (node3: ranks 4-5 and node4: rank 6 with 4 nodes)
 tmo_run() {
-    on1 "$1" ./wrun -H node1,node2,node3 -np 5 --timeout 4 test/e2e/e2e_nodes 3 : \
+    on1 "$1" ./wrun -H $mn_hosts -np $((mn_np - 1)) --timeout 4 test/e2e/e2e_nodes $mn_nnodes : \
         -np 1 sleep 3141
-    [ "$e2e_rc" -eq 110 ] && grep -q "node2: ranks 2-3 in a fence" "$1" &&
-        grep -q "node3: rank 4 in PMIx_Get, waiting for key 'nodes.early'" "$1"
+    [ "$e2e_rc" -eq 110 ] &&
+        grep -q "node$((mn_nnodes - 1)): ranks $((mn_np - 4))-$((mn_np - 3)) in a fence" "$1" &&
+        grep -q "node$mn_nnodes: rank $((mn_np - 2)) in PMIx_Get, waiting for key 'nodes.early'" "$1"
 }
 
 # kill_daemon OUT K: sleepers on the 3 nodes, then kill -9 of map node K's wired ($wd); $rc is
@@ -239,49 +247,75 @@ else
     e2e_diag "$e2e_tmp/of.out"
 fi
 
-# the launch tree: with routed_radix 1 wrun starts node2's daemon only, and that daemon starts
-# node3's (the ssh to node3 is its child) and relays its messages: node3's daemon is connected to
-# node2's, not to wrun. Fences, direct modex, events and the --timeout report work across the
-# chain, and SIGTERM ends it all.
+# the launch tree, on 4 nodes: with routed_radix 1 wrun starts node2's daemon only, node2's
+# starts node3's and node3's node4's (each ssh is a child of the daemon before it); each daemon
+# connects to the one that started it, which relays its messages and combines the fences of
+# its branch (node3 sends node4's contribution up in one FENCE_AGG, node2 combines it with
+# node3's). Fences (also one that fails because a rank leaves, without PMIX_TIMEOUT), direct
+# modex, events and the --timeout report work across the chain; SIGTERM ends it all; losing a
+# daemon of the chain ends the job naming it, and the daemons below end by themselves.
 PMIX_MCA_routed_radix=1
 export PMIX_MCA_routed_radix
-exchange collect "with routed_radix 1 (node1 -> node2 -> node3)"
+mn_hosts=node1,node2,node3,node4
+mn_nnodes=4
+mn_np=8
+exchange collect "with routed_radix 1 (node1 -> node2 -> node3 -> node4)"
 exchange direct "with routed_radix 1"
 nodes_run "$e2e_tmp/tnodes.out"
-if [ "$e2e_rc" -eq 0 ] && [ "$n" -eq 6 ] && leftovers "e2e_nodes, routed_radix 1"; then
-    e2e_ok "routed_radix 1: e2e_nodes (64 KiB fence, direct modex, an event seen on every node)"
+if [ "$e2e_rc" -eq 0 ] && [ "$n" -eq 8 ] && leftovers "e2e_nodes, routed_radix 1"; then
+    e2e_ok "routed_radix 1: e2e_nodes on 4 nodes (64 KiB fence, direct modex, an event seen on every node)"
 else
     e2e_not_ok "routed_radix 1: e2e_nodes (exit $e2e_rc, $n ranks ok)"
     e2e_diag "$e2e_tmp/tnodes.out"
 fi
 if tmo_run "$e2e_tmp/ttmo.out" && leftovers "--timeout, routed_radix 1"; then
-    e2e_ok "routed_radix 1: the --timeout report has node3's lines, relayed by node2"
+    e2e_ok "routed_radix 1: the --timeout report has node3's and node4's lines, relayed"
 else
     e2e_not_ok "routed_radix 1: --timeout (exit $e2e_rc)"
     e2e_diag "$e2e_tmp/ttmo.out"
 fi
+mkdir -p "$e2e_tmp/fdir"
+start=$(date +%s)
+on1 "$e2e_tmp/tleave.out" ./wrun -H $mn_hosts -np 8 test/e2e/e2e_fail leave0 "$e2e_tmp/fdir"
+took=$(($(date +%s) - start))
+n=$(e2e_count_lines "$e2e_tmp/tleave.out" "fence failed as expected: PROC TERMINATED WITHOUT SYNC")
+if [ "$e2e_rc" -eq 0 ] && [ "$n" -eq 7 ] && [ "$took" -lt 30 ] &&
+    grep -q "a fence across nodes failed for its other participants: .*rank [67] (node4)" \
+        "$e2e_tmp/tleave.out" && leftovers "e2e_fail leave0, routed_radix 1"; then
+    e2e_ok "routed_radix 1: rank 7 on node4 leaves a fence without timeout: it fails for the 7 others, named (${took} s)"
+else
+    e2e_not_ok "routed_radix 1: a rank leaving a fence (exit $e2e_rc, $n ranks saw it fail, ${took} s)"
+    e2e_diag "$e2e_tmp/tleave.out"
+fi
 start_sleepers "$e2e_tmp/tree.out"
-parent=
-for a in $(ours '^ssh .* node3 '); do
-    parent=$(tr '\0' ' ' <"/proc/$(awk '/^PPid:/ { print $2 }' "/proc/$a/status")/cmdline")
+parents=
+for h in node3 node4; do
+    for a in $(ours "^ssh .* $h "); do
+        parents="$parents$(tr '\0' ' ' <"/proc/$(awk '/^PPid:/ { print $2 }' "/proc/$a/status")/cmdline" |
+            sed -n 's/.*wired --node \([0-9]*\) .*/\1/p')"
+    done
 done
-# node3's wired has one TCP connection: to node2 (198.18.0.12)
-peer=$(timeout 20 "$lab" on node3 ss -tnpH state established 2>/dev/null |
-    awk '/"wired"/ { sub(/:[0-9]+$/, "", $4); print $4 }' | sort -u | tr '\n' ' ')
-w=$(ours '^[^ ]*wrun -H node1,node2,node3 -np 6 sleep' | head -1)
+# node3's wired talks to node2's (198.18.0.12, its parent) and node4's (.14, its child) only,
+# node4's to node3's (.13) only: none of them to wrun
+peers=
+for h in node3 node4; do
+    peers="$peers$(timeout 20 "$lab" on $h ss -tnpH state established 2>/dev/null |
+        awk '/"wired"/ { sub(/:[0-9]+$/, "", $4); print $4 }' | sort -u | tr '\n' ' ')"
+done
+w=$(ours '^[^ ]*wrun -H .* sleep 3141' | head -1)
 [ -n "$w" ] && kill -TERM "$w"
 wait "$job"
 rc=$?
-if [ "$rc" -eq 143 ] && expr "$parent" : '.*wired --node 1 ' >/dev/null &&
-    [ "$peer" = "198.18.0.12 " ] && leftovers "the chain"; then
-    e2e_ok "routed_radix 1: node2's wired runs the ssh to node3 and is node3's wired's only peer; SIGTERM ends every node (143)"
+if [ "$rc" -eq 143 ] && [ "$parents" = "12" ] &&
+    [ "$peers" = "198.18.0.12 198.18.0.14 198.18.0.13 " ] && leftovers "the chain"; then
+    e2e_ok "routed_radix 1: the ssh to node3 and node4 come from the daemons before them; each wired talks to its parent and child only; SIGTERM ends every node (143)"
 else
-    e2e_not_ok "routed_radix 1: exit $rc; the ssh to node3 was started by '$parent'; node3's wired talks to '$peer'"
+    e2e_not_ok "routed_radix 1: exit $rc; the ssh to node3, node4 were started by the daemons of map nodes '$parents'; their wireds talk to '$peers'"
     e2e_diag "$e2e_tmp/tree.out"
 fi
-# kill -9 of the relay (node2's wired), then of the daemon behind it (node3's): the job ends
-# naming the node, and nothing is left (node3's daemon ends when it loses node2)
-for victim in 1:node2 2:node3; do
+# kill -9 of a relay (node2's wired, which relays for node3 and node4), then of the last daemon
+# (node4's, behind two relays): the job ends naming the node, and nothing is left
+for victim in 1:node2 3:node4; do
     kill_daemon "$e2e_tmp/tk.out" "${victim%%:*}"
     until_gone 50
     if [ -n "$wd" ] && [ "$rc" -ne 0 ] && [ $((t1 - t0)) -le 5 ] &&
@@ -293,6 +327,9 @@ for victim in 1:node2 2:node3; do
     fi
 done
 unset PMIX_MCA_routed_radix
+mn_hosts=node1,node2,node3
+mn_nnodes=3
+mn_np=6
 
 # 4-6: PMIx data exchange across nodes
 for mode in collect nocollect direct; do
@@ -411,7 +448,7 @@ fi
 
 # 11-12: SIGKILL of wrun
 start_sleepers "$e2e_tmp/kw.out"
-w=$(ours '^[^ ]*wrun -H node1,node2,node3 -np 6 sleep' | head -1)
+w=$(ours '^[^ ]*wrun -H .* sleep 3141' | head -1)
 [ -n "$w" ] && kill -9 "$w"
 until_gone 50
 wait "$job"
@@ -482,7 +519,7 @@ fi
 
 # 17: SIGTERM to wrun reaches the ranks of every node
 start_sleepers "$e2e_tmp/term.out"
-w=$(ours '^[^ ]*wrun -H node1,node2,node3 -np 6 sleep' | head -1)
+w=$(ours '^[^ ]*wrun -H .* sleep 3141' | head -1)
 t0=$(date +%s)
 [ -n "$w" ] && kill -TERM "$w"
 wait "$job"

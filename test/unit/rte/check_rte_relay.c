@@ -4,7 +4,12 @@
  * daemon of a chunk and only once; a child's messages go up wrapped with its node, deeper
  * daemons' FWD_UP as they are once their origin is checked; a child that lies about an origin
  * is dropped and its chunk reported GONE; FWD_DOWN reaches the child whose chunk holds the
- * destination, or every child; closing the relay closes the children without a GONE. */
+ * destination, or every child; closing the relay closes the children without a GONE.
+ * The fence combining of a relay (wu_rte_relay_coll.c, no network): contributions of the branch
+ * go up in one FENCE_AGG once complete; a fence with a timeout, a node without participant or
+ * an unknown job are not held; an ended participant or a failed FENCE_DONE sends up what is
+ * held; a child relay's FENCE_AGG is taken pair by pair and refused for a node outside its
+ * chunk. */
 #include "mca/ptl/ptl.h"
 #include "opal/event/wu_wait.h"
 #include "opal/util/wu_argv.h"
@@ -381,6 +386,204 @@ START_TEST(closing)
 }
 END_TEST
 
+/* ---- fence combining ------------------------------------------------------------------- */
+
+/* What went up from the combiner. */
+static uint32_t cup_type[16];
+static uint32_t cup_count[16]; /* FENCE_AGG: pairs; FWD_UP: its origin */
+static int ncup;
+
+static void on_cup(uint32_t type, const void *payload, size_t len, void *arg)
+{
+    wu_dmsg_t m;
+    pmix_byte_object_t bo = {.bytes = (char *)payload, .size = len};
+    char *sig = NULL, *blob = NULL;
+    size_t n = 0;
+    int32_t tmo;
+    uint32_t v = 0, skip, inner;
+    (void)arg;
+    PMIX_DATA_BUFFER_CONSTRUCT(&m);
+    ck_assert_int_eq(PMIX_SUCCESS, PMIx_Data_embed(&m, &bo));
+    if (WU_DMSG_FENCE_AGG == type) {
+        ck_assert_int_eq(PMIX_SUCCESS, wu_dmsg_get_bytes(&m, &sig, &n));
+        ck_assert_int_eq(PMIX_SUCCESS, wu_dmsg_get_i32(&m, &tmo));
+        ck_assert_int_eq(PMIX_SUCCESS, wu_dmsg_get_u32(&m, &v));
+        ck_assert_int_eq(PMIX_SUCCESS, wu_dmsg_get_bytes(&m, &blob, &n));
+    } else {
+        ck_assert_uint_eq(WU_DMSG_FWD_UP, type);
+        ck_assert_int_eq(PMIX_SUCCESS, wu_dmsg_get_fwd(&m, &v, &skip, &inner, &blob, &n));
+        ck_assert_uint_eq(WU_DMSG_FENCE, inner);
+    }
+    free(sig);
+    free(blob);
+    PMIX_DATA_BUFFER_DESTRUCT(&m);
+    ck_assert_int_lt(ncup, 16);
+    cup_type[ncup] = type;
+    cup_count[ncup++] = v;
+}
+
+/* The signature of a fence of rank `only` of "job" (PMIX_RANK_WILDCARD: every rank). */
+static char *job_sig(pmix_rank_t only, size_t *siglen)
+{
+    pmix_proc_t p;
+    char *sig = NULL;
+    PMIX_LOAD_PROCID(&p, "job", only);
+    ck_assert_int_eq(PMIX_SUCCESS, wu_dmsg_fence_sig(&p, 1, &sig, siglen));
+    return sig;
+}
+
+/* A FENCE payload: every rank of "job" (wildcard) or rank `only`, some data, a timeout. */
+static void fence_msg(wu_dmsg_t *m, pmix_rank_t only, int32_t timeout)
+{
+    size_t siglen = 0;
+    char *sig = job_sig(only, &siglen);
+    PMIX_DATA_BUFFER_CONSTRUCT(m);
+    ck_assert_int_eq(PMIX_SUCCESS, wu_dmsg_put_bytes(m, sig, siglen));
+    ck_assert_int_eq(PMIX_SUCCESS, wu_dmsg_put_bytes(m, "data", 4));
+    ck_assert_int_eq(PMIX_SUCCESS, wu_dmsg_put_i32(m, timeout));
+    free(sig);
+}
+
+/* The job: ranks 0-5, two on each of the branch's nodes 5, 6, 7 (map nodes 1, 2, 3 of a map
+ * whose node 0 is the relay's own, with ranks 6-7). */
+static wu_rte_jm_proc_t jprocs[8];
+static wu_rte_jobmap_t jmap = {.np = 8, .nnodes = 8, .procs = jprocs};
+static wu_rte_rcolls_t *rc;
+
+static void rc_setup(void)
+{
+    setup();
+    for (uint32_t r = 0; r < 8; r++) {
+        jprocs[r].node = r < 6 ? 5 + r / 2 : 0;
+    }
+    rc = wu_rte_rcolls_new(&tree, on_cup, NULL);
+    ck_assert_ptr_nonnull(rc);
+    ncup = 0;
+}
+
+static void rc_teardown(void)
+{
+    wu_rte_rcolls_free(rc);
+    teardown();
+}
+
+static bool give(uint32_t node, pmix_rank_t only, int32_t timeout)
+{
+    wu_dmsg_t m;
+    bool held;
+    fence_msg(&m, only, timeout);
+    held = wu_rte_rcolls_fence(rc, node, m.base_ptr, m.bytes_used);
+    PMIX_DATA_BUFFER_DESTRUCT(&m);
+    return held;
+}
+
+START_TEST(combine_complete)
+{
+    ck_assert(!give(5, PMIX_RANK_WILDCARD, 0)); /* the job is not known yet */
+    ck_assert_int_eq(WU_SUCCESS, wu_rte_rcolls_set_job(rc, "job", &jmap));
+    ck_assert(give(5, PMIX_RANK_WILDCARD, 0));
+    ck_assert(give(6, PMIX_RANK_WILDCARD, 0));
+    ck_assert_int_eq(0, ncup);
+    ck_assert(!give(6, PMIX_RANK_WILDCARD, 5)); /* a timeout: not held */
+    ck_assert(give(7, PMIX_RANK_WILDCARD, 0));
+    ck_assert_int_eq(1, ncup);
+    ck_assert_uint_eq(WU_DMSG_FENCE_AGG, cup_type[0]);
+    ck_assert_uint_eq(3, cup_count[0]);
+    /* rank 2 lives on node 6 only: node 5 hosts no participant */
+    ck_assert(!give(5, 2, 0));
+    ck_assert(give(6, 2, 0));
+    ck_assert_int_eq(2, ncup);
+    ck_assert_uint_eq(1, cup_count[1]);
+    ck_assert(!give(9, PMIX_RANK_WILDCARD, 0)); /* not of the branch */
+}
+END_TEST
+
+/* A FENCE_DONE payload for every rank of "job", with status st. */
+static void done_msg(wu_dmsg_t *m, pmix_status_t st)
+{
+    size_t siglen = 0;
+    char *sig = job_sig(PMIX_RANK_WILDCARD, &siglen);
+    PMIX_DATA_BUFFER_CONSTRUCT(m);
+    ck_assert_int_eq(PMIX_SUCCESS, wu_dmsg_put_bytes(m, sig, siglen));
+    ck_assert_int_eq(PMIX_SUCCESS, wu_dmsg_put_i32(m, st));
+    ck_assert_int_eq(PMIX_SUCCESS, wu_dmsg_put_bytes(m, NULL, 0));
+    free(sig);
+}
+
+START_TEST(combine_flush)
+{
+    wu_dmsg_t done;
+    ck_assert_int_eq(WU_SUCCESS, wu_rte_rcolls_set_job(rc, "job", &jmap));
+    /* a FENCE_DONE that failed for the set sends up what is held; a successful one does not */
+    ck_assert(give(5, PMIX_RANK_WILDCARD, 0));
+    ck_assert(give(6, PMIX_RANK_WILDCARD, 0));
+    done_msg(&done, PMIX_SUCCESS);
+    wu_rte_rcolls_done(rc, done.base_ptr, done.bytes_used);
+    PMIX_DATA_BUFFER_DESTRUCT(&done);
+    ck_assert_int_eq(0, ncup);
+    done_msg(&done, PMIX_ERR_TIMEOUT);
+    wu_rte_rcolls_done(rc, done.base_ptr, done.bytes_used);
+    PMIX_DATA_BUFFER_DESTRUCT(&done);
+    ck_assert_int_eq(1, ncup);
+    ck_assert_uint_eq(2, cup_count[0]);
+    /* rank 4 (node 7) ends: what nodes 5 and 6 gave goes up at once */
+    ck_assert(give(5, PMIX_RANK_WILDCARD, 0));
+    ck_assert(give(6, PMIX_RANK_WILDCARD, 0));
+    wu_rte_rcolls_rank_ended(rc, 7); /* the relay's own node: not of the branch */
+    ck_assert_int_eq(1, ncup);
+    wu_rte_rcolls_rank_ended(rc, 4);
+    ck_assert_int_eq(2, ncup);
+    ck_assert_uint_eq(2, cup_count[1]);
+    /* a later fence with an ended participant is not held either */
+    ck_assert(give(5, PMIX_RANK_WILDCARD, 0));
+    ck_assert_int_eq(3, ncup);
+    ck_assert_uint_eq(1, cup_count[2]);
+    /* nor one waiting for a node that is gone */
+    wu_rte_rcolls_node_gone(rc, 6);
+    ck_assert(give(5, 0, 0)); /* rank 0 alone: complete at once */
+    ck_assert_int_eq(4, ncup);
+}
+END_TEST
+
+/* A child relay's FENCE_AGG: the set, no timeout, and pairs for the nodes given. */
+static void agg_msg(wu_dmsg_t *m, const uint32_t *nodes, uint32_t n)
+{
+    wu_dmsg_t pairs;
+    size_t siglen = 0;
+    char *sig = job_sig(PMIX_RANK_WILDCARD, &siglen);
+    PMIX_DATA_BUFFER_CONSTRUCT(&pairs);
+    for (uint32_t i = 0; i < n; i++) {
+        ck_assert_int_eq(PMIX_SUCCESS, wu_dmsg_put_u32(&pairs, nodes[i]));
+        ck_assert_int_eq(PMIX_SUCCESS, wu_dmsg_put_bytes(&pairs, "d", 1));
+    }
+    PMIX_DATA_BUFFER_CONSTRUCT(m);
+    ck_assert_int_eq(PMIX_SUCCESS, wu_dmsg_put_bytes(m, sig, siglen));
+    ck_assert_int_eq(PMIX_SUCCESS, wu_dmsg_put_i32(m, 0));
+    ck_assert_int_eq(PMIX_SUCCESS, wu_dmsg_put_u32(m, n));
+    ck_assert_int_eq(PMIX_SUCCESS, wu_dmsg_put_bytes(m, pairs.base_ptr, pairs.bytes_used));
+    PMIX_DATA_BUFFER_DESTRUCT(&pairs);
+    free(sig);
+}
+
+START_TEST(combine_agg)
+{
+    wu_dmsg_t m;
+    const uint32_t chunk0[] = {5, 6}, lie[] = {7};
+    ck_assert_int_eq(WU_SUCCESS, wu_rte_rcolls_set_job(rc, "job", &jmap));
+    agg_msg(&m, chunk0, 2);
+    ck_assert(wu_rte_rcolls_agg(rc, 0, m.base_ptr, m.bytes_used));
+    PMIX_DATA_BUFFER_DESTRUCT(&m);
+    ck_assert_int_eq(0, ncup);
+    agg_msg(&m, lie, 1); /* node 7 is chunk 1's, not chunk 0's */
+    ck_assert(!wu_rte_rcolls_agg(rc, 0, m.base_ptr, m.bytes_used));
+    ck_assert(wu_rte_rcolls_agg(rc, 1, m.base_ptr, m.bytes_used));
+    PMIX_DATA_BUFFER_DESTRUCT(&m);
+    ck_assert_int_eq(1, ncup);
+    ck_assert_uint_eq(3, cup_count[0]);
+    ck_assert(!wu_rte_rcolls_agg(rc, 0, "junk", 4));
+}
+END_TEST
+
 static Suite *relay_suite(void)
 {
     Suite *s = suite_create("rte_relay");
@@ -391,6 +594,12 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, lying_child);
     tcase_add_test(tc, closing);
     suite_add_tcase(s, tc);
+    TCase *tcc = tcase_create("combine");
+    tcase_add_checked_fixture(tcc, rc_setup, rc_teardown);
+    tcase_add_test(tcc, combine_complete);
+    tcase_add_test(tcc, combine_flush);
+    tcase_add_test(tcc, combine_agg);
+    suite_add_tcase(s, tcc);
     return s;
 }
 

@@ -1,0 +1,356 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wu_rte_relay_coll.c -- in a relay (a wired that started daemons): the fence contributions of
+ * its branch of the launch tree combined into one FENCE_AGG up, so that a fence is an allgather
+ * along the tree rather than one message per node at wrun.
+ *
+ * A contribution of a node of the branch (its FENCE, or the pairs of a child relay's FENCE_AGG)
+ * is held in the oldest open collection of its participant set that the node has not
+ * contributed to, as wrun does. Once every node of the branch that hosts a participant has
+ * contributed, the pairs (node, data) go up in one FENCE_AGG; wrun (or the relay above) takes
+ * them node by node, so its own rules decide as before. A collection is sent up as far as it
+ * got (flushed), and no longer held, when
+ *  - a participant of the branch ends before its node contributed (its EXITED, or its node's
+ *    loss, passes through here, and the collection goes up before it);
+ *  - a FENCE_DONE with an error for the set passes down (wrun failed a fence of the set: what is
+ *    held must reach it to be answered).
+ * A fence with a PMIX_TIMEOUT is not combined (wrun times it from its first contribution), nor
+ * is anything before the job's map is known. Everything runs on the relay's progress thread. */
+#include "pmix/rte/wu_rte_relay.h"
+#include "pmix.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct rcoll {
+    struct rcoll *next;
+    char *sig;
+    size_t siglen;
+    bool wildcard;   /* every rank takes part */
+    uint32_t *ranks; /* else these */
+    uint32_t nranks;
+    bool *expect; /* per daemon of the branch (tree index): it hosts a participant */
+    bool *from;   /* per daemon of the branch: its contribution is here */
+    uint32_t nexpect, nfrom;
+    wu_dmsg_t pairs; /* (node, data) of each contribution so far */
+} rcoll_t;
+
+struct wu_rte_rcolls {
+    const wu_rte_tree_t *tree;
+    wu_rte_relay_up_fn up;
+    void *arg;
+    char *nspace; /* the job, once known */
+    uint32_t np;
+    uint32_t *rank_node; /* per rank: its map node */
+    uint32_t *rank_bi;   /* per rank: the tree index of its node, UINT32_MAX: not the branch's */
+    bool *ended;         /* per rank: it ended */
+    uint32_t nended;
+    rcoll_t *colls;
+};
+
+wu_rte_rcolls_t *wu_rte_rcolls_new(const wu_rte_tree_t *tree, wu_rte_relay_up_fn up, void *arg)
+{
+    wu_rte_rcolls_t *c = calloc(1, sizeof *c);
+    if (NULL != c) {
+        *c = (wu_rte_rcolls_t){.tree = tree, .up = up, .arg = arg};
+    }
+    return c;
+}
+
+static void rcoll_free(rcoll_t *r)
+{
+    free(r->sig);
+    free(r->ranks);
+    free(r->expect);
+    free(r->from);
+    PMIX_DATA_BUFFER_DESTRUCT(&r->pairs);
+    free(r);
+}
+
+void wu_rte_rcolls_free(wu_rte_rcolls_t *c)
+{
+    if (NULL == c) {
+        return;
+    }
+    while (NULL != c->colls) {
+        rcoll_t *r = c->colls;
+        c->colls = r->next;
+        rcoll_free(r);
+    }
+    free(c->nspace);
+    free(c->rank_node);
+    free(c->rank_bi);
+    free(c->ended);
+    free(c);
+}
+
+static uint32_t branch_index(const wu_rte_rcolls_t *c, uint32_t node);
+
+int wu_rte_rcolls_set_job(wu_rte_rcolls_t *c, const char *nspace, const wu_rte_jobmap_t *map)
+{
+    if (NULL != c->nspace) {
+        return WU_SUCCESS;
+    }
+    size_t n = map->np > 0 ? map->np : 1;
+    if (NULL == (c->rank_node = calloc(n, sizeof *c->rank_node)) ||
+        NULL == (c->rank_bi = calloc(n, sizeof *c->rank_bi)) ||
+        NULL == (c->ended = calloc(n, sizeof *c->ended)) || NULL == (c->nspace = strdup(nspace))) {
+        free(c->rank_node);
+        free(c->rank_bi);
+        free(c->ended);
+        c->rank_node = c->rank_bi = NULL;
+        c->ended = NULL;
+        return WU_ERR_NOMEM;
+    }
+    for (uint32_t r = 0; r < map->np; r++) {
+        c->rank_node[r] = map->procs[r].node;
+        c->rank_bi[r] = branch_index(c, map->procs[r].node);
+    }
+    c->np = map->np;
+    return WU_SUCCESS;
+}
+
+/* The tree index of map node `node` in our branch, or UINT32_MAX. */
+static uint32_t branch_index(const wu_rte_rcolls_t *c, uint32_t node)
+{
+    for (uint32_t i = 0; i < c->tree->n; i++) {
+        if (c->tree->nodes[i] == node) {
+            return i;
+        }
+    }
+    return UINT32_MAX;
+}
+
+static void unlink_rcoll(wu_rte_rcolls_t *c, rcoll_t *r)
+{
+    for (rcoll_t **pp = &c->colls; NULL != *pp; pp = &(*pp)->next) {
+        if (*pp == r) {
+            *pp = r->next;
+            return;
+        }
+    }
+}
+
+/* Send r's pairs up in one FENCE_AGG and forget r. */
+static void send_up(wu_rte_rcolls_t *c, rcoll_t *r)
+{
+    wu_dmsg_t m;
+    pmix_status_t rc;
+    unlink_rcoll(c, r);
+    PMIX_DATA_BUFFER_CONSTRUCT(&m);
+    rc = wu_dmsg_put_bytes(&m, r->sig, r->siglen);
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_put_i32(&m, 0) : rc;
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_put_u32(&m, r->nfrom) : rc;
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_put_bytes(&m, r->pairs.base_ptr, r->pairs.bytes_used) : rc;
+    if (PMIX_SUCCESS == rc) {
+        c->up(WU_DMSG_FENCE_AGG, m.base_ptr, m.bytes_used, c->arg);
+    }
+    PMIX_DATA_BUFFER_DESTRUCT(&m);
+    rcoll_free(r);
+}
+
+/* Has a participant of r ended whose node has not contributed? */
+static bool rcoll_stuck(const wu_rte_rcolls_t *c, const rcoll_t *r)
+{
+    uint32_t n = r->wildcard ? c->np : r->nranks;
+    for (uint32_t i = 0; i < n && c->nended > 0; i++) {
+        uint32_t rank = r->wildcard ? i : r->ranks[i];
+        uint32_t bi = c->rank_bi[rank];
+        if (c->ended[rank] && UINT32_MAX != bi && !r->from[bi]) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Flush every collection that can no longer complete here. */
+static void flush_stuck(wu_rte_rcolls_t *c)
+{
+    for (rcoll_t *r = c->colls, *next; NULL != r; r = next) {
+        next = r->next;
+        if (rcoll_stuck(c, r)) {
+            send_up(c, r);
+        }
+    }
+}
+
+static rcoll_t *rcoll_new(wu_rte_rcolls_t *c, const char *sig, size_t siglen)
+{
+    rcoll_t *r = calloc(1, sizeof *r);
+    uint32_t n = c->tree->n;
+    if (NULL == r) {
+        return NULL;
+    }
+    PMIX_DATA_BUFFER_CONSTRUCT(&r->pairs);
+    if (NULL == (r->expect = calloc(n, sizeof *r->expect)) ||
+        NULL == (r->from = calloc(n, sizeof *r->from)) || NULL == (r->sig = malloc(siglen)) ||
+        PMIX_SUCCESS != wu_dmsg_fence_parts(sig, siglen, c->nspace, c->np, &r->wildcard, &r->ranks,
+                                            &r->nranks)) {
+        rcoll_free(r);
+        return NULL;
+    }
+    memcpy(r->sig, sig, siglen);
+    r->siglen = siglen;
+    for (uint32_t i = 0; i < (r->wildcard ? c->np : r->nranks); i++) {
+        uint32_t bi = c->rank_bi[r->wildcard ? i : r->ranks[i]];
+        if (UINT32_MAX != bi && !r->expect[bi]) {
+            r->expect[bi] = true;
+            r->nexpect++;
+        }
+    }
+    return r;
+}
+
+/* node's contribution: held (true) or to be passed on as it came (false). */
+static bool contribute(wu_rte_rcolls_t *c, uint32_t node, const char *sig, size_t siglen,
+                       const char *data, size_t ndata, int32_t timeout)
+{
+    uint32_t bi = branch_index(c, node);
+    rcoll_t *r, **pp;
+    if (NULL == c->nspace || 0 != timeout || UINT32_MAX == bi || 0 == siglen) {
+        return false;
+    }
+    for (r = c->colls; NULL != r; r = r->next) {
+        if (r->siglen == siglen && 0 == memcmp(r->sig, sig, siglen) && !r->from[bi]) {
+            break;
+        }
+    }
+    if (NULL == r) {
+        if (NULL == (r = rcoll_new(c, sig, siglen))) {
+            return false;
+        }
+        if (!r->expect[bi]) {
+            rcoll_free(r);
+            return false; /* wrun answers a node that hosts no participant */
+        }
+        for (pp = &c->colls; NULL != *pp; pp = &(*pp)->next) {
+        }
+        *pp = r; /* in arrival order, as at wrun */
+    } else if (!r->expect[bi]) {
+        return false;
+    }
+    if (PMIX_SUCCESS != wu_dmsg_put_u32(&r->pairs, node) ||
+        PMIX_SUCCESS != wu_dmsg_put_bytes(&r->pairs, data, ndata)) {
+        send_up(c, r); /* what it has, and this one on its own */
+        return false;
+    }
+    r->from[bi] = true;
+    if (++r->nfrom == r->nexpect || rcoll_stuck(c, r)) {
+        send_up(c, r);
+    }
+    return true;
+}
+
+/* Pass one contribution up on its own, as node's FENCE relayed. */
+static void pass_up(wu_rte_rcolls_t *c, uint32_t node, const char *sig, size_t siglen,
+                    const char *data, size_t ndata, int32_t timeout)
+{
+    wu_dmsg_t m, env;
+    PMIX_DATA_BUFFER_CONSTRUCT(&m);
+    PMIX_DATA_BUFFER_CONSTRUCT(&env);
+    if (PMIX_SUCCESS == wu_dmsg_put_bytes(&m, sig, siglen) &&
+        PMIX_SUCCESS == wu_dmsg_put_bytes(&m, data, ndata) &&
+        PMIX_SUCCESS == wu_dmsg_put_i32(&m, timeout) &&
+        PMIX_SUCCESS ==
+            wu_dmsg_put_fwd(&env, node, WU_DMSG_ALL, WU_DMSG_FENCE, m.base_ptr, m.bytes_used)) {
+        c->up(WU_DMSG_FWD_UP, env.base_ptr, env.bytes_used, c->arg);
+    }
+    PMIX_DATA_BUFFER_DESTRUCT(&m);
+    PMIX_DATA_BUFFER_DESTRUCT(&env);
+}
+
+bool wu_rte_rcolls_fence(wu_rte_rcolls_t *c, uint32_t node, const void *p, size_t n)
+{
+    wu_dmsg_t m;
+    pmix_byte_object_t bo = {.bytes = (char *)p, .size = n};
+    char *sig = NULL, *data = NULL;
+    size_t siglen = 0, ndata = 0;
+    int32_t timeout = 0;
+    bool held = false;
+    PMIX_DATA_BUFFER_CONSTRUCT(&m);
+    if (NULL != c && n > 0 && PMIX_SUCCESS == PMIx_Data_embed(&m, &bo) &&
+        PMIX_SUCCESS == wu_dmsg_get_bytes(&m, &sig, &siglen) &&
+        PMIX_SUCCESS == wu_dmsg_get_bytes(&m, &data, &ndata) &&
+        PMIX_SUCCESS == wu_dmsg_get_i32(&m, &timeout)) {
+        held = contribute(c, node, sig, siglen, data, ndata, timeout);
+    }
+    PMIX_DATA_BUFFER_DESTRUCT(&m);
+    free(sig);
+    free(data);
+    return held;
+}
+
+typedef struct {
+    wu_rte_rcolls_t *c;
+    uint32_t chunk;
+} agg_walk_t;
+
+static bool agg_pair(uint32_t node, const char *sig, size_t siglen, const char *data, size_t ndata,
+                     int32_t timeout, void *arg)
+{
+    agg_walk_t *w = arg;
+    if (wu_rte_tree_chunk_of(w->c->tree, node) != w->chunk) {
+        return false; /* not of that child's chunk */
+    }
+    if (!contribute(w->c, node, sig, siglen, data, ndata, timeout)) {
+        pass_up(w->c, node, sig, siglen, data, ndata, timeout);
+    }
+    return true;
+}
+
+bool wu_rte_rcolls_agg(wu_rte_rcolls_t *c, uint32_t chunk, const void *p, size_t n)
+{
+    wu_dmsg_t m;
+    pmix_byte_object_t bo = {.bytes = (char *)p, .size = n};
+    agg_walk_t w = {.c = c, .chunk = chunk};
+    bool ok;
+    PMIX_DATA_BUFFER_CONSTRUCT(&m);
+    ok = NULL != c && n > 0 && PMIX_SUCCESS == PMIx_Data_embed(&m, &bo) &&
+         wu_dmsg_walk_fence_agg(&m, agg_pair, &w);
+    PMIX_DATA_BUFFER_DESTRUCT(&m);
+    return ok;
+}
+
+void wu_rte_rcolls_rank_ended(wu_rte_rcolls_t *c, uint32_t rank)
+{
+    if (NULL != c && NULL != c->nspace && rank < c->np && !c->ended[rank]) {
+        c->ended[rank] = true;
+        c->nended++;
+        flush_stuck(c);
+    }
+}
+
+void wu_rte_rcolls_node_gone(wu_rte_rcolls_t *c, uint32_t node)
+{
+    if (NULL == c || NULL == c->nspace) {
+        return;
+    }
+    for (uint32_t r = 0; r < c->np; r++) {
+        if (!c->ended[r] && c->rank_node[r] == node) {
+            c->ended[r] = true;
+            c->nended++;
+        }
+    }
+    flush_stuck(c);
+}
+
+void wu_rte_rcolls_done(wu_rte_rcolls_t *c, const void *p, size_t n)
+{
+    wu_dmsg_t m;
+    pmix_byte_object_t bo = {.bytes = (char *)p, .size = n};
+    char *sig = NULL;
+    size_t siglen = 0;
+    int32_t st = 0;
+    PMIX_DATA_BUFFER_CONSTRUCT(&m);
+    if (NULL != c && n > 0 && PMIX_SUCCESS == PMIx_Data_embed(&m, &bo) &&
+        PMIX_SUCCESS == wu_dmsg_get_bytes(&m, &sig, &siglen) &&
+        PMIX_SUCCESS == wu_dmsg_get_i32(&m, &st) && PMIX_SUCCESS != st) {
+        for (rcoll_t *r = c->colls, *next; NULL != r; r = next) {
+            next = r->next;
+            if (r->siglen == siglen && 0 == memcmp(r->sig, sig, siglen)) {
+                send_up(c, r);
+            }
+        }
+    }
+    PMIX_DATA_BUFFER_DESTRUCT(&m);
+    free(sig);
+}
