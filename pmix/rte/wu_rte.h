@@ -103,6 +103,9 @@ typedef struct wu_rte_daemon_args {
  * connection came from, or one of addrs), authenticated by token, after starting the daemons
  * of its subtree; after wu_rte_init. Returns wired's exit status. */
 WU_EXPORT int wu_rte_daemon_main(const wu_rte_daemon_args_t *args);
+/* First thing in the launcher's main: if argv asks for the watchdog (the launcher's program run
+ * again by wu_rte_init's watchdog), be it and never return; else note that this program can. */
+WU_EXPORT void wu_rte_watchdog_dispatch(int argc, char **argv);
 /* Shut everything down (PMIx server, progress thread, frameworks). */
 WU_EXPORT void wu_rte_finalize(void);
 

@@ -98,8 +98,9 @@ void wu_rte_say(const char *topic, ...);
 /* Text for our stdout or stderr: on the rte thread queued behind the job's output when a queue
  * exists (wu_rte_iof_message), else written plainly (no job, no queue). */
 void wu_rte_write_text(int fd, const char *text, size_t len);
-/* Tell the watchdog of a process this launcher started (any thread), or that every process
- * told of so far is reaped. */
+/* wu_rte_watchdog.c: start the watchdog (wu_rte_init, before any thread); tell it of a process
+ * this launcher started (any thread), or that every process told of so far is reaped. */
+void wu_rte_watchdog_start(void);
 void wu_rte_watch_pid(pid_t pid);
 void wu_rte_watch_forget(void);
 /* Seconds on CLOCK_MONOTONIC. */

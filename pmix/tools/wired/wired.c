@@ -83,6 +83,7 @@ int main(int argc, char *argv[])
     char token[128];
     int status;
 
+    wu_rte_watchdog_dispatch(argc, argv); /* returns unless this is wired's watchdog */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (0 == strcmp(a, "-h") || 0 == strcmp(a, "--help")) {

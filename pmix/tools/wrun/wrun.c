@@ -507,6 +507,7 @@ int main(int argc, char **argv)
     opts_t o;
     int status = 1, rc;
 
+    wu_rte_watchdog_dispatch(argc, argv); /* returns unless this is wrun's watchdog */
     memset(&o, 0, sizeof o);
     if ((rc = parse(argc, argv, &o)) >= 0) {
         goto out;
