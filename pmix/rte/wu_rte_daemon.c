@@ -115,6 +115,13 @@ void wu_rte_daemon_notice(const char *text)
     }
 }
 
+void wu_rte_daemon_pids(rte_job_t *job)
+{
+    wu_dmsg_t m;
+    PMIX_DATA_BUFFER_CONSTRUCT(&m);
+    send_msg(job->daemon, WU_DMSG_PIDS, &m, wu_rte_pids_local(job, &m));
+}
+
 void wu_rte_daemon_exited(rte_job_t *job, rte_proc_t *rp)
 {
     wu_dmsg_t m;
@@ -645,6 +652,7 @@ static void dispatch(struct rte_daemon *d, uint32_t tag, const void *payload, si
         }
         if (NULL != d->map) {
             wu_rte_relay_set_job(d->relay, d->nspace, d->map); /* to combine its fences */
+            wu_rte_pids_start(d->nspace, d->map->np);
         }
         release_once(&d->launched, &d->launched_done);
         break;
@@ -681,6 +689,9 @@ static void dispatch(struct rte_daemon *d, uint32_t tag, const void *payload, si
         break;
     case WU_DMSG_FWD_DOWN:
         on_fwd_down(d, &m);
+        break;
+    case WU_DMSG_PIDS:
+        (void)wu_rte_pids_apply(&m, NULL, UINT32_MAX); /* from wrun: other nodes' ranks */
         break;
     default:
         break; /* a newer head's message: ignored */

@@ -42,6 +42,8 @@
  *                     happened; the whole chunk below it is gone
  *   FENCE_AGG   d->h  a relay's combined contributions of its branch to a fence: the set, its
  *                     PMIX_TIMEOUT, a count and that many (node, data) pairs
+ *   PIDS        both  a count and that many (rank, pid): a node's ranks once started; wrun
+ *                     passes each node's on to every other node (wu_rte_pids.c)
  *
  * A daemon connects to its parent in the launch tree: wrun for the first level, else the daemon
  * that started it, which accepts its HELLO only for a daemon it started (same token) and relays
@@ -89,6 +91,7 @@ enum {
     WU_DMSG_FWD_DOWN,
     WU_DMSG_GONE,
     WU_DMSG_FENCE_AGG,
+    WU_DMSG_PIDS,
 };
 
 /* A message being built or read: a PMIx data buffer. */
@@ -201,6 +204,18 @@ pmix_status_t wu_dmsg_put_event(wu_dmsg_t *m, pmix_status_t status, const pmix_p
                                 pmix_data_range_t range, const pmix_info_t *info, size_t ninfo);
 pmix_status_t wu_dmsg_get_event(wu_dmsg_t *m, pmix_status_t *status, pmix_proc_t *source,
                                 pmix_data_range_t *range, pmix_info_t **info, size_t *ninfo);
+
+/* wu_rte_pids.c: the job's pids on every node, for the server's proc tables (rte thread but
+ * the lookup). Start the table for job nspace of np ranks (once); record this node's started
+ * ranks and pack them as PIDS' payload; record a PIDS payload, whose ranks must all run on map
+ * node `node` (UINT32_MAX: any; map NULL: no check), false if it does not. */
+struct rte_job;
+void wu_rte_pids_start(const char *nspace, uint32_t np);
+pmix_status_t wu_rte_pids_local(const struct rte_job *job, wu_dmsg_t *m);
+bool wu_rte_pids_apply(wu_dmsg_t *m, const wu_rte_jobmap_t *map, uint32_t node);
+/* The server's hook (any thread): the pid of rank of nspace, 0 if not known. */
+pid_t wu_rte_pids_lookup(const char *nspace, pmix_rank_t rank);
+void wu_rte_pids_free(void);
 
 /* LAUNCH: the job (app and map, this daemon's node index). */
 pmix_status_t wu_dmsg_put_job(wu_dmsg_t *m, const char *nspace, const wu_rte_spec_t *app,

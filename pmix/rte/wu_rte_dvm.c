@@ -475,6 +475,13 @@ static void on_daemon_msg(dvm_node_t *n, uint32_t type, wu_dmsg_t *m)
         }
         node_lost(n, NULL);
         break;
+    case WU_DMSG_PIDS:
+        if (wu_rte_pids_apply(m, job->map, n->node)) { /* and on to the other nodes */
+            send_everyone(dvm, n->node, WU_DMSG_PIDS, m->base_ptr, m->bytes_used);
+        } else {
+            bad_peer(n);
+        }
+        break;
     case WU_DMSG_FENCE_AGG:
         if (&dvm->d[n->via] != n || !fence_agg(n, m)) {
             bad_peer(n); /* only a first-level relay sends it, for its branch */
@@ -805,12 +812,23 @@ static void say_missing(wu_wait_call_t *call)
     wu_wait_call_done(call, WU_SUCCESS);
 }
 
+void wu_rte_dvm_pids(rte_job_t *job)
+{
+    wu_dmsg_t m;
+    PMIX_DATA_BUFFER_CONSTRUCT(&m);
+    if (PMIX_SUCCESS == wu_rte_pids_local(job, &m)) {
+        send_everyone(job->dvm, WU_DMSG_ALL, WU_DMSG_PIDS, m.base_ptr, m.bytes_used);
+    }
+    PMIX_DATA_BUFFER_DESTRUCT(&m);
+}
+
 static void send_launch(wu_wait_call_t *call)
 {
     struct rte_dvm *dvm = call->cbdata;
     rte_job_t *job = dvm->job;
     char cwd[4096];
     int rc = WU_SUCCESS;
+    wu_rte_pids_start(job->nspace, job->np); /* before any daemon can send its pids */
     if (NULL == getcwd(cwd, sizeof cwd)) {
         snprintf(cwd, sizeof cwd, "/");
     }

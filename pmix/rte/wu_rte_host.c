@@ -259,6 +259,7 @@ int wu_rte_server_init(void)
     module.notify_event = h_notify;
     module.log = wu_rte_log_upcall;
     wu_server_set_lost_hook(h_lost);
+    wu_server_set_pid_hook(wu_rte_pids_lookup);
 
     snprintf(nspace, sizeof nspace, "%s.%.64s.%d", wu_rte_tool, wu_rte_hostname, (int)getpid());
     PMIX_INFO_CREATE(info, 2);
@@ -280,4 +281,5 @@ int wu_rte_server_init(void)
 void wu_rte_server_finalize(void)
 {
     (void)PMIx_server_finalize();
+    wu_rte_pids_free(); /* its reader, the server, is gone */
 }

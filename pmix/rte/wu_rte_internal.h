@@ -173,6 +173,11 @@ uint32_t wu_rte_tree_first(const wu_rte_tree_t *t, uint32_t c);
 void wu_rte_tree_token(wu_rte_tree_t *t, const char *token);
 void wu_rte_tree_free(wu_rte_tree_t *t);
 
+/* rte thread, once this node's ranks are started: send their pids to the other nodes (in wired
+ * up to wrun, in wrun to every daemon). */
+void wu_rte_daemon_pids(rte_job_t *job);
+void wu_rte_dvm_pids(rte_job_t *job);
+
 /* wu_rte_dvm.c: on the head node, the daemons (wired) of the job's other nodes, started with
  * ssh and reached over TCP (wu_rte_dmsg.h has the messages). */
 /* Main thread, after placement: start a daemon on every other node of the map and wait until

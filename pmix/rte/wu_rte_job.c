@@ -590,6 +590,12 @@ static void forget_job(wu_wait_call_t *call)
 static void stdin_start(wu_wait_call_t *call)
 {
     rte_job_t *job = call->cbdata;
+    /* other nodes learn our ranks' pids (their proc tables) */
+    if (NULL != job->daemon) {
+        wu_rte_daemon_pids(job);
+    } else if (NULL != job->dvm) {
+        wu_rte_dvm_pids(job);
+    }
     if (NULL != job->daemon) {
         wu_rte_daemon_stdin_launched(job);
         wu_wait_call_done(call, WU_SUCCESS);

@@ -268,6 +268,8 @@ int wu_srv_fence_report(const char *nspace, uint32_t size, char ***lines);
 int wu_srv_cmd_abort(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
 int wu_srv_cmd_job_control(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
 int wu_srv_cmd_query(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
+/* The host's pid of a rank of another node (wu_server_set_pid_hook), 0 if unknown. */
+pid_t wu_srv_host_pid(const char *nspace, pmix_rank_t rank);
 int wu_srv_cmd_log(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
 /* Remove the cleanup paths of ns (deregister_nspace). */
 void wu_srv_cleanup_run(wu_srv_nspace_t *ns);

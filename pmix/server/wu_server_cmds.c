@@ -226,6 +226,7 @@ static bool proc_table(results_t *r, const char *key, const char *nspace, bool l
         PMIX_LOAD_PROCID(&p, nspace, rk);
         pi[n].proc = p;
         pi[n].state = PMIX_PROC_STATE_RUNNING;
+        pi[n].pid = wu_srv_host_pid(nspace, rk); /* a client of ours: its own below */
         if (PMIX_SUCCESS == wu_srv.gds->fetch(wu_srv.store, nspace, rk, PMIX_HOSTNAME, &v)) {
             if (PMIX_STRING == v->type && NULL != v->data.string) {
                 pi[n].hostname = strdup(v->data.string);

@@ -6,12 +6,15 @@
  * that moment matters to a launcher: when one process's death makes its peers fail at once (their
  * fence fails and they exit), the kernel may finish reaping a peer before the process that died
  * first, so exit order alone cannot say who failed first. The server sees the connection end
- * when the dying process closes its files, before its peers can react, and reports it here. */
+ * when the dying process closes its files, before its peers can react, and reports it here.
+ * Nor has it one for the pids of processes on other nodes, which a proc table lists. */
 #ifndef WU_SERVER_HOST_H
 #define WU_SERVER_HOST_H
 
 #include "opal/util/wu_macros.h"
 #include "pmix_common.h"
+
+#include <sys/types.h>
 
 /* Called on the server's progress thread when a connected client's connection ends without
  * PMIx_Finalize; server_object is the one given to PMIx_server_register_client. */
@@ -19,6 +22,13 @@ typedef void (*wu_server_lost_fn_t)(const pmix_proc_t *proc, void *server_object
 
 /* Install the hook (NULL removes it). Call before PMIx_server_init. */
 WU_EXPORT void wu_server_set_lost_hook(wu_server_lost_fn_t fn);
+
+/* The host's knowledge of the pid of a rank that is not a client of this server (it runs on
+ * another node): 0 when it does not know. Called on the server's thread by the proc-table
+ * queries (PMIX_QUERY_PROC_TABLE); must not block. */
+typedef pid_t (*wu_server_pid_fn_t)(const char *nspace, pmix_rank_t rank);
+/* Install the hook (NULL removes it). Call before PMIx_server_init. */
+WU_EXPORT void wu_server_set_pid_hook(wu_server_pid_fn_t fn);
 
 /* The server's session directory (PMIX_SERVER_TMPDIR of its clients), NULL when the server is
  * not running. Set by PMIx_server_init and constant until PMIx_server_finalize: any thread. */

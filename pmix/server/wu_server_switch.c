@@ -94,6 +94,18 @@ static void pconn_remove(wu_srv_pconn_t *pc)
 
 static wu_server_lost_fn_t lost_hook = NULL;
 
+static wu_server_pid_fn_t pid_hook = NULL;
+
+void wu_server_set_pid_hook(wu_server_pid_fn_t fn)
+{
+    pid_hook = fn;
+}
+
+pid_t wu_srv_host_pid(const char *nspace, pmix_rank_t rank)
+{
+    return NULL != pid_hook ? pid_hook(nspace, rank) : 0;
+}
+
 void wu_server_set_lost_hook(wu_server_lost_fn_t fn)
 {
     lost_hook = fn;

@@ -8,6 +8,8 @@
  *   - direct modex: each rank Puts and Commits a key, then Gets the next rank's without a fence
  *     (it may live on another node: the request goes to that node's server);
  *   - a collecting fence with 64 KiB per rank, every peer's blob checked byte for byte;
+ *   - PMIX_QUERY_PROC_TABLE after it lists every rank with the host and the pid that rank
+ *     Put before the fence (the pids of other nodes come from their daemons);
  *   - an event of range namespace notified by rank 0 is seen by every other rank, on every node.
  * Prints "nodes rank R: ok" at the end. */
 #include "e2e_util.h"
@@ -86,6 +88,53 @@ static unsigned mark_ranks(const pmix_proc_t *procs, size_t nprocs, unsigned cha
         count++;
     }
     return count;
+}
+
+/* PMIX_QUERY_PROC_TABLE of our job: every rank once, with the host and pid it has (its
+ * PMIX_HOSTNAME, and its "nodes.pid" put before the collecting fence). */
+static void check_proc_table(uint32_t size)
+{
+    pmix_query_t q;
+    pmix_info_t *res = NULL;
+    size_t nres = 0;
+    const pmix_data_array_t *da = NULL;
+    pmix_status_t st;
+    PMIX_QUERY_CONSTRUCT(&q);
+    q.keys = calloc(2, sizeof(char *));
+    E2E_CHECK(NULL != q.keys && NULL != (q.keys[0] = strdup(PMIX_QUERY_PROC_TABLE)),
+              "out of memory");
+    PMIX_INFO_CREATE(q.qualifiers, 1);
+    q.nqual = 1;
+    PMIX_INFO_LOAD(&q.qualifiers[0], PMIX_NSPACE, e2e_me.nspace, PMIX_STRING);
+    st = PMIx_Query_info(&q, 1, &res, &nres);
+    PMIX_QUERY_DESTRUCT(&q);
+    E2E_CHECK(PMIX_SUCCESS == st, "PMIx_Query_info(proc table): %s", PMIx_Error_string(st));
+    for (size_t i = 0; i < nres; i++) {
+        if (PMIX_CHECK_KEY(&res[i], PMIX_QUERY_PROC_TABLE) &&
+            PMIX_DATA_ARRAY == res[i].value.type) {
+            da = res[i].value.data.darray;
+        }
+    }
+    E2E_CHECK(NULL != da && PMIX_PROC_INFO == da->type && size == da->size,
+              "proc table: no array of %u PMIX_PROC_INFO", size);
+    for (size_t i = 0; i < da->size; i++) {
+        const pmix_proc_info_t *pi = &((const pmix_proc_info_t *)da->array)[i];
+        pmix_value_t *pid, *host;
+        E2E_CHECK(pi->proc.rank < size, "proc table: rank %u", pi->proc.rank);
+        pid = e2e_get(e2e_me.nspace, pi->proc.rank, "nodes.pid", NULL, 0, &st);
+        host = e2e_get(e2e_me.nspace, pi->proc.rank, PMIX_HOSTNAME, NULL, 0, &st);
+        E2E_CHECK(NULL != pid && NULL != host && PMIX_STRING == host->type, "rank %u's data",
+                  pi->proc.rank);
+        E2E_CHECK(pid->data.int32 == (int32_t)pi->pid,
+                  "proc table: rank %u has pid %ld, it says it is %d", pi->proc.rank, (long)pi->pid,
+                  pid->data.int32);
+        E2E_CHECK(NULL != pi->hostname && 0 == strcmp(pi->hostname, host->data.string),
+                  "proc table: rank %u on '%s', it is on '%s'", pi->proc.rank,
+                  NULL != pi->hostname ? pi->hostname : "(none)", host->data.string);
+        PMIX_VALUE_RELEASE(pid);
+        PMIX_VALUE_RELEASE(host);
+    }
+    PMIX_INFO_FREE(res, nres);
 }
 
 int main(int argc, char **argv)
@@ -194,6 +243,9 @@ int main(int argc, char **argv)
     val.type = PMIX_BYTE_OBJECT;
     val.data.bo = bo;
     E2E_RC(PMIx_Put(PMIX_GLOBAL, "nodes.blob", &val), "Put blob");
+    val.type = PMIX_INT32;
+    val.data.int32 = (int32_t)getpid();
+    E2E_RC(PMIx_Put(PMIX_GLOBAL, "nodes.pid", &val), "Put pid");
     E2E_RC(PMIx_Commit(), "Commit blob");
     PMIX_INFO_LOAD(&collect, PMIX_COLLECT_DATA, &flag, PMIX_BOOL);
     PMIX_LOAD_PROCID(&wild, e2e_me.nspace, PMIX_RANK_WILDCARD);
@@ -209,6 +261,9 @@ int main(int argc, char **argv)
         }
         PMIX_VALUE_RELEASE(v);
     }
+
+    e2e_step("proc table");
+    check_proc_table(size);
 
     e2e_step("namespace event from rank 0");
     if (0 == e2e_me.rank) {
