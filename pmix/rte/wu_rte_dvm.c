@@ -891,9 +891,7 @@ int wu_rte_dvm_start(rte_job_t *job)
 {
     struct rte_dvm *dvm;
     const wu_ptl_listener_cbs_t cbs = {.recv = on_recv, .closed = on_closed};
-    pmix_info_t where;
     unsigned char raw[16];
-    const char *uri, *colon;
     char *wired = NULL, *addrs = NULL;
     unsigned port;
     int rc;
@@ -927,19 +925,13 @@ int wu_rte_dvm_start(rte_job_t *job)
     for (size_t i = 0; i < sizeof raw; i++) {
         snprintf(dvm->token + 2 * i, 3, "%02x", raw[i]);
     }
-    PMIx_Info_load(&where, WU_PTL_TCP_ADDR, "0.0.0.0", PMIX_STRING);
-    rc = wu_ptl_listen_with(wu_rte_progress(), "tcp", &where, 1, &cbs, dvm, &dvm->listener);
-    PMIX_INFO_DESTRUCT(&where);
-    if (WU_SUCCESS != rc) {
+    if (WU_SUCCESS != wu_rte_listen_tcp(wu_rte_progress(), &cbs, dvm, &dvm->listener, &port)) {
         wu_rte_say("daemon-setup", wu_rte_tool, "cannot listen on TCP for the daemons (ptl tcp)");
         return WU_ERR_SILENT;
     }
-    uri = wu_ptl_listener_uri(dvm->listener);
-    colon = NULL != uri ? strrchr(uri, ':') : NULL;
-    port = NULL != colon ? (unsigned)strtoul(colon + 1, NULL, 10) : 0;
     wired = wu_rte_wired_path(job->app->prefix);
     addrs = wu_rte_node_addrs();
-    rc = NULL != wired && NULL != addrs && 0 != port ? WU_SUCCESS : WU_ERR_NOMEM;
+    rc = NULL != wired && NULL != addrs ? WU_SUCCESS : WU_ERR_NOMEM;
     if (WU_SUCCESS == rc) {
         rc = start_tree(dvm, wired, port, addrs);
     }

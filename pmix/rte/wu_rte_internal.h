@@ -5,6 +5,7 @@
 #define WU_RTE_INTERNAL_H
 
 #include "mca/pls/pls.h"
+#include "mca/ptl/ptl.h"
 #include "opal/event/wu_wait.h"
 #include "pmix/rte/wu_rte.h"
 #include "pmix/rte/wu_rte_jobmap.h"
@@ -145,6 +146,11 @@ void wu_rte_agent_lines(const char *name, const char *data, size_t len);
 /* This node's IPv4 addresses but loopback, "a,b" ("-": none; NULL: out of memory). */
 char *wu_rte_node_addrs(void);
 
+/* Listen on TCP on every interface (ptl tcp) with cbs/cbdata on pt's thread (not from it);
+ * *port: the ephemeral port it got. WU_SUCCESS, or ptl's error (nothing is left open). */
+int wu_rte_listen_tcp(wu_progress_t *pt, const wu_ptl_listener_cbs_t *cbs, void *cbdata,
+                      wu_ptl_listener_t **out, unsigned *port);
+
 /* One parent's share of the launch tree: the daemons it must see started (in order), cut in
  * chunks, and the agents (not launched yet) that start the first daemon of each chunk. */
 typedef struct wu_rte_tree {
@@ -166,7 +172,9 @@ typedef struct {
 } wu_rte_tree_args_t;
 int wu_rte_tree_make(wu_rte_tree_t *t, const uint32_t *nodes, char *const *hosts, uint32_t n,
                      const wu_rte_tree_args_t *a);
-/* The chunk holding map node `node` (UINT32_MAX: none), and chunk c's first daemon's node. */
+/* The index in t->nodes of map node `node`, the chunk holding it (UINT32_MAX: none), and
+ * chunk c's first daemon's node. */
+uint32_t wu_rte_tree_index(const wu_rte_tree_t *t, uint32_t node);
 uint32_t wu_rte_tree_chunk_of(const wu_rte_tree_t *t, uint32_t node);
 uint32_t wu_rte_tree_first(const wu_rte_tree_t *t, uint32_t c);
 /* rte thread, once the agents run: the token line on every agent's stdin, which is closed. */

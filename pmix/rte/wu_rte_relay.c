@@ -226,8 +226,6 @@ int wu_rte_relay_open(wu_progress_t *pt, const char *token, wu_rte_relay_up_fn u
 {
     const wu_ptl_listener_cbs_t cbs = {.recv = on_recv, .closed = on_closed};
     struct wu_rte_relay *r = calloc(1, sizeof *r);
-    pmix_info_t where;
-    const char *uri, *colon;
     int rc;
     *out = NULL;
     if (NULL == r || NULL == (r->token = strdup(token))) {
@@ -239,15 +237,9 @@ int wu_rte_relay_open(wu_progress_t *pt, const char *token, wu_rte_relay_up_fn u
     r->up = up;
     r->arg = arg;
     wu_wait_init(&r->all_closed);
-    PMIx_Info_load(&where, WU_PTL_TCP_ADDR, "0.0.0.0", PMIX_STRING);
-    rc = wu_ptl_listen_with(pt, "tcp", &where, 1, &cbs, r, &r->listener);
-    PMIX_INFO_DESTRUCT(&where);
-    uri = WU_SUCCESS == rc ? wu_ptl_listener_uri(r->listener) : NULL;
-    colon = NULL != uri ? strrchr(uri, ':') : NULL;
-    *port = NULL != colon ? (unsigned)strtoul(colon + 1, NULL, 10) : 0;
-    if (WU_SUCCESS != rc || 0 == *port) {
+    if (WU_SUCCESS != (rc = wu_rte_listen_tcp(pt, &cbs, r, &r->listener, port))) {
         wu_rte_relay_close(r, 0);
-        return WU_SUCCESS != rc ? rc : WU_ERR_NOT_FOUND;
+        return rc;
     }
     *out = r;
     return WU_SUCCESS;

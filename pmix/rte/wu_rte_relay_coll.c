@@ -83,8 +83,6 @@ void wu_rte_rcolls_free(wu_rte_rcolls_t *c)
     free(c);
 }
 
-static uint32_t branch_index(const wu_rte_rcolls_t *c, uint32_t node);
-
 int wu_rte_rcolls_set_job(wu_rte_rcolls_t *c, const char *nspace, const wu_rte_jobmap_t *map)
 {
     if (NULL != c->nspace) {
@@ -103,21 +101,10 @@ int wu_rte_rcolls_set_job(wu_rte_rcolls_t *c, const char *nspace, const wu_rte_j
     }
     for (uint32_t r = 0; r < map->np; r++) {
         c->rank_node[r] = map->procs[r].node;
-        c->rank_bi[r] = branch_index(c, map->procs[r].node);
+        c->rank_bi[r] = wu_rte_tree_index(c->tree, map->procs[r].node);
     }
     c->np = map->np;
     return WU_SUCCESS;
-}
-
-/* The tree index of map node `node` in our branch, or UINT32_MAX. */
-static uint32_t branch_index(const wu_rte_rcolls_t *c, uint32_t node)
-{
-    for (uint32_t i = 0; i < c->tree->n; i++) {
-        if (c->tree->nodes[i] == node) {
-            return i;
-        }
-    }
-    return UINT32_MAX;
 }
 
 static void unlink_rcoll(wu_rte_rcolls_t *c, rcoll_t *r)
@@ -204,7 +191,7 @@ static rcoll_t *rcoll_new(wu_rte_rcolls_t *c, const char *sig, size_t siglen)
 static bool contribute(wu_rte_rcolls_t *c, uint32_t node, const char *sig, size_t siglen,
                        const char *data, size_t ndata, int32_t timeout)
 {
-    uint32_t bi = branch_index(c, node);
+    uint32_t bi = wu_rte_tree_index(c->tree, node);
     rcoll_t *r, **pp;
     if (NULL == c->nspace || 0 != timeout || UINT32_MAX == bi || 0 == siglen) {
         return false;

@@ -15,6 +15,8 @@
 #endif
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_escape.h"
+#include "mca/ptl/ptl.h"
+#include "pmix.h"
 #include "pmix/rte/wu_rte_internal.h"
 
 #include <arpa/inet.h>
@@ -248,13 +250,22 @@ int wu_rte_tree_make(wu_rte_tree_t *t, const uint32_t *nodes, char *const *hosts
     return rc;
 }
 
+uint32_t wu_rte_tree_index(const wu_rte_tree_t *t, uint32_t node)
+{
+    for (uint32_t i = 0; i < t->n; i++) {
+        if (t->nodes[i] == node) {
+            return i;
+        }
+    }
+    return UINT32_MAX;
+}
+
 uint32_t wu_rte_tree_chunk_of(const wu_rte_tree_t *t, uint32_t node)
 {
-    for (uint32_t c = 0; c < t->nchunks; c++) {
-        for (uint32_t i = t->starts[c]; i < t->starts[c] + t->lens[c]; i++) {
-            if (t->nodes[i] == node) {
-                return c;
-            }
+    uint32_t i = wu_rte_tree_index(t, node);
+    for (uint32_t c = 0; UINT32_MAX != i && c < t->nchunks; c++) {
+        if (i >= t->starts[c] && i < t->starts[c] + t->lens[c]) {
+            return c;
         }
     }
     return UINT32_MAX;
@@ -311,4 +322,28 @@ char *wu_rte_node_addrs(void)
     joined = NULL != list ? wu_argv_join(list, ',') : strdup("-");
     wu_argv_free(list);
     return joined;
+}
+
+int wu_rte_listen_tcp(wu_progress_t *pt, const wu_ptl_listener_cbs_t *cbs, void *cbdata,
+                      wu_ptl_listener_t **out, unsigned *port)
+{
+    pmix_info_t where;
+    const char *uri, *colon;
+    int rc;
+    PMIx_Info_load(&where, WU_PTL_TCP_ADDR, "0.0.0.0", PMIX_STRING);
+    rc = wu_ptl_listen_with(pt, "tcp", &where, 1, cbs, cbdata, out);
+    PMIX_INFO_DESTRUCT(&where);
+    if (WU_SUCCESS != rc) {
+        *out = NULL;
+        return rc;
+    }
+    uri = wu_ptl_listener_uri(*out);
+    colon = NULL != uri ? strrchr(uri, ':') : NULL;
+    *port = NULL != colon ? (unsigned)strtoul(colon + 1, NULL, 10) : 0;
+    if (0 == *port) {
+        wu_ptl_listener_close(*out);
+        *out = NULL;
+        return WU_ERR_NOT_FOUND;
+    }
+    return WU_SUCCESS;
 }
