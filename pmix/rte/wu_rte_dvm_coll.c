@@ -130,7 +130,7 @@ static void coll_end(coll_t *c, pmix_status_t status)
     }
     /* one message for every other contributor, down the tree; a failure goes to every node
      * that hosts a participant (a relay may hold the contribution of one that has not reached
-     * us, and sends it up when it sees the failure) */
+     * us: it drops it when it sees the failure, which answers that node) */
     if (PMIX_SUCCESS != status) {
         memcpy(c->from, c->expect, dvm->job->map->nnodes * sizeof *c->from);
     }

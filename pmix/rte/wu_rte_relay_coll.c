@@ -8,13 +8,17 @@
  * contributed to, as wrun does. Once every node of the branch that hosts a participant has
  * contributed, the pairs (node, data) go up in one FENCE_AGG; wrun (or the relay above) takes
  * them node by node, so its own rules decide as before. A collection is sent up as far as it
- * got (flushed), and no longer held, when
- *  - a participant of the branch ends before its node contributed (its EXITED, or its node's
- *    loss, passes through here, and the collection goes up before it);
- *  - a FENCE_DONE with an error for the set passes down (wrun failed a fence of the set: what is
- *    held must reach it to be answered).
- * A fence with a PMIX_TIMEOUT is not combined (wrun times it from its first contribution), nor
- * is anything before the job's map is known. Everything runs on the relay's progress thread. */
+ * got (flushed), and no longer held, when a participant of the branch ends before its node
+ * contributed (its EXITED, or its node's loss, passes through here, and the collection goes up
+ * before it). When a FENCE_DONE with an error for the set passes down, wrun has failed its oldest
+ * open fence of the set and sent the failure to every node hosting a participant: the oldest
+ * collection of the set held here is dropped, as its contributions are answered already (sent
+ * up, they would open a stale fence at wrun that the next fence of the set would meet).
+ * A fence with a PMIX_TIMEOUT is combined too, but wrun times it from its first contribution:
+ * the first contribution of a collection goes up on its own at once, so that wrun's timer starts
+ * as it would without relays, and the rest of the branch follows in one FENCE_AGG. A contribution
+ * whose timeout differs from the collection's first, and anything before the job's map is known,
+ * go up on their own. Everything runs on the relay's progress thread. */
 #include "pmix/rte/wu_rte_relay.h"
 #include "pmix.h"
 
@@ -31,7 +35,9 @@ typedef struct rcoll {
     bool *expect; /* per daemon of the branch (tree index): it hosts a participant */
     bool *from;   /* per daemon of the branch: its contribution is here */
     uint32_t nexpect, nfrom;
-    wu_dmsg_t pairs; /* (node, data) of each contribution so far */
+    int32_t timeout; /* the PMIX_TIMEOUT of the first contribution */
+    uint32_t npairs; /* contributions held in pairs (with a timeout, the first went up alone) */
+    wu_dmsg_t pairs; /* (node, data) of each contribution held */
 } rcoll_t;
 
 struct wu_rte_rcolls {
@@ -117,7 +123,7 @@ static void unlink_rcoll(wu_rte_rcolls_t *c, rcoll_t *r)
     }
 }
 
-/* Send r's pairs up in one FENCE_AGG and forget r. */
+/* Send r's pairs up in one FENCE_AGG (if it holds any) and forget r. */
 static void send_up(wu_rte_rcolls_t *c, rcoll_t *r)
 {
     wu_dmsg_t m;
@@ -125,10 +131,10 @@ static void send_up(wu_rte_rcolls_t *c, rcoll_t *r)
     unlink_rcoll(c, r);
     PMIX_DATA_BUFFER_CONSTRUCT(&m);
     rc = wu_dmsg_put_bytes(&m, r->sig, r->siglen);
-    rc = PMIX_SUCCESS == rc ? wu_dmsg_put_i32(&m, 0) : rc;
-    rc = PMIX_SUCCESS == rc ? wu_dmsg_put_u32(&m, r->nfrom) : rc;
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_put_i32(&m, r->timeout) : rc;
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_put_u32(&m, r->npairs) : rc;
     rc = PMIX_SUCCESS == rc ? wu_dmsg_put_bytes(&m, r->pairs.base_ptr, r->pairs.bytes_used) : rc;
-    if (PMIX_SUCCESS == rc) {
+    if (PMIX_SUCCESS == rc && r->npairs > 0) {
         c->up(WU_DMSG_FENCE_AGG, m.base_ptr, m.bytes_used, c->arg);
     }
     PMIX_DATA_BUFFER_DESTRUCT(&m);
@@ -187,13 +193,22 @@ static rcoll_t *rcoll_new(wu_rte_rcolls_t *c, const char *sig, size_t siglen)
     return r;
 }
 
+/* bi's contribution to r goes up on its own: r no longer waits for it. */
+static void passed_alone(wu_rte_rcolls_t *c, rcoll_t *r, uint32_t bi)
+{
+    r->from[bi] = true;
+    if (++r->nfrom == r->nexpect || rcoll_stuck(c, r)) {
+        send_up(c, r);
+    }
+}
+
 /* node's contribution: held (true) or to be passed on as it came (false). */
 static bool contribute(wu_rte_rcolls_t *c, uint32_t node, const char *sig, size_t siglen,
                        const char *data, size_t ndata, int32_t timeout)
 {
     uint32_t bi = wu_rte_tree_index(c->tree, node);
     rcoll_t *r, **pp;
-    if (NULL == c->nspace || 0 != timeout || UINT32_MAX == bi || 0 == siglen) {
+    if (NULL == c->nspace || UINT32_MAX == bi || 0 == siglen) {
         return false;
     }
     for (r = c->colls; NULL != r; r = r->next) {
@@ -212,7 +227,15 @@ static bool contribute(wu_rte_rcolls_t *c, uint32_t node, const char *sig, size_
         for (pp = &c->colls; NULL != *pp; pp = &(*pp)->next) {
         }
         *pp = r; /* in arrival order, as at wrun */
+        r->timeout = timeout;
+        if (0 != timeout) { /* the first goes up at once: wrun's timer starts with it */
+            passed_alone(c, r, bi);
+            return false;
+        }
     } else if (!r->expect[bi]) {
+        return false;
+    } else if (timeout != r->timeout) { /* one FENCE_AGG carries one timeout */
+        passed_alone(c, r, bi);
         return false;
     }
     if (PMIX_SUCCESS != wu_dmsg_put_u32(&r->pairs, node) ||
@@ -221,6 +244,7 @@ static bool contribute(wu_rte_rcolls_t *c, uint32_t node, const char *sig, size_
         return false;
     }
     r->from[bi] = true;
+    r->npairs++;
     if (++r->nfrom == r->nexpect || rcoll_stuck(c, r)) {
         send_up(c, r);
     }
@@ -331,10 +355,11 @@ void wu_rte_rcolls_done(wu_rte_rcolls_t *c, const void *p, size_t n)
     if (NULL != c && n > 0 && PMIX_SUCCESS == PMIx_Data_embed(&m, &bo) &&
         PMIX_SUCCESS == wu_dmsg_get_bytes(&m, &sig, &siglen) &&
         PMIX_SUCCESS == wu_dmsg_get_i32(&m, &st) && PMIX_SUCCESS != st) {
-        for (rcoll_t *r = c->colls, *next; NULL != r; r = next) {
-            next = r->next;
+        for (rcoll_t *r = c->colls; NULL != r; r = r->next) {
             if (r->siglen == siglen && 0 == memcmp(r->sig, sig, siglen)) {
-                send_up(c, r);
+                unlink_rcoll(c, r);
+                rcoll_free(r);
+                break;
             }
         }
     }

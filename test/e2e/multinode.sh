@@ -19,12 +19,13 @@
 # rank, from its own node. With routed_radix 1 on 4 nodes the launch is a chain (node2 starts
 # node3's daemon, node3 node4's), each daemon relays the messages of the next and combines the
 # fences of its branch; jobs run and end as with the flat launch, a fence fails when a rank
-# leaves it, and losing a daemon of the chain ends the job naming its node.
+# leaves it, one with PMIX_TIMEOUT times out and the next succeeds, and losing a daemon of the
+# chain ends the job naming its node.
 # --output-filename puts every node's ranks' output in wrun's files. Last, node2's network link
 # is cut mid-job: wrun ends within 12 s naming node2, and node2's daemon and ranks go away by
 # themselves. The lab is taken down at exit whatever happens.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-ntests=36
+ntests=37
 e2e_plan $ntests
 e2e_mktemp
 lab="$s/test/lab/lab.sh"
@@ -251,7 +252,8 @@ fi
 # starts node3's and node3's node4's (each ssh is a child of the daemon before it); each daemon
 # connects to the one that started it, which relays its messages and combines the fences of
 # its branch (node3 sends node4's contribution up in one FENCE_AGG, node2 combines it with
-# node3's). Fences (also one that fails because a rank leaves, without PMIX_TIMEOUT), direct
+# node3's). Fences (also one with PMIX_TIMEOUT that times out because node4's last rank stays
+# away, and the fence after it; one without that fails because a rank leaves), direct
 # modex, events and the --timeout report work across the chain; SIGTERM ends it all; losing a
 # daemon of the chain ends the job naming it, and the daemons below end by themselves.
 PMIX_MCA_routed_radix=1
@@ -261,6 +263,7 @@ mn_nnodes=4
 mn_np=8
 exchange collect "with routed_radix 1 (node1 -> node2 -> node3 -> node4)"
 exchange direct "with routed_radix 1"
+exchange fencetimeout "with routed_radix 1 (node4's rank 7 stays away)"
 nodes_run "$e2e_tmp/tnodes.out"
 if [ "$e2e_rc" -eq 0 ] && [ "$n" -eq 8 ] && leftovers "e2e_nodes, routed_radix 1"; then
     e2e_ok "routed_radix 1: e2e_nodes on 4 nodes (64 KiB fence, direct modex, an event seen on every node)"

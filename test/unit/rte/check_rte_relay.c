@@ -6,9 +6,9 @@
  * is dropped and its chunk reported GONE; FWD_DOWN reaches the child whose chunk holds the
  * destination, or every child; closing the relay closes the children without a GONE.
  * The fence combining of a relay (wu_rte_relay_coll.c, no network): contributions of the branch
- * go up in one FENCE_AGG once complete; a fence with a timeout, a node without participant or
- * an unknown job are not held; an ended participant or a failed FENCE_DONE sends up what is
- * held; a child relay's FENCE_AGG is taken pair by pair and refused for a node outside its
+ * go up in one FENCE_AGG once complete; of a fence with a timeout the first contribution goes up
+ * at once and the rest combined; a node without participant or an unknown job are not held; an
+ * ended participant sends up what is held, a failed FENCE_DONE drops it; a child relay's FENCE_AGG is taken pair by pair and refused for a node outside its
  * chunk. */
 #include "mca/ptl/ptl.h"
 #include "opal/event/wu_wait.h"
@@ -391,6 +391,7 @@ END_TEST
 /* What went up from the combiner. */
 static uint32_t cup_type[16];
 static uint32_t cup_count[16]; /* FENCE_AGG: pairs; FWD_UP: its origin */
+static int32_t cup_tmo[16];    /* FENCE_AGG: its timeout, else -1 */
 static int ncup;
 
 static void on_cup(uint32_t type, const void *payload, size_t len, void *arg)
@@ -399,7 +400,7 @@ static void on_cup(uint32_t type, const void *payload, size_t len, void *arg)
     pmix_byte_object_t bo = {.bytes = (char *)payload, .size = len};
     char *sig = NULL, *blob = NULL;
     size_t n = 0;
-    int32_t tmo;
+    int32_t tmo = -1;
     uint32_t v = 0, skip, inner;
     (void)arg;
     PMIX_DATA_BUFFER_CONSTRUCT(&m);
@@ -419,6 +420,7 @@ static void on_cup(uint32_t type, const void *payload, size_t len, void *arg)
     PMIX_DATA_BUFFER_DESTRUCT(&m);
     ck_assert_int_lt(ncup, 16);
     cup_type[ncup] = type;
+    cup_tmo[ncup] = WU_DMSG_FENCE_AGG == type ? tmo : -1;
     cup_count[ncup++] = v;
 }
 
@@ -484,7 +486,6 @@ START_TEST(combine_complete)
     ck_assert(give(5, PMIX_RANK_WILDCARD, 0));
     ck_assert(give(6, PMIX_RANK_WILDCARD, 0));
     ck_assert_int_eq(0, ncup);
-    ck_assert(!give(6, PMIX_RANK_WILDCARD, 5)); /* a timeout: not held */
     ck_assert(give(7, PMIX_RANK_WILDCARD, 0));
     ck_assert_int_eq(1, ncup);
     ck_assert_uint_eq(WU_DMSG_FENCE_AGG, cup_type[0]);
@@ -495,6 +496,31 @@ START_TEST(combine_complete)
     ck_assert_int_eq(2, ncup);
     ck_assert_uint_eq(1, cup_count[1]);
     ck_assert(!give(9, PMIX_RANK_WILDCARD, 0)); /* not of the branch */
+}
+END_TEST
+
+START_TEST(combine_timeout)
+{
+    ck_assert_int_eq(WU_SUCCESS, wu_rte_rcolls_set_job(rc, "job", &jmap));
+    /* the first contribution goes up alone, so that wrun's timer starts with it */
+    ck_assert(!give(5, PMIX_RANK_WILDCARD, 5));
+    ck_assert(give(6, PMIX_RANK_WILDCARD, 5));
+    ck_assert(give(7, PMIX_RANK_WILDCARD, 5));
+    ck_assert_int_eq(1, ncup);
+    ck_assert_uint_eq(WU_DMSG_FENCE_AGG, cup_type[0]);
+    ck_assert_uint_eq(2, cup_count[0]);
+    ck_assert_int_eq(5, cup_tmo[0]);
+    /* another timeout than the first's goes up alone, and what is held follows when complete */
+    ck_assert(!give(5, PMIX_RANK_WILDCARD, 3));
+    ck_assert(give(6, PMIX_RANK_WILDCARD, 3));
+    ck_assert(!give(7, PMIX_RANK_WILDCARD, 0));
+    ck_assert_int_eq(2, ncup);
+    ck_assert_uint_eq(1, cup_count[1]);
+    ck_assert_int_eq(3, cup_tmo[1]);
+    /* a branch with one node that takes part: nothing to hold */
+    ck_assert(!give(6, 2, 4));
+    ck_assert(!give(6, 2, 4));
+    ck_assert_int_eq(2, ncup);
 }
 END_TEST
 
@@ -514,18 +540,24 @@ START_TEST(combine_flush)
 {
     wu_dmsg_t done;
     ck_assert_int_eq(WU_SUCCESS, wu_rte_rcolls_set_job(rc, "job", &jmap));
-    /* a FENCE_DONE that failed for the set sends up what is held; a successful one does not */
+    /* a FENCE_DONE that failed for the set drops the oldest collection held (its nodes have the
+     * failure); a successful one does not */
     ck_assert(give(5, PMIX_RANK_WILDCARD, 0));
     ck_assert(give(6, PMIX_RANK_WILDCARD, 0));
     done_msg(&done, PMIX_SUCCESS);
     wu_rte_rcolls_done(rc, done.base_ptr, done.bytes_used);
+    ck_assert(give(5, PMIX_RANK_WILDCARD, 0)); /* node 5's next fence of the set */
     PMIX_DATA_BUFFER_DESTRUCT(&done);
     ck_assert_int_eq(0, ncup);
     done_msg(&done, PMIX_ERR_TIMEOUT);
     wu_rte_rcolls_done(rc, done.base_ptr, done.bytes_used);
     PMIX_DATA_BUFFER_DESTRUCT(&done);
+    ck_assert_int_eq(0, ncup);
+    /* the next one is whole with nodes 6 and 7: the dropped contributions are not in it */
+    ck_assert(give(6, PMIX_RANK_WILDCARD, 0));
+    ck_assert(give(7, PMIX_RANK_WILDCARD, 0));
     ck_assert_int_eq(1, ncup);
-    ck_assert_uint_eq(2, cup_count[0]);
+    ck_assert_uint_eq(3, cup_count[0]);
     /* rank 4 (node 7) ends: what nodes 5 and 6 gave goes up at once */
     ck_assert(give(5, PMIX_RANK_WILDCARD, 0));
     ck_assert(give(6, PMIX_RANK_WILDCARD, 0));
@@ -597,6 +629,7 @@ static Suite *relay_suite(void)
     TCase *tcc = tcase_create("combine");
     tcase_add_checked_fixture(tcc, rc_setup, rc_teardown);
     tcase_add_test(tcc, combine_complete);
+    tcase_add_test(tcc, combine_timeout);
     tcase_add_test(tcc, combine_flush);
     tcase_add_test(tcc, combine_agg);
     suite_add_tcase(s, tcc);
