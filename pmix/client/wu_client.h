@@ -5,8 +5,11 @@
  * marked "progress thread" (the data store, the staged puts, the pending requests, the
  * connection state) is touched only there: the public functions shift their work into it and
  * the blocking ones wait for the nonblocking form to complete. User callbacks run on the
- * progress thread with no lock held, so they may call back into the library. The one lock,
- * wu_client.lock, guards the init reference count and is never held across a wait or callback.
+ * progress thread with no lock held, so they may call back into the library. The lock
+ * wu_client.lock guards the init reference count and is never held across a wait or callback.
+ * The one exception to "progress thread only" is the data store: a Get whose answer is in it is
+ * answered in the caller's thread, under wu_client.store_lock (held for reading there, for
+ * writing where the progress thread changes the store; never across a wait or callback).
  *
  * Modes. Connected: PMIX_NAMESPACE, PMIX_RANK and WU_PMIX_SERVER_URI name the server, and the
  * client talks the protocol of pmix/common/wu_proto.h over one ptl connection. Singleton: none of
@@ -28,6 +31,7 @@
 #include "pmix.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 
 /* Longest a blocking call waits for a server that is alive but silent where the Standard
@@ -56,6 +60,15 @@ typedef struct wu_client {
     const wu_gds_module_t *gds;
     bool plog_open, ptl_open, psec_open;
     bool singleton; /* set by init, constant until finalize: any thread may read it */
+    /* Guards store against the Gets answered in their callers' threads (wu_client_data.c):
+     * once initialized, the progress thread changes store only while it holds this for
+     * writing, and other threads read store only while they hold it for reading. The progress
+     * thread's own reads need no lock: no other thread writes. */
+    pthread_rwlock_t store_lock;
+    /* pt while the library is initialized in this process: set at the end of PMIx_Init,
+     * cleared by the last PMIx_Finalize and, in a child, by fork (pthread_atfork). What
+     * wu_client_ready reads, without a lock or a system call on every Get. */
+    wu_progress_t *_Atomic live;
 
     /* progress thread only, from here on */
     wu_client_mode_t mode;
@@ -106,7 +119,13 @@ void wu_client_fail_pending(int status);
 
 /* PMIX_TIMEOUT of info (any of n) in seconds (0: none). */
 double wu_client_timeout(const pmix_info_t *info, size_t n);
-/* Store the records of a blob (wu_proto.h format) as process data (progress thread). */
+/* Take / drop wu_client.store_lock for writing around a change of the store (progress thread). */
+void wu_client_store_wrlock(void);
+void wu_client_store_unlock(void);
+/* Make store_lock a new, free lock (in a child of fork, where it may have been held). */
+void wu_client_store_lock_reset(void);
+/* Store the records of a blob (wu_proto.h format) as process data (progress thread; takes
+ * store_lock itself). */
 int wu_client_store_blob(const pmix_byte_object_t *bo);
 
 /* ---- per-area hooks ---------------------------------------------------------------------- */

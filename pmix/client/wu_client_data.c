@@ -20,7 +20,13 @@
  * empty namespace or rank PMIX_RANK_UNDEF mean the caller's namespace and its job-level data. A
  * NULL key with PMIX_RANK_WILDCARD returns all job-level data of the namespace as a
  * PMIX_DATA_ARRAY of PMIX_INFO (the Standard's "all values of the proc"; for a single rank this
- * library cannot list them and says PMIX_ERR_NOT_SUPPORTED). */
+ * library cannot list them and says PMIX_ERR_NOT_SUPPORTED).
+ *
+ * PMIx_Get does the local lookup in the caller's thread, under the store's read lock
+ * (wu_client.store_lock), and shifts to the progress thread only to ask the server; so many
+ * threads read at once, and a Get answered locally costs a hash lookup and a copy. The progress
+ * thread holds the lock for writing while it changes the store (a Put, a fence's data, a
+ * reply cached). PMIx_Get_nb always completes on the progress thread. */
 #include "opal/util/wu_error.h"
 #include "pmix/client/wu_client.h"
 #include "pmix/common/wu_pack.h"
@@ -62,8 +68,11 @@ typedef struct {
 static int put_fn(void *arg)
 {
     put_t *p = arg;
-    int rc = wu_client.gds->put(wu_client.store, wu_client.myproc.nspace, wu_client.myproc.rank,
-                                p->key, p->val);
+    int rc;
+    wu_client_store_wrlock();
+    rc = wu_client.gds->put(wu_client.store, wu_client.myproc.nspace, wu_client.myproc.rank, p->key,
+                            p->val);
+    wu_client_store_unlock();
     if (PMIX_SUCCESS != rc || PMIX_INTERNAL == p->scope) {
         return rc;
     }
@@ -208,7 +217,11 @@ static int store_fn(void *arg)
 {
     store_t *s = arg;
     const char *ns = '\0' == s->proc->nspace[0] ? wu_client.myproc.nspace : s->proc->nspace;
-    return wu_client.gds->put(wu_client.store, ns, s->proc->rank, s->key, s->val);
+    int rc;
+    wu_client_store_wrlock();
+    rc = wu_client.gds->put(wu_client.store, ns, s->proc->rank, s->key, s->val);
+    wu_client_store_unlock();
+    return rc;
 }
 
 pmix_status_t PMIx_Store_internal(const pmix_proc_t *proc, const char key[], pmix_value_t *val)
@@ -350,6 +363,19 @@ static int get_local(get_req_t *g, pmix_value_t **val, bool *ask)
     return rc;
 }
 
+/* Did a value for g's proc and key reach the store while g was asked for (a fence's data, or
+ * another thread's Get)? Then it stays, and the caller gets it rather than the reply: a reply
+ * can be older than a fence's data that overtook it, and a value of a later commit than the
+ * last fence's is no promise (a later Get must not see an older value than this one). A refresh
+ * of the cache (PMIX_GET_REFRESH_CACHE) replaces it. */
+static bool have_newer(const get_req_t *g)
+{
+    const pmix_value_t *cur = NULL;
+    return !wu_info_flag(g->info, g->ninfo, PMIX_GET_REFRESH_CACHE) &&
+           PMIX_SUCCESS == wu_client.gds->fetch_view(wu_client.store, g->proc.nspace, g->proc.rank,
+                                                     g->key, &cur);
+}
+
 static void get_reply(int status, wu_buffer_t *reply, void *cbdata)
 {
     get_req_t *g = cbdata;
@@ -370,8 +396,8 @@ static void get_reply(int status, wu_buffer_t *reply, void *cbdata)
     }
     if (PMIX_SUCCESS == status) {
         const char *ns = g->proc.nspace;
+        wu_client_store_wrlock();
         if (0 != strcmp(ns, wu_client.myproc.nspace)) {
-            /* RFC0009: the foreign namespace's job-level data came along: cache it */
             /* RFC0009: the foreign namespace's job-level data came along: cache it (none
              * came with a proc's value: the namespace stays unknown, ask again next time) */
             if (0 < njob || PMIX_RANK_WILDCARD == g->proc.rank) {
@@ -384,9 +410,18 @@ static void get_reply(int status, wu_buffer_t *reply, void *cbdata)
             PMIX_LOAD_KEY(one_info.key, g->key);
             one_info.value = *v;
             (void)wu_client.gds->import_job(wu_client.store, ns, &one_info, 1);
+        } else if (have_newer(g)) {
+            /* the caller gets what later Gets will get: never an older value after a newer */
+            pmix_value_t *cur = NULL;
+            if (PMIX_SUCCESS ==
+                wu_client.gds->fetch(wu_client.store, ns, g->proc.rank, g->key, &cur)) {
+                PMIX_VALUE_RELEASE(v);
+                v = cur;
+            }
         } else if (!wu_gds_base_key_reserved(g->key)) {
             (void)wu_client.gds->put(wu_client.store, ns, g->proc.rank, g->key, v);
         }
+        wu_client_store_unlock();
     }
     if (NULL != job) {
         PMIX_INFO_FREE(job, njob);
@@ -437,10 +472,11 @@ static void get_fn(void *arg)
     get_finish(g, rc, v);
 }
 
-static int get_new(const pmix_proc_t *proc, const char *key, const pmix_info_t info[], size_t ninfo,
-                   get_done_fn_t done, void *cbdata, get_req_t **out)
+/* Check a Get's arguments and set g's proc (the defaults applied), key and nullkey; g->info is
+ * left alone. */
+static int get_args(const pmix_proc_t *proc, const char *key, const pmix_info_t info[],
+                    size_t ninfo, get_req_t *g)
 {
-    get_req_t *g;
     if ((NULL != key && !wu_key_ok(key)) || (NULL == info && 0 < ninfo) ||
         (NULL != proc && PMIX_MAX_NSLEN < strnlen(proc->nspace, PMIX_MAX_NSLEN + 1))) {
         return PMIX_ERR_BAD_PARAM;
@@ -452,9 +488,6 @@ static int get_new(const pmix_proc_t *proc, const char *key, const pmix_info_t i
     if (!wu_client_ready()) {
         return PMIX_ERR_INIT;
     }
-    if (NULL == (g = calloc(1, sizeof *g))) {
-        return PMIX_ERR_NOMEM;
-    }
     if (NULL == proc || '\0' == proc->nspace[0]) {
         PMIX_LOAD_NSPACE(g->proc.nspace, wu_client.myproc.nspace);
     } else {
@@ -464,6 +497,21 @@ static int get_new(const pmix_proc_t *proc, const char *key, const pmix_info_t i
     g->nullkey = NULL == key;
     if (NULL != key) {
         PMIX_LOAD_KEY(g->key, key);
+    }
+    return PMIX_SUCCESS;
+}
+
+static int get_new(const pmix_proc_t *proc, const char *key, const pmix_info_t info[], size_t ninfo,
+                   get_done_fn_t done, void *cbdata, get_req_t **out)
+{
+    get_req_t *g = calloc(1, sizeof *g);
+    int rc;
+    if (NULL == g) {
+        return PMIX_ERR_NOMEM;
+    }
+    if (PMIX_SUCCESS != (rc = get_args(proc, key, info, ninfo, g))) {
+        free(g);
+        return rc;
     }
     if (0 < ninfo) {
         PMIX_INFO_CREATE(g->info, ninfo);
@@ -525,7 +573,6 @@ pmix_status_t PMIx_Get_nb(const pmix_proc_t *proc, const char key[], const pmix_
 typedef struct {
     wu_wait_t wait;
     pmix_value_t *val;
-    bool in_thread;
 } get_blk_t;
 
 static void get_blk_done(int status, pmix_value_t *val, void *cbdata)
@@ -535,32 +582,54 @@ static void get_blk_done(int status, pmix_value_t *val, void *cbdata)
     wu_wait_release(&b->wait, status);
 }
 
+/* The lookup in the caller's thread: PMIX_ERR_NOT_FOUND with *ask set when the server must be
+ * asked, else the answer. On the progress thread (a callback) the store is read as it is;
+ * elsewhere under store_lock, so that it does not change during the lookup. */
+static int get_here(const pmix_proc_t *proc, const char *key, const pmix_info_t info[],
+                    size_t ninfo, bool in_pt, pmix_value_t **val, bool *ask)
+{
+    get_req_t q;
+    int rc;
+    *ask = false;
+    memset(&q, 0, sizeof q);
+    if (PMIX_SUCCESS != (rc = get_args(proc, key, info, ninfo, &q))) {
+        return rc;
+    }
+    q.info = (pmix_info_t *)info; /* only read */
+    q.ninfo = ninfo;
+    if (!in_pt) {
+        (void)pthread_rwlock_rdlock(&wu_client.store_lock);
+    }
+    rc = get_local(&q, val, ask);
+    if (!in_pt) {
+        (void)pthread_rwlock_unlock(&wu_client.store_lock);
+    }
+    return rc;
+}
+
 pmix_status_t PMIx_Get(const pmix_proc_t *proc, const char key[], const pmix_info_t info[],
                        size_t ninfo, pmix_value_t **val)
 {
     get_blk_t b = {.val = NULL};
     get_req_t *g = NULL;
+    bool ask, in_pt;
     int rc;
     if (NULL == val) {
         return PMIX_ERR_BAD_PARAM;
     }
     *val = NULL;
-    wu_wait_init(&b.wait);
-    rc = get_new(proc, key, info, ninfo, get_blk_done, &b, &g);
-    if (PMIX_SUCCESS == rc && wu_progress_in_thread(wu_client.pt)) {
-        /* called from a callback: answer from local data only, the thread cannot wait */
-        pmix_value_t *v = NULL;
-        bool ask;
-        rc = get_local(g, &v, &ask);
-        if (PMIX_ERR_NOT_FOUND == rc && ask && WU_CLIENT_CONNECTED == wu_client.mode) {
-            rc = PMIX_ERR_WOULD_BLOCK;
-        }
-        PMIX_INFO_FREE(g->info, g->ninfo);
-        free(g);
-        *val = v;
-        wu_wait_destroy(&b.wait);
+    in_pt = wu_client_ready() && wu_progress_in_thread(wu_client.pt);
+    /* what the process holds is answered here, without a shift to the progress thread */
+    rc = get_here(proc, key, info, ninfo, in_pt, val, &ask);
+    if (PMIX_ERR_NOT_FOUND != rc || !ask) {
         return rc;
     }
+    if (in_pt) {
+        /* called from a callback: the thread cannot wait for the server's answer */
+        return WU_CLIENT_CONNECTED == wu_client.mode ? PMIX_ERR_WOULD_BLOCK : rc;
+    }
+    wu_wait_init(&b.wait);
+    rc = get_new(proc, key, info, ninfo, get_blk_done, &b, &g);
     if (PMIX_SUCCESS == rc) {
         if (PMIX_SUCCESS != (rc = wu_client_shift(get_fn, g))) {
             PMIX_INFO_FREE(g->info, g->ninfo);

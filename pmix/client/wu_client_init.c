@@ -22,6 +22,7 @@
 #include "mca/base/wu_mca_param.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +135,9 @@ static void connect_reply(int status, wu_buffer_t *reply, void *cbdata)
         /* the own namespace's job-level data is here now, even if the server sent none */
         status = wu_client.gds->import_job(wu_client.store, wu_client.myproc.nspace, NULL, 0);
     }
+    /* the unpacked info arrays (over 500 bytes per info, per rank's data) are free again: give
+     * their pages back rather than keep them dirty in every process of the job */
+    (void)malloc_trim(0);
     wu_wait_call_done(call, status);
 }
 
@@ -337,8 +341,20 @@ static int setup(void)
     return rc;
 }
 
+/* In a child of fork the library is not initialized: the parent's thread is not there. */
+static void forked_child(void)
+{
+    atomic_store(&wu_client.live, NULL);
+}
+
+static void watch_fork(void)
+{
+    (void)pthread_atfork(NULL, NULL, forked_child);
+}
+
 pmix_status_t PMIx_Init(pmix_proc_t *proc, pmix_info_t info[], size_t ninfo)
 {
+    static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
     int rc = PMIX_SUCCESS;
     (void)info; /* no init directive changes what this library does */
     (void)ninfo;
@@ -346,6 +362,7 @@ pmix_status_t PMIx_Init(pmix_proc_t *proc, pmix_info_t info[], size_t ninfo)
     if (wu_client.refs > 0 && wu_client.pid != getpid()) {
         /* inherited across fork: the parent's thread and connection are not ours to use */
         wu_client.refs = 0;
+        wu_client_store_lock_reset(); /* it may have been held across fork */
         wu_client.pt = NULL;
         wu_client.conn = NULL;
         wu_client.store = NULL;
@@ -363,6 +380,8 @@ pmix_status_t PMIx_Init(pmix_proc_t *proc, pmix_info_t info[], size_t ninfo)
     }
     if (PMIX_SUCCESS == rc) {
         wu_client.refs++;
+        (void)pthread_once(&fork_once, watch_fork);
+        atomic_store_explicit(&wu_client.live, wu_client.pt, memory_order_release);
         if (NULL != proc) {
             *proc = wu_client.myproc;
         }
@@ -425,6 +444,7 @@ pmix_status_t PMIx_Finalize(const pmix_info_t info[], size_t ninfo)
     }
     /* the last one: tell the server (a lost or silent server does not fail a local finalize) */
     (void)wu_progress_shift_wait(wu_client.pt, finalize_fn, NULL, 0);
+    atomic_store(&wu_client.live, NULL);
     teardown();
     wu_event_rt_set(WU_EVENT_CLIENT, NULL);
     pthread_mutex_unlock(&wu_client.lock);

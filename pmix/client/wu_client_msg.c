@@ -2,6 +2,9 @@
 /* wu_client_msg.c -- the client's requests to its server: tags, pending replies, timeouts, the
  * connection's receive and closed callbacks; the thread-shift helpers of the API functions; small
  * helpers shared by the API files. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* the writer-preferring rwlock kind of glibc */
+#endif
 #include "pmix/client/wu_client.h"
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_error.h"
@@ -13,7 +16,10 @@
 #include <string.h>
 #include <unistd.h>
 
-wu_client_t wu_client = {.lock = PTHREAD_MUTEX_INITIALIZER};
+/* The store's lock prefers writers: Gets of many threads in a loop must not keep the progress
+ * thread from storing a fence's data (no Get takes it twice, which this kind forbids). */
+wu_client_t wu_client = {.lock = PTHREAD_MUTEX_INITIALIZER,
+                         .store_lock = PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP};
 
 struct wu_client_req {
     wu_client_req_t *next, *prev;
@@ -28,13 +34,7 @@ struct wu_client_req {
 /* The progress thread of an initialized library, or NULL. */
 static wu_progress_t *ready_pt(void)
 {
-    wu_progress_t *pt = NULL;
-    pthread_mutex_lock(&wu_client.lock);
-    if (wu_client.refs > 0 && wu_client.pid == getpid()) {
-        pt = wu_client.pt;
-    }
-    pthread_mutex_unlock(&wu_client.lock);
-    return pt;
+    return atomic_load_explicit(&wu_client.live, memory_order_acquire);
 }
 
 bool wu_client_ready(void)
@@ -295,6 +295,25 @@ static int store_one(const pmix_proc_t *proc, pmix_info_t *info, void *ctx)
     return PMIX_SUCCESS;
 }
 
+void wu_client_store_wrlock(void)
+{
+    (void)pthread_rwlock_wrlock(&wu_client.store_lock);
+}
+
+void wu_client_store_unlock(void)
+{
+    (void)pthread_rwlock_unlock(&wu_client.store_lock);
+}
+
+void wu_client_store_lock_reset(void)
+{
+    pthread_rwlockattr_t a;
+    (void)pthread_rwlockattr_init(&a);
+    (void)pthread_rwlockattr_setkind_np(&a, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+    (void)pthread_rwlock_init(&wu_client.store_lock, &a);
+    (void)pthread_rwlockattr_destroy(&a);
+}
+
 int wu_client_store_blob(const pmix_byte_object_t *bo)
 {
     wu_buffer_t b;
@@ -306,7 +325,9 @@ int wu_client_store_blob(const pmix_byte_object_t *bo)
     wu_buffer_construct(&b);
     b.base = bo->bytes; /* read-only view */
     b.used = b.cap = bo->size;
+    wu_client_store_wrlock();
     while (PMIX_SUCCESS == (rc = wu_proto_blob_next_each(&b, &proc, store_one, NULL))) {
     }
+    wu_client_store_unlock();
     return PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER == rc ? PMIX_SUCCESS : rc;
 }
