@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # test.sh -- the README's second command (and what CI runs): install what is missing, then build
 # and run the whole test suite twice: a debug build with -Werror, and an AddressSanitizer +
-# UndefinedBehaviorSanitizer build with every component as a DSO. Also checks formatting and
-# fuzzes the wire decoder and the server's handlers for a short while (contrib/fuzz.sh).
+# UndefinedBehaviorSanitizer build with every component as a DSO; then the multi-threaded client
+# tests under ThreadSanitizer. Also checks formatting and fuzzes the wire decoder and the
+# server's handlers for a short while (contrib/fuzz.sh).
 # Exits non-zero on any failure. Build trees go to _build/ci-* (removed first).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,8 +30,12 @@ run_build() {
     if ! make -j"$jobs" >make.out 2>&1; then
         grep -E -B3 -A3 'error|warning' make.out | head -60; status=1; cd "$top"; return 1
     fi
-    echo "== [$name] make check"
-    make -j"$jobs" check >check.out 2>&1
+    echo "== [$name] make check${ci_tests:+ TESTS=\"$ci_tests\"}"
+    if [ -n "${ci_tests:-}" ]; then
+        make -j"$jobs" check TESTS="$ci_tests" >check.out 2>&1
+    else
+        make -j"$jobs" check >check.out 2>&1
+    fi
     rc=$?
     grep -E '^# (TOTAL|PASS|SKIP|XFAIL|FAIL|XPASS|ERROR):' check.out | sed "s/^/[$name] /"
     pass=$(sed -n 's/^# PASS: *//p' check.out | tail -1)
@@ -57,6 +62,17 @@ run_build debug --enable-debug --enable-werror
 CK_TIMEOUT_MULTIPLIER=4 run_build asan --enable-werror --enable-mca-dso \
     CFLAGS="-g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
     LDFLAGS="-fsanitize=address,undefined"
+
+# ThreadSanitizer (clang; its runtime is linked into every program): the client tests that call
+# Get from several threads at once while the progress thread changes the store, and the data
+# exchange tests, wrun and its server included. A race report fails the program (exit 66) and
+# so the test. clang knows no -Wshadow=local: no -Werror here (the debug build has it).
+ci_tests="test/e2e/threads.sh test/e2e/exchange.sh test/e2e/scopes.sh test/unit/client/check_client_server"
+TSAN_OPTIONS="halt_on_error=1 exitcode=66"
+export TSAN_OPTIONS
+run_build tsan CC=clang CFLAGS="-g -O1 -fsanitize=thread -fno-omit-frame-pointer" \
+    LDFLAGS="-fsanitize=thread"
+ci_tests=
 
 echo "== [dist] make distcheck (the release tarball builds and passes make check on its own)"
 if [ -f "$top/_build/ci-debug/Makefile" ]; then
