@@ -256,7 +256,8 @@ static int run_modex(const char *ns, pmix_rank_t me, uint32_t n)
     return checked;
 }
 
-/* Ranks 0..n-2 fence with PMIX_TIMEOUT=1 while the last rank stays away: PMIX_ERR_TIMEOUT.
+/* After a fence of all ranks, ranks 0..n-2 fence with PMIX_TIMEOUT=1 while the last rank stays
+ * away: PMIX_ERR_TIMEOUT.
  * The timed-out fence leaves nothing behind: the next fence of all ranks succeeds, and data
  * committed before and after it is seen by everybody. */
 static int run_fence_timeout(const char *ns, pmix_rank_t me, uint32_t n)
@@ -273,6 +274,9 @@ static int run_fence_timeout(const char *ns, pmix_rank_t me, uint32_t n)
     E2E_RC(PMIx_Commit(), "PMIx_Commit");
     PMIX_INFO_LOAD(&info[0], PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
     PMIX_INFO_LOAD(&info[1], PMIX_TIMEOUT, &tmo, PMIX_INT);
+    /* every rank starts the timed fence at about the same time: its timeout counts from the
+     * first contribution, which on another node can come well before this rank's call */
+    e2e_fence(NULL, 0, "PMIx_Fence before the timed one");
     if (me == n - 1) {
         e2e_step("last rank: staying away from the first fence");
         usleep(2500 * 1000);
