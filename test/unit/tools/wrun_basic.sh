@@ -251,10 +251,17 @@ check "SIGUSR1 is forwarded to every rank" $((rc != 0 || got != 2)) "rc=$rc got=
 : > "$tmp/pids"
 bg_wrun -n 2 sh -c 'echo $$ >> '"$tmp/pids"'; i=0; while [ $i -lt 30 ]; do sleep 0.1; i=$((i+1)); done'
 wait_pids 2
-kill -TSTP $wp; sleep 0.5
-stopped=0
-for p in $(cat "$tmp/pids") $wp; do
-    sed 's/^[0-9]* (.*) //' "/proc/$p/stat" 2>/dev/null | grep -q '^T' || stopped=1
+kill -TSTP $wp
+# every one of them stopped (state T), waited for up to 5 s: a loaded machine can be slow
+i=0
+while :; do
+    stopped=0
+    for p in $(cat "$tmp/pids") $wp; do
+        sed 's/^[0-9]* (.*) //' "/proc/$p/stat" 2>/dev/null | grep -q '^T' || stopped=1
+    done
+    [ $stopped -eq 0 ] || [ $i -ge 50 ] && break
+    sleep 0.1
+    i=$((i + 1))
 done
 kill -CONT $wp
 bg_wait
