@@ -15,6 +15,9 @@
  *              commits, fences with collect and Gets all N keys of the next rank
  *   fencetimeout  a fence with PMIX_TIMEOUT that one rank never joins fails with
  *              PMIX_ERR_TIMEOUT, and the next fence of all ranks works
+ *   reput N    N rounds of re-Put of one 64 KiB key, commit, collecting fence and Get of the
+ *              next rank's value: never stale, and neither this process nor the server keeps
+ *              the old values (resident memory bounded)
  * Values: a string, a uint32, an int64 and blobs of 1 B, 1 KiB, 64 KiB and 1 MiB checked byte
  * for byte. Public PMIx API only: also built against OpenPMIx's headers (openpmix_headers.sh).
  * With E2E_SHOW_VERSION set, rank 0 prints PMIx_Get_version() to stderr. */
@@ -157,6 +160,83 @@ static int run_scopes(const char *ns, pmix_rank_t me, uint32_t n)
     }
     PMIX_INFO_DESTRUCT(&opt);
     return checked;
+}
+
+/* The kB of field (e.g. "VmRSS:") in /proc/<who>/status, or -1. */
+static long status_kb(const char *who, const char *field)
+{
+    char path[64], line[256];
+    long kb = -1;
+    FILE *f;
+    snprintf(path, sizeof path, "/proc/%s/status", who);
+    if (NULL == (f = fopen(path, "r"))) {
+        return -1;
+    }
+    while (kb < 0 && NULL != fgets(line, sizeof line, f)) {
+        if (0 == strncmp(line, field, strlen(field))) {
+            kb = strtol(line + strlen(field), NULL, 10);
+        }
+    }
+    fclose(f);
+    return kb;
+}
+
+/* N rounds of: re-Put the same 64 KiB key with this round's bytes, commit, fence with collect,
+ * Get the next rank's value (it must be this round's: no stale read). The old values are
+ * released: the process's and its server's (the parent, wrun) resident memory after the last
+ * round exceed what they were after round 20 by less than 16 MB, where keeping every value
+ * would take N x ranks x 64 KiB (not checked with E2E_NO_MEMORY set: sanitizer builds). */
+static int run_reput(const char *ns, pmix_rank_t me, uint32_t n, long rounds)
+{
+    pmix_value_t v, *got;
+    pmix_info_t opt;
+    pmix_rank_t peer = (me + 1) % n;
+    bool yes = true;
+    size_t sz = 64 * 1024;
+    char *bytes = malloc(sz), parent[32];
+    long mine0 = -1, server0 = -1, mine1, server1;
+
+    E2E_CHECK(NULL != bytes && rounds > 20, "reput needs more than 20 rounds");
+    snprintf(parent, sizeof parent, "%ld", (long)getppid());
+    PMIX_INFO_LOAD(&opt, PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
+    e2e_step("reput: rounds of put, commit, fence, get");
+    for (long r = 0; r < rounds; r++) {
+        memset(bytes, (int)((r + (long)me) & 0xff), sz);
+        PMIX_VALUE_CONSTRUCT(&v);
+        v.type = PMIX_BYTE_OBJECT;
+        v.data.bo.bytes = bytes;
+        v.data.bo.size = sz;
+        E2E_RC(PMIx_Put(PMIX_GLOBAL, "rp.blob", &v), "Put(rp.blob)");
+        E2E_RC(PMIx_Commit(), "PMIx_Commit");
+        e2e_fence(&opt, 1, "PMIx_Fence(collect)");
+        got = e2e_get_typed(ns, peer, "rp.blob", PMIX_BYTE_OBJECT, NULL, 0);
+        E2E_CHECK(got->data.bo.size == sz &&
+                      (unsigned char)got->data.bo.bytes[0] == ((r + (long)peer) & 0xff) &&
+                      (unsigned char)got->data.bo.bytes[sz - 1] == ((r + (long)peer) & 0xff),
+                  "round %ld: rank %u's rp.blob is not this round's (a stale read)", r, peer);
+        e2e_free_value(got);
+        if (20 == r) {
+            mine0 = status_kb("self", "VmRSS:");
+            server0 = status_kb(parent, "VmRSS:");
+        }
+    }
+    PMIX_INFO_DESTRUCT(&opt);
+    free(bytes);
+    mine1 = status_kb("self", "VmRSS:");
+    server1 = status_kb(parent, "VmRSS:");
+    if (NULL == getenv("E2E_NO_MEMORY")) {
+        E2E_CHECK(mine0 > 0 && mine1 > 0 && mine1 - mine0 < 16 * 1024,
+                  "this process grew from %ld kB to %ld kB over %ld rounds", mine0, mine1, rounds);
+        E2E_CHECK(server0 > 0 && server1 > 0 && server1 - server0 < 16 * 1024,
+                  "the server grew from %ld kB to %ld kB over %ld rounds", server0, server1,
+                  rounds);
+    }
+    if (0 == me) {
+        e2e_note("reput: %ld rounds; RSS of rank 0 %ld -> %ld kB, of the server %ld -> %ld kB",
+                 rounds, mine0, mine1, server0, server1);
+    }
+    e2e_fence(NULL, 0, "PMIx_Fence");
+    return (int)rounds;
 }
 
 /* N keys per rank, every other one replaced before the commit: the peer sees the last values. */
@@ -330,6 +410,8 @@ int main(int argc, char **argv)
         checked = run_scopes(ns, me, n);
     } else if (strcmp(mode, "modex") == 0) {
         checked = run_modex(ns, me, n);
+    } else if (strcmp(mode, "reput") == 0 && argc > 2) {
+        checked = run_reput(ns, me, n, strtol(argv[2], NULL, 10));
     } else if (strcmp(mode, "manykeys") == 0 && argc > 2) {
         checked = run_manykeys(ns, me, n, strtol(argv[2], NULL, 10));
     } else if (strcmp(mode, "collect") == 0 || strcmp(mode, "nocollect") == 0) {
