@@ -74,10 +74,12 @@ e2e_wrun() {
     return 0
 }
 
-# e2e_sanitized: is this a sanitizer build (libpmix.so.2 needs a sanitizer runtime)? Memory
+# e2e_sanitized: is this a sanitizer build (libpmix.so.2 needs a sanitizer runtime, or, with
+# clang's ThreadSanitizer whose runtime is in the programs, calls __tsan_* functions)? Memory
 # bounds are not asserted there: the sanitizers' own bookkeeping dwarfs what is measured.
 e2e_sanitized() {
-    readelf -d "$b/.libs/libpmix.so.2" 2>/dev/null | grep -q 'NEEDED.*lib[a-z]*san\.so'
+    readelf -d "$b/.libs/libpmix.so.2" 2>/dev/null | grep -q 'NEEDED.*lib[a-z]*san\.so' ||
+        nm -D "$b/.libs/libpmix.so.2" 2>/dev/null | grep -q ' U __tsan_'
 }
 
 # e2e_wrun_hwm OUT N PROG [ARGS...]: e2e_wrun that also samples wrun's peak resident memory
