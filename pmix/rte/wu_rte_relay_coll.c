@@ -193,8 +193,9 @@ static rcoll_t *rcoll_new(wu_rte_rcolls_t *c, const char *sig, size_t siglen)
     return r;
 }
 
-/* bi's contribution to r goes up on its own: r no longer waits for it. */
-static void passed_alone(wu_rte_rcolls_t *c, rcoll_t *r, uint32_t bi)
+/* bi's contribution to r is accounted for (held in r, or gone up on its own): r no longer
+ * waits for it, and goes up once complete or stuck. */
+static void counted(wu_rte_rcolls_t *c, rcoll_t *r, uint32_t bi)
 {
     r->from[bi] = true;
     if (++r->nfrom == r->nexpect || rcoll_stuck(c, r)) {
@@ -229,13 +230,13 @@ static bool contribute(wu_rte_rcolls_t *c, uint32_t node, const char *sig, size_
         *pp = r; /* in arrival order, as at wrun */
         r->timeout = timeout;
         if (0 != timeout) { /* the first goes up at once: wrun's timer starts with it */
-            passed_alone(c, r, bi);
+            counted(c, r, bi);
             return false;
         }
     } else if (!r->expect[bi]) {
         return false;
     } else if (timeout != r->timeout) { /* one FENCE_AGG carries one timeout */
-        passed_alone(c, r, bi);
+        counted(c, r, bi);
         return false;
     }
     if (PMIX_SUCCESS != wu_dmsg_put_u32(&r->pairs, node) ||
@@ -243,11 +244,8 @@ static bool contribute(wu_rte_rcolls_t *c, uint32_t node, const char *sig, size_
         send_up(c, r); /* what it has, and this one on its own */
         return false;
     }
-    r->from[bi] = true;
     r->npairs++;
-    if (++r->nfrom == r->nexpect || rcoll_stuck(c, r)) {
-        send_up(c, r);
-    }
+    counted(c, r, bi);
     return true;
 }
 
