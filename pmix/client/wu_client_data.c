@@ -363,23 +363,10 @@ static int get_local(get_req_t *g, pmix_value_t **val, bool *ask)
     return rc;
 }
 
-/* Did a value for g's proc and key reach the store while g was asked for (a fence's data, or
- * another thread's Get)? Then it stays, and the caller gets it rather than the reply: a reply
- * can be older than a fence's data that overtook it, and a value of a later commit than the
- * last fence's is no promise (a later Get must not see an older value than this one). A refresh
- * of the cache (PMIX_GET_REFRESH_CACHE) replaces it. */
-static bool have_newer(const get_req_t *g)
-{
-    const pmix_value_t *cur = NULL;
-    return !wu_info_flag(g->info, g->ninfo, PMIX_GET_REFRESH_CACHE) &&
-           PMIX_SUCCESS == wu_client.gds->fetch_view(wu_client.store, g->proc.nspace, g->proc.rank,
-                                                     g->key, &cur);
-}
-
 static void get_reply(int status, wu_buffer_t *reply, void *cbdata)
 {
     get_req_t *g = cbdata;
-    pmix_value_t *v = NULL;
+    pmix_value_t *v = NULL, *cur = NULL;
     pmix_info_t *job = NULL;
     size_t njob = 0;
     int32_t one = 1;
@@ -410,14 +397,15 @@ static void get_reply(int status, wu_buffer_t *reply, void *cbdata)
             PMIX_LOAD_KEY(one_info.key, g->key);
             one_info.value = *v;
             (void)wu_client.gds->import_job(wu_client.store, ns, &one_info, 1);
-        } else if (have_newer(g)) {
-            /* the caller gets what later Gets will get: never an older value after a newer */
-            pmix_value_t *cur = NULL;
-            if (PMIX_SUCCESS ==
-                wu_client.gds->fetch(wu_client.store, ns, g->proc.rank, g->key, &cur)) {
-                PMIX_VALUE_RELEASE(v);
-                v = cur;
-            }
+        } else if (!wu_info_flag(g->info, g->ninfo, PMIX_GET_REFRESH_CACHE) &&
+                   PMIX_SUCCESS ==
+                       wu_client.gds->fetch(wu_client.store, ns, g->proc.rank, g->key, &cur)) {
+            /* A value reached the store while g was asked for (a fence's data, or another
+             * thread's Get): it stays, and the caller gets it rather than the reply, which can
+             * be older than a fence's data that overtook it. So a later Get never sees an older
+             * value than this one. A refresh of the cache (PMIX_GET_REFRESH_CACHE) replaces it. */
+            PMIX_VALUE_RELEASE(v);
+            v = cur;
         } else if (!wu_gds_base_key_reserved(g->key)) {
             (void)wu_client.gds->put(wu_client.store, ns, g->proc.rank, g->key, v);
         }
