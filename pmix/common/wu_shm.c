@@ -1,14 +1,22 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wu_shm.c -- the read-only key/value segment of wu_shm.h: the writer that lays it out, the
  * reader that checks it and looks (rank, key) up in place. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* memfd_create, F_ADD_SEALS */
+#endif
 #include "pmix/common/wu_shm.h"
 #include "pmix/common/wu_buffer.h"
 #include "pmix/common/wu_pack.h"
 
 #include "pmix.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char shm_magic[8] = {'W', 'U', 'S', 'H', 'M', 0, 0, 1};
 
@@ -335,4 +343,65 @@ bool wu_shm_has_rank(const wu_shm_seg_t *seg, pmix_rank_t rank)
         }
     }
     return false;
+}
+
+/* ---- sealed memory files ------------------------------------------------------------------ */
+
+#define SHM_SEALS (F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL)
+
+int wu_shm_memfd(const char *image, size_t len, int *fd)
+{
+    size_t done = 0;
+    int f = memfd_create("wu-shm", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    *fd = -1;
+    if (f < 0) {
+        return ENOMEM == errno ? PMIX_ERR_NOMEM : PMIX_ERR_NOT_SUPPORTED;
+    }
+    while (done < len) {
+        ssize_t n = write(f, image + done, len - done);
+        if (n < 0 && EINTR == errno) {
+            continue;
+        }
+        if (n <= 0) {
+            close(f);
+            return PMIX_ERR_NOMEM;
+        }
+        done += (size_t)n;
+    }
+    if (0 != fcntl(f, F_ADD_SEALS, SHM_SEALS)) {
+        close(f);
+        return PMIX_ERR_NOT_SUPPORTED;
+    }
+    *fd = f;
+    return PMIX_SUCCESS;
+}
+
+int wu_shm_map(int fd, wu_shm_seg_t *seg)
+{
+    struct stat st;
+    void *base;
+    int seals = fcntl(fd, F_GET_SEALS);
+    int rc;
+    memset(seg, 0, sizeof *seg);
+    if (seals < 0 || (F_SEAL_WRITE | F_SEAL_SHRINK) != (seals & (F_SEAL_WRITE | F_SEAL_SHRINK)) ||
+        0 != fstat(fd, &st) || st.st_size < (off_t)HEAD_LEN || (uint64_t)st.st_size > UINT32_MAX) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    base = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+    if (MAP_FAILED == base) {
+        return PMIX_ERR_NOMEM;
+    }
+    if (PMIX_SUCCESS != (rc = wu_shm_open(base, (size_t)st.st_size, seg))) {
+        munmap(base, (size_t)st.st_size);
+        memset(seg, 0, sizeof *seg);
+    }
+    return rc;
+}
+
+void wu_shm_unmap(wu_shm_seg_t *seg)
+{
+    if (NULL != seg && NULL != seg->base) {
+        munmap((void *)seg->base, seg->len);
+        memset(seg, 0, sizeof *seg);
+    }
 }

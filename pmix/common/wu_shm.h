@@ -39,6 +39,11 @@ int wu_shm_writer_add(wu_shm_writer_t *w, pmix_rank_t rank, const char *key,
 int wu_shm_writer_image(wu_shm_writer_t *w, char **base, size_t *len);
 void wu_shm_writer_free(wu_shm_writer_t *w);
 
+/* A memfd holding len bytes of image, sealed so that nobody can write, grow or shrink it
+ * again: what a server passes to its clients. The fd (close-on-exec) in *fd, or an error
+ * (PMIX_ERR_NOMEM, PMIX_ERR_NOT_SUPPORTED where memfds or seals are missing). */
+int wu_shm_memfd(const char *image, size_t len, int *fd);
+
 /* A segment a reader looks at (mapped, or any memory the reader holds). */
 typedef struct wu_shm_seg {
     const char *base;
@@ -50,6 +55,12 @@ typedef struct wu_shm_seg {
 /* Check the header and tables of len bytes at base and describe them in *seg (base is not
  * copied: it must stay valid while seg is used). PMIX_ERR_BAD_PARAM for a bad segment. */
 int wu_shm_open(const void *base, size_t len, wu_shm_seg_t *seg);
+/* Map the segment in fd read-only (after checking it is sealed against writing and
+ * shrinking, so that what is mapped cannot change or vanish under the reader) and open it.
+ * The fd may be closed afterwards; wu_shm_unmap releases the mapping. PMIX_ERR_BAD_PARAM for
+ * an unsealed or bad segment. */
+int wu_shm_map(int fd, wu_shm_seg_t *seg);
+void wu_shm_unmap(wu_shm_seg_t *seg);
 /* rank's value under key, unpacked into a malloc'd value (PMIX_VALUE_RELEASE), or
  * PMIX_ERR_NOT_FOUND, or PMIX_ERR_BAD_PARAM for a damaged entry. */
 int wu_shm_fetch(const wu_shm_seg_t *seg, pmix_rank_t rank, const char *key, pmix_value_t **val);

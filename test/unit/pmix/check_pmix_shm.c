@@ -2,8 +2,13 @@
 /* check_pmix_shm.c -- the read-only key/value segment (pmix/common/wu_shm.c): what the writer
  * lays out reads back value for value, rank for rank (job-level under PMIX_RANK_WILDCARD too),
  * a key added twice keeps its last value, a missing rank or key is NOT_FOUND, bad arguments
- * are refused; and a damaged segment (every truncation, random byte changes) is refused or
- * reads back without a read outside it (run under the sanitizers in CI). */
+ * are refused; a damaged segment (every truncation, random byte changes) is refused or reads
+ * back without a read outside it (run under the sanitizers in CI); a segment in a sealed
+ * memfd cannot be changed, maps and reads back after its fd is closed, and an unsealed one is
+ * refused. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* memfd_create */
+#endif
 #include "pmix/common/wu_shm.h"
 #include "test/support/wu_test.h"
 
@@ -12,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #define NRANKS 7
 #define NKEYS  40
@@ -174,6 +181,37 @@ START_TEST(damaged)
 }
 END_TEST
 
+START_TEST(sealed_memfd)
+{
+    wu_shm_writer_t *w;
+    wu_shm_seg_t seg;
+    pmix_value_t *got;
+    size_t len;
+    char *img = make_image(&len, &w);
+    int fd, plain;
+    ck_assert_int_eq(PMIX_SUCCESS, wu_shm_memfd(img, len, &fd));
+    /* sealed: no writing, growing or shrinking, by anyone holding the fd */
+    ck_assert_int_eq(-1, (int)write(fd, "x", 1));
+    ck_assert_int_ne(0, ftruncate(fd, 1));
+    ck_assert_int_ne(0, ftruncate(fd, (off_t)len * 2));
+    ck_assert_int_eq(PMIX_SUCCESS, wu_shm_map(fd, &seg));
+    close(fd); /* the mapping stays */
+    ck_assert_int_eq(PMIX_SUCCESS, wu_shm_fetch(&seg, 2, "k.3", &got));
+    ck_assert_uint_eq(2003, got->data.uint32);
+    PMIX_VALUE_RELEASE(got);
+    wu_shm_unmap(&seg);
+    ck_assert_ptr_null(seg.base);
+    /* an unsealed file is refused: its writer could change it under the reader */
+    plain = memfd_create("plain", MFD_CLOEXEC);
+    ck_assert_int_ge(plain, 0);
+    ck_assert_int_eq((int)len, (int)write(plain, img, len));
+    ck_assert_int_eq(PMIX_ERR_BAD_PARAM, wu_shm_map(plain, &seg));
+    close(plain);
+    free(img);
+    wu_shm_writer_free(w);
+}
+END_TEST
+
 static Suite *shm_suite(void)
 {
     Suite *s = suite_create("pmix_shm");
@@ -181,6 +219,7 @@ static Suite *shm_suite(void)
     tcase_add_test(tc, round_trip);
     tcase_add_test(tc, last_value_and_args);
     tcase_add_test(tc, damaged);
+    tcase_add_test(tc, sealed_memfd);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;
