@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wu_shm.h -- a read-only key/value segment: laid out once by one writer (a server), mapped
+ * read-only by many readers (its clients), which look a (rank, key) up in place and unpack only
+ * the value they return.
+ *
+ * Layout (integers little-endian as written by this host; a segment never leaves it):
+ *   header   magic "WUSHM\0\0\1", u64 length of the whole segment, u32 buckets, u32 entries,
+ *            u32 ranks, u32 offset of the bucket table, u32 offset of the rank table
+ *   buckets  u32 offset of the first entry of each bucket (0: empty)
+ *   ranks    u32 rank, u32 its entries, for every rank the segment holds (sorted by rank)
+ *   entries  u32 offset of the next entry of the bucket (0: last), u32 rank, u32 value length,
+ *            u16 key length, the key and its NUL, the value (wu_pack of one PMIX_VALUE), each
+ *            entry 8-byte aligned
+ * A reader trusts nothing: every offset and length is checked against the segment's length,
+ * a bucket chain is walked at most `entries` steps, a key must end with its NUL, and a value
+ * is unpacked from its own bytes only. A bad segment gives PMIX_ERR_BAD_PARAM, never a read
+ * outside it. */
+#ifndef WU_SHM_H
+#define WU_SHM_H
+
+#include "pmix_common.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The segment being built. */
+typedef struct wu_shm_writer wu_shm_writer_t;
+
+/* An empty writer: PMIX_SUCCESS or PMIX_ERR_NOMEM. */
+int wu_shm_writer_new(wu_shm_writer_t **w);
+/* Add rank's value under key (packed now: val is not kept). A key added twice for a rank
+ * keeps the last value. PMIX_ERR_BAD_PARAM for a key that is empty or too long, or a rank
+ * that is not a real rank or PMIX_RANK_WILDCARD. */
+int wu_shm_writer_add(wu_shm_writer_t *w, pmix_rank_t rank, const char *key,
+                      const pmix_value_t *val);
+/* The whole segment, laid out: *base (malloc'd, the caller frees it) of *len bytes, to be
+ * written to a file the readers map. The writer stays usable. */
+int wu_shm_writer_image(wu_shm_writer_t *w, char **base, size_t *len);
+void wu_shm_writer_free(wu_shm_writer_t *w);
+
+/* A memfd holding len bytes of image, sealed so that nobody can write, grow or shrink it
+ * again: what a server passes to its clients. The fd (close-on-exec) in *fd, or an error
+ * (PMIX_ERR_NOMEM, PMIX_ERR_NOT_SUPPORTED where memfds or seals are missing). */
+int wu_shm_memfd(const char *image, size_t len, int *fd);
+
+/* A segment a reader looks at (mapped, or any memory the reader holds). */
+typedef struct wu_shm_seg {
+    const char *base;
+    size_t len;
+    uint32_t nbuckets, nentries, nranks;
+    const char *buckets, *ranks;
+} wu_shm_seg_t;
+
+/* Check the header and tables of len bytes at base and describe them in *seg (base is not
+ * copied: it must stay valid while seg is used). PMIX_ERR_BAD_PARAM for a bad segment. */
+int wu_shm_open(const void *base, size_t len, wu_shm_seg_t *seg);
+/* Map the segment in fd read-only (after checking it is sealed against writing and
+ * shrinking, so that what is mapped cannot change or vanish under the reader) and open it.
+ * The fd may be closed afterwards; wu_shm_unmap releases the mapping. PMIX_ERR_BAD_PARAM for
+ * an unsealed or bad segment. */
+int wu_shm_map(int fd, wu_shm_seg_t *seg);
+void wu_shm_unmap(wu_shm_seg_t *seg);
+/* rank's value under key, unpacked into a malloc'd value (PMIX_VALUE_RELEASE), or
+ * PMIX_ERR_NOT_FOUND, or PMIX_ERR_BAD_PARAM for a damaged entry. */
+int wu_shm_fetch(const wu_shm_seg_t *seg, pmix_rank_t rank, const char *key, pmix_value_t **val);
+/* Does the segment hold anything for rank (its rank table)? */
+bool wu_shm_has_rank(const wu_shm_seg_t *seg, pmix_rank_t rank);
+/* The i-th rank of the rank table (i < seg->nranks). */
+pmix_rank_t wu_shm_rank_at(const wu_shm_seg_t *seg, uint32_t i);
+
+#endif
