@@ -21,6 +21,9 @@
  * within REPLY_WAIT seconds aborts, so libFuzzer reports the input (a crash of the server
  * thread ends the process anyway). The process never finalizes the server: the cleanup paths
  * a fuzzed JOB_CONTROL registers run only when the namespace is deregistered. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* nftw */
+#endif
 #include "mca/ptl/ptl.h"
 #include "opal/util/wu_argv.h"
 #include "pmix/common/wu_pack.h"
@@ -32,11 +35,13 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <ftw.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -115,6 +120,40 @@ static void die(const char *what)
     abort();
 }
 
+static char tmpdir[64]; /* the server's PMIX_SERVER_TMPDIR, made here */
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)ftw;
+    if (FTW_DP == flag || FTW_D == flag) {
+        (void)rmdir(path);
+    } else {
+        (void)unlink(path);
+    }
+    return 0;
+}
+
+/* At exit: remove the temporary directory and the directory of the server's socket, which
+ * ptl/usock makes in /tmp whatever PMIX_SERVER_TMPDIR says. The server is not finalized (its
+ * threads may be busy with the last input); only its files go. */
+static void remove_files(void)
+{
+    const char *path = 0 == strncmp(uri, "usock:", 6) ? uri + 6 : NULL;
+    if (NULL != path && '/' == path[0]) {
+        char dir[sizeof uri];
+        char *slash;
+        snprintf(dir, sizeof dir, "%.*s", (int)strcspn(path, ";"), path);
+        if (NULL != (slash = strrchr(dir, '/')) && slash != dir) {
+            *slash = '\0';
+            (void)nftw(dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+        }
+    }
+    if ('\0' != tmpdir[0]) {
+        (void)nftw(tmpdir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+    }
+}
+
 static void reg_done(pmix_status_t status, void *cbdata)
 {
     *(volatile int *)cbdata = PMIX_SUCCESS == status ? 1 : -1;
@@ -136,6 +175,8 @@ static void server_start(void)
     if (NULL == mkdtemp(tmpl)) {
         die("cannot make a temporary directory");
     }
+    snprintf(tmpdir, sizeof tmpdir, "%s", tmpl);
+    atexit(remove_files);
     PMIX_INFO_CONSTRUCT(&info[0]);
     PMIx_Info_load(&info[0], PMIX_SERVER_TMPDIR, tmpl, PMIX_STRING);
     if (PMIX_SUCCESS != PMIx_server_init(&host, info, 1)) {
