@@ -204,6 +204,21 @@ wu_ptl_shared_t *wu_ptl_shared_new(const struct iovec *iov, int n);
 void wu_ptl_shared_release(wu_ptl_shared_t *s);
 /* wu_ptl_send with a shared payload (not copied). Same statuses. */
 int wu_ptl_send_shared(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, wu_ptl_shared_t *s);
+/* wu_ptl_send_shared with a file descriptor passed along (SCM_RIGHTS; local sockets only): the
+ * frame holds its own duplicate of fd until the frame's first byte is written, so the caller
+ * may close fd at once. The header flag WU_PTL_FLAG_FD tells the receiver; its receive callback
+ * takes the descriptor with wu_ptl_conn_take_fd. Same statuses, and WU_ERR_SYS if fd cannot be
+ * duplicated. */
+int wu_ptl_send_shared_fd(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, wu_ptl_shared_t *s,
+                          int fd);
+/* Header flag set by the base on a frame that carries a descriptor; other flags are the
+ * caller's. */
+#define WU_PTL_FLAG_FD 0x8000u
+/* In a receive callback: the descriptor that came with the frame being delivered (the caller
+ * owns it and closes it), or -1 if none. One not taken is closed after the callback. A frame's
+ * descriptor must arrive with its first byte, and only on a trusted connection: a descriptor
+ * that comes otherwise, or a frame flagged without one, drops the peer (WU_ERR_BAD_FORMAT). */
+int wu_ptl_conn_take_fd(wu_ptl_conn_t *c);
 /* Close c asynchronously: its closed callback runs (WU_SUCCESS) unless it already has. Any
  * thread. Does not drop a reference. */
 WU_EXPORT void wu_ptl_close(wu_ptl_conn_t *c);

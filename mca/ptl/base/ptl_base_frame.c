@@ -26,6 +26,9 @@
 #define WU_PTL_READ_BURST 64
 /* first allocation for a frame being received; the buffer then doubles as bytes arrive */
 #define WU_PTL_RX_INITIAL ((size_t)16 << 10)
+/* A delivered frame's buffer up to this size is kept for the connection's next frame (warm
+ * memory: fresh pages cost a fault each); larger ones are freed. */
+#define WU_PTL_RX_KEEP ((size_t)128 << 10)
 /* pause of a listener that cannot accept for want of descriptors: first, longest (seconds) */
 #define WU_PTL_BACKOFF_MIN 0.05
 #define WU_PTL_BACKOFF_MAX 2.0
@@ -97,6 +100,7 @@ typedef struct wu_ptl_frame {
     struct wu_ptl_frame *next;
     wu_ptl_conn_t *conn;     /* until it is queued (send_fn) */
     wu_ptl_shared_t *shared; /* one reference, or NULL */
+    int fd;                  /* a descriptor to pass with the first byte, or -1 */
     size_t len, off;         /* bytes of the frame (header + payload), bytes written so far */
     unsigned char data[];
 } wu_ptl_frame_t;
@@ -105,7 +109,8 @@ struct wu_ptl_conn {
     _Atomic int refs;
     wu_progress_t *pt;
     int fd;
-    bool closed; /* progress thread only, from here on */
+    bool closed;               /* progress thread only, from here on */
+    _Atomic unsigned shifting; /* frames handed to the progress thread, not yet queued */
     bool wev_on;
     struct event *rev, *wev;
     wu_ptl_recv_fn_t recv;
@@ -118,9 +123,14 @@ struct wu_ptl_conn {
     size_t hdr_got;
     unsigned char *payload;  /* frame being received, after its header */
     size_t plen, pgot, pcap; /* announced, received, allocated */
+    unsigned char *spare;    /* the last frame's buffer, for the next one (not counted) */
+    size_t spare_cap;
     bool in_payload;
     uint32_t tag;
     uint16_t flags;
+    /* A descriptor received (SCM_RIGHTS) with the first byte of the frame being read, kept
+     * through its delivery until the receive callback takes it; -1: none. */
+    int rx_fd;
     /* Trust (see ptl.h): an accepted connection starts untrusted, counted in its listener's
      * untrusted until wu_ptl_conn_set_trusted or its end; first_done once its one frame came. */
     bool trusted, counted, first_done;
@@ -199,6 +209,9 @@ static void rx_free(wu_ptl_conn_t *c)
         c->payload = NULL;
     }
     c->pcap = 0;
+    free(c->spare);
+    c->spare = NULL;
+    c->spare_cap = 0;
 }
 
 /* Room for more of the payload: double the buffer, at most to the announced length, so what
@@ -209,6 +222,16 @@ static int rx_grow(wu_ptl_conn_t *c)
     unsigned char *p;
     if (ncap > c->plen) {
         ncap = c->plen;
+    }
+    if (NULL == c->payload && NULL != c->spare) {
+        c->payload = c->spare; /* the last frame's buffer: grown below if it is too small */
+        c->spare = NULL;
+        if (c->spare_cap >= ncap) {
+            ncap = c->spare_cap < c->plen ? c->spare_cap : c->plen;
+            atomic_fetch_add(&rx_buffered, ncap);
+            c->pcap = ncap;
+            return WU_SUCCESS;
+        }
     }
     if (NULL == (p = realloc(c->payload, ncap))) {
         return WU_ERR_NOMEM;
@@ -266,6 +289,9 @@ void wu_ptl_shared_release(wu_ptl_shared_t *s)
 static void frame_free(wu_ptl_frame_t *f)
 {
     wu_ptl_shared_release(f->shared);
+    if (f->fd >= 0) {
+        close(f->fd);
+    }
     free(f);
 }
 
@@ -321,6 +347,14 @@ void *wu_ptl_conn_get_cbdata(const wu_ptl_conn_t *c)
 
 /* End c once (progress thread): close the socket, run the closed callback, drop the base's
  * reference (c may be freed on return). */
+static void close_fd(int *fd)
+{
+    if (*fd >= 0) {
+        close(*fd);
+        *fd = -1;
+    }
+}
+
 static void teardown(wu_ptl_conn_t *c, int status)
 {
     if (c->closed) {
@@ -334,6 +368,7 @@ static void teardown(wu_ptl_conn_t *c, int status)
     c->tmo_on = false;
     close(c->fd);
     c->fd = -1;
+    close_fd(&c->rx_fd);
     free_queue(c);
     rx_free(c);
     conn_unlink(c);
@@ -346,27 +381,46 @@ static void teardown(wu_ptl_conn_t *c, int status)
 }
 
 /* Write what is left of f: one send, or for a shared payload one sendmsg of header and
- * payload. */
+ * payload; a descriptor goes with the frame's first byte. */
 static ssize_t write_frame(int fd, const wu_ptl_frame_t *f)
 {
     struct iovec iov[2];
     struct msghdr m;
+    union {
+        struct cmsghdr align;
+        char buf[CMSG_SPACE(sizeof(int))];
+    } ctl;
     int n = 0;
-    if (NULL == f->shared) {
+    if (NULL == f->shared && f->fd < 0) {
         return send(fd, f->data + f->off, f->len - f->off, MSG_NOSIGNAL);
     }
     if (f->off < WU_PTL_HDR_SIZE) {
         iov[n].iov_base = (void *)(f->data + f->off);
         iov[n++].iov_len = WU_PTL_HDR_SIZE - f->off;
     }
-    if (f->shared->len > 0) {
+    if (NULL != f->shared && f->shared->len > 0) {
         size_t done = f->off > WU_PTL_HDR_SIZE ? f->off - WU_PTL_HDR_SIZE : 0;
         iov[n].iov_base = f->shared->bytes + done;
         iov[n++].iov_len = f->shared->len - done;
+    } else if (NULL == f->shared && f->len > WU_PTL_HDR_SIZE) {
+        size_t done = f->off > WU_PTL_HDR_SIZE ? f->off - WU_PTL_HDR_SIZE : 0;
+        iov[n].iov_base = (void *)(f->data + WU_PTL_HDR_SIZE + done);
+        iov[n++].iov_len = f->len - WU_PTL_HDR_SIZE - done;
     }
     memset(&m, 0, sizeof m);
     m.msg_iov = iov;
     m.msg_iovlen = (size_t)n;
+    if (f->fd >= 0 && 0 == f->off) {
+        struct cmsghdr *cm;
+        memset(&ctl, 0, sizeof ctl);
+        m.msg_control = ctl.buf;
+        m.msg_controllen = sizeof ctl.buf;
+        cm = CMSG_FIRSTHDR(&m);
+        cm->cmsg_level = SOL_SOCKET;
+        cm->cmsg_type = SCM_RIGHTS;
+        cm->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(cm), &f->fd, sizeof(int));
+    }
     return sendmsg(fd, &m, MSG_NOSIGNAL);
 }
 
@@ -390,6 +444,10 @@ static void flush(wu_ptl_conn_t *c)
             return;
         }
         f->off += (size_t)n;
+        if (f->fd >= 0 && n > 0) {
+            close(f->fd); /* it went with the first byte: the peer holds its own now */
+            f->fd = -1;
+        }
         if (f->off == f->len) {
             c->qhead = f->next;
             if (NULL == c->qhead) {
@@ -495,6 +553,12 @@ static int parse_header(wu_ptl_conn_t *c)
                        c->plen, wu_ptl_base_max_msg_size);
         return WU_ERR_VALUE_OUT_OF_BOUNDS;
     }
+    if ((0 != (c->flags & WU_PTL_FLAG_FD)) != (c->rx_fd >= 0)) {
+        WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_WARN,
+                       "ptl:base: dropping peer: a frame %s a file descriptor",
+                       c->rx_fd >= 0 ? "without the flag came with" : "flagged for lacks");
+        return WU_ERR_BAD_FORMAT;
+    }
     c->pgot = 0;
     c->in_payload = true;
     return WU_SUCCESS;
@@ -514,14 +578,71 @@ static void deliver(wu_ptl_conn_t *c)
         tmo_stop(c);
     }
     c->recv(c, c->tag, c->flags, p, c->plen, c->cbdata);
+    close_fd(&c->rx_fd); /* not taken */
     atomic_fetch_sub(&rx_buffered, cap);
-    free(p);
+    if (NULL != p && cap <= WU_PTL_RX_KEEP && !c->closed && NULL == c->spare) {
+        c->spare = p;
+        c->spare_cap = cap;
+    } else {
+        free(p);
+    }
+}
+
+int wu_ptl_conn_take_fd(wu_ptl_conn_t *c)
+{
+    int fd = c->rx_fd;
+    c->rx_fd = -1;
+    return fd;
+}
+
+/* recv with room for one descriptor. A descriptor is accepted only on a trusted connection,
+ * with the first byte of a frame, and when none is pending; otherwise *bad is set (and what
+ * came is closed). */
+static ssize_t recv_fd(wu_ptl_conn_t *c, void *dst, size_t want, bool *bad)
+{
+    struct iovec iov = {dst, want};
+    union {
+        struct cmsghdr align;
+        char buf[CMSG_SPACE(sizeof(int))];
+    } ctl;
+    struct msghdr m;
+    bool at_start = !c->in_payload && 0 == c->hdr_got;
+    ssize_t n;
+    memset(&m, 0, sizeof m);
+    m.msg_iov = &iov;
+    m.msg_iovlen = 1;
+    m.msg_control = ctl.buf;
+    m.msg_controllen = sizeof ctl.buf;
+    n = recvmsg(c->fd, &m, MSG_CMSG_CLOEXEC);
+    if (n < 0) {
+        return n;
+    }
+    for (struct cmsghdr *cm = CMSG_FIRSTHDR(&m); NULL != cm; cm = CMSG_NXTHDR(&m, cm)) {
+        if (SOL_SOCKET == cm->cmsg_level && SCM_RIGHTS == cm->cmsg_type) {
+            size_t k = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+            for (size_t i = 0; i < k; i++) {
+                int fd;
+                memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int), sizeof fd);
+                if (c->trusted && at_start && c->rx_fd < 0 && 1 == k) {
+                    c->rx_fd = fd;
+                } else {
+                    close(fd);
+                    *bad = true;
+                }
+            }
+        }
+    }
+    if (0 != (m.msg_flags & MSG_CTRUNC)) {
+        *bad = true;
+    }
+    return n;
 }
 
 static void read_cb(evutil_socket_t fd, short what, void *arg)
 {
     wu_ptl_conn_t *c = arg;
     int frames = 0, rc;
+    bool bad = false;
     (void)fd;
     (void)what;
     wu_ptl_conn_retain(c); /* a callback may drop the last other reference */
@@ -545,7 +666,13 @@ static void read_cb(evutil_socket_t fd, short what, void *arg)
             dst = c->hdr + c->hdr_got;
             want = WU_PTL_HDR_SIZE - c->hdr_got;
         }
-        n = recv(c->fd, dst, want, 0);
+        n = recv_fd(c, dst, want, &bad);
+        if (bad) {
+            WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_WARN,
+                           "ptl:base: dropping peer: it passed file descriptors it may not pass");
+            teardown(c, WU_ERR_BAD_FORMAT);
+            break;
+        }
         if (n < 0) {
             if (EINTR == errno) {
                 continue;
@@ -595,6 +722,7 @@ static wu_ptl_conn_t *conn_new(wu_progress_t *pt, int fd, wu_ptl_recv_fn_t recv,
     atomic_init(&c->refs, 1);
     c->pt = pt;
     c->fd = fd;
+    c->rx_fd = -1;
     c->recv = recv;
     c->closed_fn = closed;
     c->cbdata = cbdata;
@@ -656,6 +784,7 @@ static void send_fn(void *arg)
 {
     wu_ptl_frame_t *f = arg;
     wu_ptl_conn_t *c = f->conn;
+    atomic_fetch_sub(&c->shifting, 1);
     if (c->closed) {
         frame_free(f);
     } else {
@@ -671,25 +800,32 @@ static void send_fn(void *arg)
     wu_ptl_conn_release(c);
 }
 
+/* The header of a frame of len payload bytes. */
+static void hdr_fill(unsigned char *h, uint32_t tag, uint16_t flags, size_t len)
+{
+    uint16_t nflags = htons(flags);
+    uint32_t ntag = htonl(tag), nlen = htonl((uint32_t)len);
+    h[0] = WU_PTL_WIRE_MAGIC;
+    h[1] = WU_PTL_WIRE_VERSION;
+    memcpy(h + 2, &nflags, 2);
+    memcpy(h + 4, &ntag, 4);
+    memcpy(h + 8, &nlen, 4);
+}
+
 /* A frame for c with its header filled in and room for copy bytes of payload after it. */
 static wu_ptl_frame_t *frame_new(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, size_t len,
                                  size_t copy)
 {
-    uint16_t nflags = htons(flags);
-    uint32_t ntag = htonl(tag), nlen = htonl((uint32_t)len);
     wu_ptl_frame_t *f = malloc(sizeof *f + WU_PTL_HDR_SIZE + copy);
     if (NULL == f) {
         return NULL;
     }
     f->conn = c;
     f->shared = NULL;
+    f->fd = -1;
     f->len = WU_PTL_HDR_SIZE + len;
     f->off = 0;
-    f->data[0] = WU_PTL_WIRE_MAGIC;
-    f->data[1] = WU_PTL_WIRE_VERSION;
-    memcpy(f->data + 2, &nflags, 2);
-    memcpy(f->data + 4, &ntag, 4);
-    memcpy(f->data + 8, &nlen, 4);
+    hdr_fill(f->data, tag, flags, len);
     return f;
 }
 
@@ -698,28 +834,65 @@ static int frame_queue(wu_ptl_conn_t *c, wu_ptl_frame_t *f)
 {
     int rc;
     wu_ptl_conn_retain(c);
+    atomic_fetch_add(&c->shifting, 1);
     if (WU_SUCCESS != (rc = wu_progress_shift(c->pt, send_fn, f))) {
+        atomic_fetch_sub(&c->shifting, 1);
         wu_ptl_conn_release(c);
         frame_free(f);
     }
     return rc;
 }
 
+/* On c's progress thread with nothing waiting to be written before it: write the frame at once
+ * from the caller's memory. The bytes written (all of them: done), or 0 when the frame must be
+ * queued: not the progress thread, frames before it, the socket full, or a socket error (which
+ * the queued frame meets again, so that the connection ends as always, from the progress
+ * loop and not inside the caller's send). */
+static ssize_t send_now(wu_ptl_conn_t *c, const unsigned char *hdr, const void *payload, size_t len)
+{
+    struct iovec iov[2] = {{(void *)hdr, WU_PTL_HDR_SIZE}, {(void *)payload, len}};
+    struct msghdr m;
+    ssize_t n;
+    if (!wu_progress_in_thread(c->pt) || c->closed || NULL != c->qhead ||
+        0 != atomic_load(&c->shifting)) {
+        return 0;
+    }
+    memset(&m, 0, sizeof m);
+    m.msg_iov = iov;
+    m.msg_iovlen = len > 0 ? 2 : 1;
+    do {
+        n = sendmsg(c->fd, &m, MSG_NOSIGNAL);
+    } while (n < 0 && EINTR == errno);
+    return n < 0 ? 0 : n;
+}
+
 int wu_ptl_send(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *payload, size_t len)
 {
     wu_ptl_frame_t *f;
+    unsigned char hdr[WU_PTL_HDR_SIZE];
+    ssize_t n;
     if (NULL == c || (len > 0 && NULL == payload)) {
         return WU_ERR_BAD_PARAM;
     }
     if (len > wu_ptl_base_max_msg_size || len > UINT32_MAX) {
         return WU_ERR_VALUE_OUT_OF_BOUNDS;
     }
-    if (NULL == (f = frame_new(c, tag, flags, len, len))) {
+    /* From the progress thread the frame usually goes at once, without a copy (a large one
+     * would cost fresh pages: a fault each); what the socket does not take is queued. */
+    hdr_fill(hdr, tag, (uint16_t)(flags & ~WU_PTL_FLAG_FD), len);
+    if ((size_t)(n = send_now(c, hdr, payload, len)) == WU_PTL_HDR_SIZE + len) {
+        return WU_SUCCESS;
+    }
+    if (NULL == (f = frame_new(c, tag, (uint16_t)(flags & ~WU_PTL_FLAG_FD), len, len))) {
+        if (n > 0) {
+            wu_ptl_close(c); /* part of the frame went: the stream cannot go on */
+        }
         return WU_ERR_NOMEM;
     }
     if (len > 0) {
         memcpy(f->data + WU_PTL_HDR_SIZE, payload, len);
     }
+    f->off = (size_t)n;
     return frame_queue(c, f);
 }
 
@@ -747,7 +920,8 @@ wu_ptl_shared_t *wu_ptl_shared_new(const struct iovec *iov, int n)
     return s;
 }
 
-int wu_ptl_send_shared(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, wu_ptl_shared_t *s)
+/* A frame sending s, with a duplicate of fd unless fd is -1. */
+static int send_shared(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, wu_ptl_shared_t *s, int fd)
 {
     wu_ptl_frame_t *f;
     if (NULL == c || NULL == s) {
@@ -756,12 +930,30 @@ int wu_ptl_send_shared(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, wu_ptl_sh
     if (s->len > wu_ptl_base_max_msg_size || s->len > UINT32_MAX) {
         return WU_ERR_VALUE_OUT_OF_BOUNDS;
     }
+    if (fd >= 0) {
+        flags |= WU_PTL_FLAG_FD;
+    }
     if (NULL == (f = frame_new(c, tag, flags, s->len, 0))) {
         return WU_ERR_NOMEM;
+    }
+    if (fd >= 0 && (f->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0) {
+        free(f);
+        return WU_ERR_SYS;
     }
     atomic_fetch_add(&s->refs, 1);
     f->shared = s;
     return frame_queue(c, f);
+}
+
+int wu_ptl_send_shared(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, wu_ptl_shared_t *s)
+{
+    return send_shared(c, tag, (uint16_t)(flags & ~WU_PTL_FLAG_FD), s, -1);
+}
+
+int wu_ptl_send_shared_fd(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, wu_ptl_shared_t *s,
+                          int fd)
+{
+    return fd < 0 ? WU_ERR_BAD_PARAM : send_shared(c, tag, flags, s, fd);
 }
 
 static void close_fn(void *arg)
