@@ -68,7 +68,7 @@ WU_EXPORT int wu_hash_table_remove_str(wu_hash_table_t *t, const char *key);
 /* The same for uint64 keys; every value, 0 and UINT64_MAX included, is a valid key. */
 WU_EXPORT int wu_hash_table_set_u64(wu_hash_table_t *t, uint64_t key, void *value);
 WU_EXPORT int wu_hash_table_get_u64(const wu_hash_table_t *t, uint64_t key, void **value);
-int wu_hash_table_remove_u64(wu_hash_table_t *t, uint64_t key);
+WU_EXPORT int wu_hash_table_remove_u64(wu_hash_table_t *t, uint64_t key);
 
 /* Number of entries (0 for a NULL table). */
 WU_EXPORT size_t wu_hash_table_count(const wu_hash_table_t *t);

@@ -23,7 +23,7 @@ void wu_buffer_destruct(wu_buffer_t *b)
 }
 
 /* Make room for n more bytes; grows geometrically so appends are amortised O(1). */
-static int reserve(wu_buffer_t *b, size_t n)
+int wu_buffer_reserve(wu_buffer_t *b, size_t n)
 {
     size_t want, ncap;
     char *p;
@@ -55,7 +55,7 @@ int wu_buffer_put(wu_buffer_t *b, const void *src, size_t n)
     if (0 == n) {
         return PMIX_SUCCESS;
     }
-    if (PMIX_SUCCESS != (rc = reserve(b, n))) {
+    if (PMIX_SUCCESS != (rc = wu_buffer_reserve(b, n))) {
         return rc;
     }
     memcpy(b->base + b->used, src, n);

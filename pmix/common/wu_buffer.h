@@ -41,6 +41,10 @@ static inline size_t wu_buffer_remaining(const wu_buffer_t *b)
     return b->used - b->rpos;
 }
 
+/* Make room for n more bytes after the used ones (used does not change). PMIX_SUCCESS or
+ * PMIX_ERR_NOMEM. */
+int wu_buffer_reserve(wu_buffer_t *b, size_t n);
+
 /* Append n bytes from src (src may be NULL only when n is 0). Returns PMIX_SUCCESS or
  * PMIX_ERR_NOMEM (the buffer is unchanged then). */
 int wu_buffer_put(wu_buffer_t *b, const void *src, size_t n);

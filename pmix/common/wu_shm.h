@@ -18,6 +18,7 @@
 #ifndef WU_SHM_H
 #define WU_SHM_H
 
+#include "opal/util/wu_macros.h"
 #include "pmix_common.h"
 
 #include <stdbool.h>
@@ -28,21 +29,27 @@
 typedef struct wu_shm_writer wu_shm_writer_t;
 
 /* An empty writer: PMIX_SUCCESS or PMIX_ERR_NOMEM. */
-int wu_shm_writer_new(wu_shm_writer_t **w);
+WU_EXPORT int wu_shm_writer_new(wu_shm_writer_t **w);
 /* Add rank's value under key (packed now: val is not kept). A key added twice for a rank
  * keeps the last value. PMIX_ERR_BAD_PARAM for a key that is empty or too long, or a rank
  * that is not a real rank or PMIX_RANK_WILDCARD. */
-int wu_shm_writer_add(wu_shm_writer_t *w, pmix_rank_t rank, const char *key,
-                      const pmix_value_t *val);
-/* The whole segment, laid out: *base (malloc'd, the caller frees it) of *len bytes, to be
- * written to a file the readers map. The writer stays usable. */
-int wu_shm_writer_image(wu_shm_writer_t *w, char **base, size_t *len);
-void wu_shm_writer_free(wu_shm_writer_t *w);
+WU_EXPORT int wu_shm_writer_add(wu_shm_writer_t *w, pmix_rank_t rank, const char *key,
+                                const pmix_value_t *val);
+/* The whole segment, laid out: *base (the writer's, valid until the next image, reset or free)
+ * of *len bytes, to be written to a file the readers map. The writer stays usable. */
+WU_EXPORT int wu_shm_writer_image(wu_shm_writer_t *w, const char **base, size_t *len);
+/* The segment written straight into a sealed memfd (as wu_shm_memfd makes), without being
+ * whole in memory first: *fd and its *len bytes, or PMIX_ERR_NOMEM, PMIX_ERR_NOT_SUPPORTED,
+ * PMIX_ERR_BAD_PARAM (over 4 GiB). */
+WU_EXPORT int wu_shm_writer_memfd(wu_shm_writer_t *w, int *fd, size_t *len);
+/* Empty the writer, keeping its memory for the next segment. */
+WU_EXPORT void wu_shm_writer_reset(wu_shm_writer_t *w);
+WU_EXPORT void wu_shm_writer_free(wu_shm_writer_t *w);
 
 /* A memfd holding len bytes of image, sealed so that nobody can write, grow or shrink it
  * again: what a server passes to its clients. The fd (close-on-exec) in *fd, or an error
  * (PMIX_ERR_NOMEM, PMIX_ERR_NOT_SUPPORTED where memfds or seals are missing). */
-int wu_shm_memfd(const char *image, size_t len, int *fd);
+WU_EXPORT int wu_shm_memfd(const char *image, size_t len, int *fd);
 
 /* A segment a reader looks at (mapped, or any memory the reader holds). */
 typedef struct wu_shm_seg {
@@ -59,14 +66,20 @@ int wu_shm_open(const void *base, size_t len, wu_shm_seg_t *seg);
  * shrinking, so that what is mapped cannot change or vanish under the reader) and open it.
  * The fd may be closed afterwards; wu_shm_unmap releases the mapping. PMIX_ERR_BAD_PARAM for
  * an unsealed or bad segment. */
-int wu_shm_map(int fd, wu_shm_seg_t *seg);
-void wu_shm_unmap(wu_shm_seg_t *seg);
+WU_EXPORT int wu_shm_map(int fd, wu_shm_seg_t *seg);
+WU_EXPORT void wu_shm_unmap(wu_shm_seg_t *seg);
 /* rank's value under key, unpacked into a malloc'd value (PMIX_VALUE_RELEASE), or
  * PMIX_ERR_NOT_FOUND, or PMIX_ERR_BAD_PARAM for a damaged entry. */
-int wu_shm_fetch(const wu_shm_seg_t *seg, pmix_rank_t rank, const char *key, pmix_value_t **val);
+WU_EXPORT int wu_shm_fetch(const wu_shm_seg_t *seg, pmix_rank_t rank, const char *key,
+                           pmix_value_t **val);
+/* Hand each entry's rank and key to fn (the key is the segment's: valid while it is mapped),
+ * in no particular order; stops at the first status of fn other than PMIX_SUCCESS and returns
+ * it. PMIX_ERR_BAD_PARAM for a damaged entry. */
+WU_EXPORT int wu_shm_walk(const wu_shm_seg_t *seg,
+                          int (*fn)(pmix_rank_t rank, const char *key, void *ctx), void *ctx);
 /* Does the segment hold anything for rank (its rank table)? */
-bool wu_shm_has_rank(const wu_shm_seg_t *seg, pmix_rank_t rank);
+WU_EXPORT bool wu_shm_has_rank(const wu_shm_seg_t *seg, pmix_rank_t rank);
 /* The i-th rank of the rank table (i < seg->nranks). */
-pmix_rank_t wu_shm_rank_at(const wu_shm_seg_t *seg, uint32_t i);
+WU_EXPORT pmix_rank_t wu_shm_rank_at(const wu_shm_seg_t *seg, uint32_t i);
 
 #endif

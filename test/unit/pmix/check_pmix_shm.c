@@ -46,11 +46,11 @@ static void value_of(pmix_value_t *v, pmix_rank_t r, int k, char *buf, size_t le
 }
 
 /* A segment of NRANKS ranks (and the job level) with NKEYS keys each; *w stays open. */
-static char *make_image(size_t *len, wu_shm_writer_t **w)
+static const char *make_image(size_t *len, wu_shm_writer_t **w)
 {
     char key[32], buf[300];
     pmix_value_t v;
-    char *img = NULL;
+    const char *img = NULL;
     ck_assert_int_eq(PMIX_SUCCESS, wu_shm_writer_new(w));
     for (pmix_rank_t r = 0; r <= NRANKS; r++) {
         pmix_rank_t rank = NRANKS == r ? PMIX_RANK_WILDCARD : r;
@@ -69,7 +69,8 @@ START_TEST(round_trip)
     wu_shm_writer_t *w;
     wu_shm_seg_t seg;
     size_t len;
-    char *img = make_image(&len, &w), key[32], buf[300];
+    const char *img = make_image(&len, &w);
+    char key[32], buf[300];
     pmix_value_t want, *got;
     ck_assert_int_eq(PMIX_SUCCESS, wu_shm_open(img, len, &seg));
     ck_assert_uint_eq(NRANKS + 1, seg.nranks);
@@ -90,7 +91,6 @@ START_TEST(round_trip)
     ck_assert_int_eq(PMIX_ERR_NOT_FOUND, wu_shm_fetch(&seg, 0, "k.none", &got));
     ck_assert_ptr_null(got);
     ck_assert_int_eq(PMIX_ERR_BAD_PARAM, wu_shm_fetch(&seg, 0, "", &got));
-    free(img);
     wu_shm_writer_free(w);
 }
 END_TEST
@@ -100,7 +100,8 @@ START_TEST(last_value_and_args)
     wu_shm_writer_t *w;
     wu_shm_seg_t seg;
     pmix_value_t v, *got;
-    char *img, longkey[PMIX_MAX_KEYLEN + 2];
+    const char *img;
+    char longkey[PMIX_MAX_KEYLEN + 2];
     size_t len;
     ck_assert_int_eq(PMIX_SUCCESS, wu_shm_writer_new(&w));
     PMIX_VALUE_CONSTRUCT(&v);
@@ -121,7 +122,18 @@ START_TEST(last_value_and_args)
     ck_assert_int_eq(PMIX_SUCCESS, wu_shm_fetch(&seg, 3, "re", &got));
     ck_assert_uint_eq(99, got->data.uint64);
     PMIX_VALUE_RELEASE(got);
-    free(img);
+    /* reset: the next segment holds only what was added since */
+    wu_shm_writer_reset(w);
+    v.data.uint64 = 7;
+    ck_assert_int_eq(PMIX_SUCCESS, wu_shm_writer_add(w, 5, "other", &v));
+    ck_assert_int_eq(PMIX_SUCCESS, wu_shm_writer_image(w, &img, &len));
+    ck_assert_int_eq(PMIX_SUCCESS, wu_shm_open(img, len, &seg));
+    ck_assert_uint_eq(1, seg.nentries);
+    ck_assert_uint_eq(1, seg.nranks);
+    ck_assert_int_eq(PMIX_ERR_NOT_FOUND, wu_shm_fetch(&seg, 3, "re", &got));
+    ck_assert_int_eq(PMIX_SUCCESS, wu_shm_fetch(&seg, 5, "other", &got));
+    ck_assert_uint_eq(7, got->data.uint64);
+    PMIX_VALUE_RELEASE(got);
     wu_shm_writer_free(w);
     /* an empty segment is a segment */
     ck_assert_int_eq(PMIX_SUCCESS, wu_shm_writer_new(&w));
@@ -129,7 +141,6 @@ START_TEST(last_value_and_args)
     ck_assert_int_eq(PMIX_SUCCESS, wu_shm_open(img, len, &seg));
     ck_assert_int_eq(PMIX_ERR_NOT_FOUND, wu_shm_fetch(&seg, 0, "re", &got));
     ck_assert_int_eq(PMIX_ERR_BAD_PARAM, wu_shm_open(img, len - 1, &seg));
-    free(img);
     wu_shm_writer_free(w);
 }
 END_TEST
@@ -158,7 +169,7 @@ START_TEST(damaged)
 {
     wu_shm_writer_t *w;
     size_t len;
-    char *img = make_image(&len, &w);
+    const char *img = make_image(&len, &w);
     unsigned seed = 12345;
     for (size_t cut = 0; cut < len; cut += 1 + cut / 16) {
         char *copy = malloc(cut > 0 ? cut : 1);
@@ -176,7 +187,6 @@ START_TEST(damaged)
         read_everything(copy, len);
         free(copy);
     }
-    free(img);
     wu_shm_writer_free(w);
 }
 END_TEST
@@ -187,7 +197,7 @@ START_TEST(sealed_memfd)
     wu_shm_seg_t seg;
     pmix_value_t *got;
     size_t len;
-    char *img = make_image(&len, &w);
+    const char *img = make_image(&len, &w);
     int fd, plain;
     ck_assert_int_eq(PMIX_SUCCESS, wu_shm_memfd(img, len, &fd));
     /* sealed: no writing, growing or shrinking, by anyone holding the fd */
@@ -207,7 +217,23 @@ START_TEST(sealed_memfd)
     ck_assert_int_eq((int)len, (int)write(plain, img, len));
     ck_assert_int_eq(PMIX_ERR_BAD_PARAM, wu_shm_map(plain, &seg));
     close(plain);
-    free(img);
+    /* written straight to a memfd: the same bytes as the image, sealed the same way */
+    {
+        size_t flen = 0;
+        char *back = malloc(len);
+        ck_assert_int_eq(PMIX_SUCCESS, wu_shm_writer_memfd(w, &fd, &flen));
+        ck_assert_uint_eq(len, flen);
+        ck_assert_int_eq((int)len, (int)pread(fd, back, len, 0));
+        ck_assert_int_eq(0, memcmp(back, img, len));
+        ck_assert_int_eq(-1, (int)write(fd, "x", 1));
+        ck_assert_int_eq(PMIX_SUCCESS, wu_shm_map(fd, &seg));
+        ck_assert_int_eq(PMIX_SUCCESS, wu_shm_fetch(&seg, 2, "k.3", &got));
+        ck_assert_uint_eq(2003, got->data.uint32);
+        PMIX_VALUE_RELEASE(got);
+        wu_shm_unmap(&seg);
+        close(fd);
+        free(back);
+    }
     wu_shm_writer_free(w);
 }
 END_TEST
