@@ -4,12 +4,15 @@
  * gds decides how the key/value data a process knows about is kept and found: what the host
  * registered for a namespace (job-level data, per-process data, per-node and per-application
  * data), what processes Put, and the job-level data of foreign namespaces received with a Get
- * reply. The framework selects exactly one module (WU_MCA_SELECT_ONE); today that is "hash".
+ * reply. The framework selects exactly one module (WU_MCA_SELECT_ONE): "shmem" (the default)
+ * or "hash".
  *
  * Every operation takes a store handle: an independent data store created by store_create. The
- * server and the client each own one store; tests create several. A module that keeps its data
- * elsewhere (a later "shmem" component mapping a segment the server filled) implements the same
- * operations on its own store type; callers only ever see the opaque wu_gds_store_t.
+ * server and the client each own one store; tests create several. "hash" keeps everything in
+ * hash tables in process memory. "shmem" keeps the same in a hash store and adds shared
+ * segments: a server lays a fence's collected data out once (seg_make) in a sealed memfd that
+ * every local participant maps read-only (seg_attach) and looks up in place. Callers only ever
+ * see the opaque wu_gds_store_t.
  *
  * Lookup rule (RFC0009): a fetch consults exactly ONE table. Job-level data lives under
  * PMIX_RANK_WILDCARD, a process's data under its rank; fetch(nspace, rank, key) looks only at
@@ -32,7 +35,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WU_gds_VERSION 4u
+#define WU_gds_VERSION 5u
 
 /* A data store; its layout belongs to the module that created it. */
 typedef struct wu_gds_store wu_gds_store_t;
@@ -153,6 +156,32 @@ typedef struct wu_gds_module {
      * with a hostname) -> PMIX_SUCCESS, NULL; else a malloc'd comma-separated list of the
      * hostnames in the order the nodes were first registered. */
     pmix_status_t (*resolve_nodes)(wu_gds_store_t *store, const char *nspace, char **nodelist);
+
+    /* Remove key from the table of (nspace, rank), rank a real rank: PMIX_SUCCESS, or
+     * PMIX_ERR_NOT_FOUND if it was not there. */
+    pmix_status_t (*purge_key)(wu_gds_store_t *store, const char *nspace, pmix_rank_t rank,
+                               const char *key);
+
+    /* Shared segments; NULL in a module without them (hash).
+     *
+     * seg_make (a server): lay out len bytes of a blob (wu_proto.h format) as one segment in a
+     * sealed memfd: PMIX_SUCCESS with *fd (close-on-exec; the caller closes it) and nspace
+     * (every record's namespace). PMIX_ERR_NOT_SUPPORTED when the blob cannot be one segment:
+     * records of several namespaces, none at all, more than gds_shmem_segment_max bytes, or no
+     * memfds here; the caller then sends the blob itself. Another error for a bad blob. */
+    pmix_status_t (*seg_make)(const void *blob, size_t len, char nspace[PMIX_MAX_NSLEN + 1],
+                              int *fd);
+    /* seg_attach (a client): map the segment in fd (the caller keeps fd and may close it at
+     * once) as the newest data of the ranks of nspace it holds: the values the store held
+     * under the segment's keys for its ranks are dropped from the hash tables (what the host
+     * registered for a rank, under other keys, stays), except for rank keep (the caller's own,
+     * whose Puts stay); older segments are superseded rank by rank, and one no rank needs any
+     * more is unmapped. Later fetch, has_proc look in the hash tables first (registered data,
+     * and what came after the segment), then in the newest segment holding the rank;
+     * fetch_view, export_proc and each_proc see only the hash tables.
+     * PMIX_ERR_BAD_PARAM for a segment that is not sealed or not well formed. */
+    pmix_status_t (*seg_attach)(wu_gds_store_t *store, const char *nspace, int fd,
+                                pmix_rank_t keep);
 } wu_gds_module_t;
 
 extern wu_mca_framework_t wu_mca_gds_framework;

@@ -26,6 +26,7 @@
 #ifndef WU_PROTO_H
 #define WU_PROTO_H
 
+#include "opal/util/wu_macros.h"
 #include "pmix/common/wu_buffer.h"
 
 #include <stdint.h>
@@ -36,6 +37,10 @@
 /* Protocol version sent in CONNECT; a server refuses a client of another major version. */
 #define WU_PROTO_VERSION "wireup-2"
 
+/* Capabilities a client announces in CONNECT (UINT32 bits); a server uses only those given. */
+/* The client maps fence data the server passes as a shared segment (mca/gds/gds.h seg_attach). */
+#define WU_PROTO_CAP_SEGMENTS 0x1u
+
 #define WU_PROTO_FLAG_REPLY 0x1u
 
 /* The status of requests that fail because a process they wait for ended without finalizing
@@ -45,7 +50,8 @@
 
 typedef enum wu_proto_cmd {
     /* req:   STRING protocol version (WU_PROTO_VERSION), STRING psec mode (may be NULL),
-     *        BYTE_OBJECT credential (may be empty), PROC the client's identity, PID its pid
+     *        BYTE_OBJECT credential (may be empty), PROC the client's identity, PID its pid,
+     *        optionally UINT32 capabilities (WU_PROTO_CAP_*; absent: none)
      * reply: list of INFO  = the namespace's registration (the info array the host gave
      *                        PMIx_server_register_nspace, loaded by the client with gds
      *                        register_nspace), UINT32 nlocalprocs,
@@ -72,7 +78,11 @@ typedef enum wu_proto_cmd {
      *      (PMIX_COLLECT_DATA, PMIX_TIMEOUT, others ignored).
      * reply: when PMIX_COLLECT_DATA was given, a blob (BYTE_OBJECT, format above) with the
      *        data of every participant this client may see (local-scope data of procs on its
-     *        node, remote-scope data of the others); else nothing.
+     *        node, remote-scope data of the others); else nothing. To a client with
+     *        WU_PROTO_CAP_SEGMENTS the server may instead send an empty BYTE_OBJECT, then
+     *        STRING the namespace of the data, with the frame carrying a sealed memfd that holds
+     *        the same data as one wu_shm segment (pmix/common/wu_shm.h): written once, mapped by
+     *        every local participant.
      * Errors: PMIX_ERR_TIMEOUT, WU_PROTO_ERR_TERMINATED (a participant exited or
      * disconnected without finalizing), PMIX_ERR_NOT_SUPPORTED (remote participants and the
      * host has no fence_nb), the host's error. */
@@ -147,6 +157,7 @@ int wu_proto_unpack_info_each(wu_buffer_t *b, const pmix_proc_t *proc, wu_proto_
                               void *ctx);
 /* wu_proto_blob_next handing the record's infos to fn instead of returning an array. Same
  * statuses (and fn's). */
-int wu_proto_blob_next_each(wu_buffer_t *blob, pmix_proc_t *proc, wu_proto_info_fn_t fn, void *ctx);
+WU_EXPORT int wu_proto_blob_next_each(wu_buffer_t *blob, pmix_proc_t *proc, wu_proto_info_fn_t fn,
+                                      void *ctx);
 
 #endif /* WU_PROTO_H */

@@ -695,6 +695,26 @@ static bool hash_has_proc(wu_gds_store_t *s, const char *nspace, pmix_rank_t ran
     return NULL != kv_of(job->ranks, rank, false);
 }
 
+static pmix_status_t hash_purge_key(wu_gds_store_t *s, const char *nspace, pmix_rank_t rank,
+                                    const char *key)
+{
+    gds_job_t *job;
+    wu_hash_table_t *kv;
+    void *v = NULL;
+    if (!args_ok(s, nspace, key) || !PMIX_RANK_IS_VALID(rank)) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (NULL == (job = job_find(s, nspace, false)) ||
+        NULL == (kv = kv_of(job->ranks, rank, false)) ||
+        WU_SUCCESS != wu_hash_table_get_str(kv, key, &v)) {
+        return PMIX_ERR_NOT_FOUND;
+    }
+    wu_hash_table_remove_str(kv, key);
+    PMIx_Value_destruct(v);
+    free(v);
+    return PMIX_SUCCESS;
+}
+
 static int cmp_job_seq(const void *a, const void *b)
 {
     const gds_job_t *x = *(gds_job_t *const *)a, *y = *(gds_job_t *const *)b;
@@ -925,6 +945,7 @@ static const wu_gds_module_t hash_module = {
     .job_nspaces = hash_job_nspaces,
     .resolve_peers = hash_resolve_peers,
     .resolve_nodes = hash_resolve_nodes,
+    .purge_key = hash_purge_key,
 };
 
 WU_MCA_COMPONENT(gds, hash, .priority = 10, .module = &hash_module,
