@@ -57,6 +57,9 @@ typedef struct wu_client {
     pmix_proc_t myproc;
     char hostname[256];
     wu_progress_t *pt;
+    /* The buffer of the last request sent, kept for the next one (progress thread only): a
+     * large commit then reuses warm memory instead of pages that fault again each time. */
+    wu_buffer_t spare;
     const wu_gds_module_t *gds;
     bool plog_open, ptl_open, psec_open;
     bool singleton; /* set by init, constant until finalize: any thread may read it */

@@ -13,6 +13,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef void (*fence_done_fn_t)(int status, void *cbdata);
 
@@ -43,6 +44,30 @@ static void fence_finish(fence_req_t *f, int status)
     fence_free(f);
 }
 
+/* The data came as a shared segment (wu_proto.h): its namespace follows the empty blob, and the
+ * frame brought the memfd. */
+static int attach_segment(wu_buffer_t *reply)
+{
+    char *ns = NULL;
+    int32_t one = 1;
+    int fd = wu_ptl_conn_take_fd(wu_client.conn), rc;
+    if (fd < 0) {
+        return PMIX_ERR_UNPACK_FAILURE;
+    }
+    rc = wu_unpack(reply, &ns, &one, PMIX_STRING);
+    if (PMIX_SUCCESS == rc && (NULL == ns || NULL == wu_client.gds->seg_attach)) {
+        rc = PMIX_ERR_UNPACK_FAILURE;
+    }
+    if (PMIX_SUCCESS == rc) {
+        wu_client_store_wrlock();
+        rc = wu_client.gds->seg_attach(wu_client.store, ns, fd, wu_client.myproc.rank);
+        wu_client_store_unlock();
+    }
+    close(fd);
+    free(ns);
+    return rc;
+}
+
 static void fence_reply(int status, wu_buffer_t *reply, void *cbdata)
 {
     fence_req_t *f = cbdata;
@@ -50,7 +75,9 @@ static void fence_reply(int status, wu_buffer_t *reply, void *cbdata)
         pmix_byte_object_t bo = {NULL, 0};
         /* read in place: the blob can be large, and the reply outlives this call */
         status = wu_unpack_bo_view(reply, &bo);
-        if (PMIX_SUCCESS == status) {
+        if (PMIX_SUCCESS == status && 0 == bo.size && 0 < wu_buffer_remaining(reply)) {
+            status = attach_segment(reply);
+        } else if (PMIX_SUCCESS == status) {
             status = wu_client_store_blob(&bo);
         }
     }

@@ -148,6 +148,9 @@ static void connect_fn(wu_wait_call_t *call)
     const char *mode = wu_psec_base_mode();
     const char *version = WU_PROTO_VERSION;
     pid_t pid = getpid();
+    /* fence data in shared segments, when the selected gds maps them */
+    uint32_t caps =
+        NULL != wu_client.gds && NULL != wu_client.gds->seg_attach ? WU_PROTO_CAP_SEGMENTS : 0;
     int rc;
 
     wu_client.mode = WU_CLIENT_CONNECTED;
@@ -171,6 +174,9 @@ static void connect_fn(wu_wait_call_t *call)
     }
     if (PMIX_SUCCESS == rc) {
         rc = wu_pack(&b, &pid, 1, PMIX_PID);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_pack(&b, &caps, 1, PMIX_UINT32);
     }
     free(cred.bytes);
     if (PMIX_SUCCESS != rc) {
@@ -249,6 +255,7 @@ static const char *env(const char *name)
 static void close_fn(wu_wait_call_t *call)
 {
     wu_client_staged_clear();
+    wu_buffer_destruct(&wu_client.spare);
     if (NULL != wu_client.conn) {
         wu_ptl_close(wu_client.conn); /* its closed callback fails what is still pending */
     }

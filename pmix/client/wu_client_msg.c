@@ -120,10 +120,35 @@ static void req_timeout(void *arg)
     req_finish(r, PMIX_ERR_TIMEOUT, NULL);
 }
 
+/* Requests buffers up to this size are kept for the next request. */
+#define SPARE_MAX ((size_t)1 << 20)
+
+static bool on_progress_thread(void)
+{
+    return NULL != wu_client.pt && wu_progress_in_thread(wu_client.pt);
+}
+
 int wu_client_msg_start(wu_buffer_t *buf, uint8_t cmd)
 {
     wu_buffer_construct(buf);
+    if (NULL != wu_client.spare.base && on_progress_thread()) {
+        buf->base = wu_client.spare.base;
+        buf->cap = wu_client.spare.cap;
+        wu_buffer_construct(&wu_client.spare);
+    }
     return wu_pack(buf, &cmd, 1, PMIX_UINT8);
+}
+
+/* A request's buffer once sent: kept as the spare, or freed. */
+static void msg_done(wu_buffer_t *buf)
+{
+    if (NULL == wu_client.spare.base && buf->cap <= SPARE_MAX && on_progress_thread()) {
+        wu_client.spare.base = buf->base;
+        wu_client.spare.cap = buf->cap;
+        wu_buffer_construct(buf);
+        return;
+    }
+    wu_buffer_destruct(buf);
 }
 
 int wu_client_request(wu_buffer_t *buf, double timeout, wu_client_reply_fn_t cb, void *cbdata)
@@ -161,7 +186,7 @@ int wu_client_request(wu_buffer_t *buf, double timeout, wu_client_reply_fn_t cb,
         return PMIX_ERR_NOMEM;
     }
     rc = wu_ptl_send(wu_client.conn, r->tag, 0, buf->base, buf->used);
-    wu_buffer_destruct(buf);
+    msg_done(buf);
     if (WU_SUCCESS != rc) {
         (void)wu_progress_timer_cancel(r->timer);
         free(r);

@@ -76,6 +76,7 @@ typedef struct wu_srv_client {
     void *server_object;
     wu_srv_cl_state_t state;
     pid_t pid;
+    uint32_t caps;               /* what it announced in CONNECT (WU_PROTO_CAP_*) */
     wu_ptl_conn_t *conn;         /* one reference while CONNECTING/CONNECTED */
     pmix_status_t commit_status; /* the last commit failed in the client: why */
 } wu_srv_client_t;

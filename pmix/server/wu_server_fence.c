@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct {
     pmix_proc_t proc;
@@ -112,18 +113,80 @@ static void fence_unlink(wu_srv_fence_t *f)
     }
 }
 
+/* Can contributor i take the data as a shared segment (wu_proto.h WU_CMD_FENCE)? */
+static bool takes_segment(const wu_srv_fence_t *f, size_t i)
+{
+    const wu_srv_client_t *cl = wu_srv_client_find(&f->contrib[i].proc);
+    return NULL != f->contrib[i].conn && NULL != cl && cl->conn == f->contrib[i].conn &&
+           0 != (cl->caps & WU_PROTO_CAP_SEGMENTS);
+}
+
+/* The blob of iov (the pieces after the BYTE_OBJECT header iov[0]) laid out as one segment for
+ * the contributors that take one, if the gds module makes segments and two or more would share
+ * it. *fd is -1 when the blob goes as it is; else *seg holds the reply that goes with the fd. */
+static void fence_segment(const wu_srv_fence_t *f, const struct iovec *iov, int niov, size_t len,
+                          int *fd, wu_ptl_shared_t **seg)
+{
+    static wu_buffer_t flat; /* kept: warm memory for the next fence (progress thread only) */
+    char nspace[PMIX_MAX_NSLEN + 1];
+    const char *nsp = nspace;
+    pmix_byte_object_t none = PMIX_BYTE_OBJECT_STATIC_INIT;
+    wu_buffer_t body;
+    struct iovec one;
+    size_t takers = 0;
+    pmix_status_t rc;
+    *fd = -1;
+    *seg = NULL;
+    for (size_t i = 0; i < f->ncontrib; i++) {
+        takers += takes_segment(f, i) ? 1 : 0;
+    }
+    if (takers < 2 || NULL == wu_srv.gds->seg_make || 0 == len) {
+        return;
+    }
+    flat.used = 0;
+    for (int i = 1; i < niov; i++) {
+        if (PMIX_SUCCESS != wu_buffer_put(&flat, iov[i].iov_base, iov[i].iov_len)) {
+            return;
+        }
+    }
+    rc = wu_srv.gds->seg_make(flat.base, flat.used, nspace, fd);
+    if (flat.cap > ((size_t)8 << 20)) {
+        wu_buffer_destruct(&flat); /* kept warm only for fences of ordinary size */
+    }
+    if (PMIX_SUCCESS != rc) {
+        wu_output_verbose(WU_VERB_DEBUG, wu_srv.out,
+                          "server: fence data of %zu bytes sent to each client: %s", len,
+                          PMIx_Error_string(rc));
+        *fd = -1;
+        return;
+    }
+    wu_buffer_construct(&body);
+    if (PMIX_SUCCESS == wu_pack(&body, &none, 1, PMIX_BYTE_OBJECT) &&
+        PMIX_SUCCESS == wu_pack(&body, &nsp, 1, PMIX_STRING)) {
+        one.iov_base = body.base;
+        one.iov_len = body.used;
+        *seg = wu_srv_reply_payload(PMIX_SUCCESS, &one, 1);
+    }
+    wu_buffer_destruct(&body);
+    if (NULL == *seg) {
+        close(*fd);
+        *fd = -1;
+    }
+}
+
 /* Answer every contributor; free the tracker unless the host still holds it. */
 static void fence_complete(wu_srv_fence_t *f, pmix_status_t status, const wu_buffer_t *remote)
 {
-    wu_ptl_shared_t *payload = NULL;
+    wu_ptl_shared_t *payload = NULL, *seg = NULL;
     wu_srv_pieces_t blob;
     wu_buffer_t head;
     struct iovec *iov = NULL;
-    int niov = 0;
+    int niov = 0, fd = -1;
     pmix_status_t rc = status;
 
     /* the result: a BYTE_OBJECT holding the blob, whose records refer to the stored values,
-     * so that the one payload for every contributor is the only copy */
+     * so that the one payload for every contributor is the only copy -- or one shared segment
+     * that the contributors map */
     wu_srv_pieces_construct(&blob);
     wu_buffer_construct(&head);
     if (PMIX_SUCCESS == rc && f->collect) {
@@ -143,22 +206,35 @@ static void fence_complete(wu_srv_fence_t *f, pmix_status_t status, const wu_buf
             rc = wu_srv_pieces_iov(&blob, &head, &iov, &niov);
         }
         if (PMIX_SUCCESS == rc) {
-            payload = wu_srv_reply_payload(rc, iov, niov);
+            fence_segment(f, iov, niov, blob.len, &fd, &seg);
         }
     }
-    if (NULL == payload) {
-        payload = wu_srv_reply_payload(rc, NULL, 0);
+    for (size_t i = 0; i < f->ncontrib; i++) {
+        contrib_t *c = &f->contrib[i];
+        if (NULL != c->conn && fd >= 0 && takes_segment(f, i) &&
+            WU_SUCCESS == wu_ptl_send_shared_fd(c->conn, c->tag, WU_PROTO_FLAG_REPLY, seg, fd)) {
+            wu_ptl_conn_release(c->conn);
+            continue;
+        }
+        if (NULL == payload && PMIX_SUCCESS == rc && f->collect) {
+            payload = wu_srv_reply_payload(rc, iov, niov);
+        }
+        if (NULL == payload) {
+            payload = wu_srv_reply_payload(rc, NULL, 0);
+        }
+        if (NULL != c->conn) {
+            wu_srv_reply_shared(c->conn, c->tag, rc, payload);
+        }
+        wu_ptl_conn_release(c->conn);
+    }
+    if (fd >= 0) {
+        close(fd); /* each frame holds its own until it is written */
     }
     free(iov);
     wu_srv_pieces_destruct(&blob);
     wu_buffer_destruct(&head);
-    for (size_t i = 0; i < f->ncontrib; i++) {
-        if (NULL != f->contrib[i].conn) {
-            wu_srv_reply_shared(f->contrib[i].conn, f->contrib[i].tag, rc, payload);
-        }
-        wu_ptl_conn_release(f->contrib[i].conn);
-    }
     wu_ptl_shared_release(payload);
+    wu_ptl_shared_release(seg);
     f->ncontrib = 0;
     wu_progress_timer_cancel(f->timer);
     f->timer = NULL;

@@ -32,6 +32,7 @@ struct wu_srv_pconn {
     uint32_t tag;
     pmix_proc_t proc;
     pid_t pid;
+    uint32_t caps;
     char *cred;
     size_t ncred;
     wu_timer_t *timer;
@@ -296,7 +297,7 @@ static void connect_done(wu_srv_op_t *op)
 
 /* Check and accept a CONNECT whose client and namespace are registered. */
 static void connect_proceed(wu_ptl_conn_t *conn, uint32_t tag, const pmix_proc_t *proc, pid_t pid,
-                            const char *cred, size_t ncred)
+                            uint32_t caps, const char *cred, size_t ncred)
 {
     wu_srv_peer_t *peer = wu_ptl_conn_get_cbdata(conn);
     wu_srv_client_t *cl = wu_srv_client_find(proc);
@@ -325,6 +326,7 @@ static void connect_proceed(wu_ptl_conn_t *conn, uint32_t tag, const pmix_proc_t
     }
     cl->state = WU_SRV_CL_CONNECTING;
     cl->pid = (pid_t)-1 != got.pid ? got.pid : pid;
+    cl->caps = caps;
     wu_ptl_conn_retain(conn);
     wu_ptl_conn_release(cl->conn);
     cl->conn = conn;
@@ -384,7 +386,7 @@ void wu_srv_pconn_retry(void)
         }
         *pp = pc->next;
         if (PMIX_SUCCESS == rc) {
-            connect_proceed(pc->conn, pc->tag, &pc->proc, pc->pid, pc->cred, pc->ncred);
+            connect_proceed(pc->conn, pc->tag, &pc->proc, pc->pid, pc->caps, pc->cred, pc->ncred);
         } else {
             wu_srv_reply_close(pc->conn, pc->tag, rc);
         }
@@ -417,6 +419,7 @@ static int cmd_connect(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
     pmix_byte_object_t cred = PMIX_BYTE_OBJECT_STATIC_INIT;
     pmix_proc_t proc = PMIX_PROC_STATIC_INIT;
     pid_t pid = 0;
+    uint32_t caps = 0;
     int rc;
 
     if (peer->connected || peer->has_proc) {
@@ -426,8 +429,11 @@ static int cmd_connect(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
         PMIX_SUCCESS != (rc = wu_srv_unpack1(b, &mode, PMIX_STRING)) ||
         PMIX_SUCCESS != (rc = wu_srv_unpack1(b, &cred, PMIX_BYTE_OBJECT)) ||
         PMIX_SUCCESS != (rc = wu_srv_unpack1(b, &proc, PMIX_PROC)) ||
-        PMIX_SUCCESS != (rc = wu_srv_unpack1(b, &pid, PMIX_PID)) || 0 != wu_buffer_remaining(b) ||
-        NULL == version || PMIX_RANK_VALID < proc.rank || '\0' == proc.nspace[0]) {
+        PMIX_SUCCESS != (rc = wu_srv_unpack1(b, &pid, PMIX_PID)) ||
+        (0 != wu_buffer_remaining(b) &&
+         PMIX_SUCCESS != (rc = wu_srv_unpack1(b, &caps, PMIX_UINT32))) ||
+        0 != wu_buffer_remaining(b) || NULL == version || PMIX_RANK_VALID < proc.rank ||
+        '\0' == proc.nspace[0]) {
         wu_output_verbose(WU_VERB_WARN, wu_srv.out, "server: refusing a malformed connect request");
         rc = PMIX_ERR_BAD_PARAM;
         goto refuse;
@@ -453,7 +459,7 @@ static int cmd_connect(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
     }
     rc = connect_ready(&proc);
     if (PMIX_SUCCESS == rc) {
-        connect_proceed(peer->conn, tag, &proc, pid, cred.bytes, cred.size);
+        connect_proceed(peer->conn, tag, &proc, pid, caps, cred.bytes, cred.size);
     } else if (PMIX_ERR_WOULD_BLOCK == rc) {
         wu_srv_pconn_t *pc = calloc(1, sizeof *pc);
         if (NULL == pc) {
@@ -465,6 +471,7 @@ static int cmd_connect(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
         pc->tag = tag;
         pc->proc = proc;
         pc->pid = pid;
+        pc->caps = caps;
         pc->cred = cred.bytes;
         pc->ncred = cred.size;
         cred.bytes = NULL;
