@@ -6,12 +6,14 @@
 #    3 x the collected payload + 64 MiB;
 #  - above ptl_base_max_msg_size (set to 1 MiB here), a commit and a fence result fail with
 #    PMIX_ERR_OUT_OF_RESOURCE and a message naming the limit and its parameter, the peers that
-#    wait for the data that could not be committed get that error, and the job ends by itself.
+#    wait for the data that could not be committed get that error, and the job ends by itself;
+#    with gds shmem (the default) a fence's result is a shared segment, not a message, and the
+#    same fence succeeds.
 # The large runs use the limit of the environment (PMIX_MCA_ptl_base_max_msg_size, else the
 # default). In a sanitizer build the 64 MiB runs are skipped (minutes under ASan) and so is the
 # memory bound (ASan's quarantine keeps freed memory resident).
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-e2e_plan 10
+e2e_plan 11
 e2e_mktemp
 san=
 if readelf -d "$b/.libs/libpmix.so.2" 2>/dev/null | grep -q 'NEEDED.*san\.so'; then
@@ -65,13 +67,26 @@ else
     e2e_diag "$e2e_tmp/out"
 fi
 
-# every rank commits 400 KiB: the fence's result (1.6 MiB) cannot be sent
+# every rank commits 400 KiB: the fence's result (1.6 MiB) cannot be sent as a message (gds
+# hash: the data goes to each rank through its socket)
+PMIX_MCA_gds=hash
+export PMIX_MCA_gds
 limit_run fence 400
+unset PMIX_MCA_gds
 f=$(e2e_count_lines "$e2e_tmp/out" '^fence rank [0-9]: OUT-OF-RESOURCE')
 if [ "$e2e_rc" -eq 0 ] && [ "$f" -eq $np ] && named "$e2e_tmp/out"; then
-    e2e_ok "fence result above the limit: PMIX_ERR_OUT_OF_RESOURCE, message names the limit"
+    e2e_ok "fence result above the limit (gds hash): PMIX_ERR_OUT_OF_RESOURCE, message names the limit"
 else
     e2e_not_ok "fence result above the limit (wrun exit $e2e_rc, $f of $np fence lines)"
+    e2e_diag "$e2e_tmp/out"
+fi
+# with gds shmem (the default) the result is a shared segment, not a message: no such limit
+limit_run fence 400
+f=$(e2e_count_lines "$e2e_tmp/out" '^fence rank [0-9]: SUCCESS')
+if [ "$e2e_rc" -eq 0 ] && [ "$f" -eq $np ]; then
+    e2e_ok "the same fence with gds shmem: its result is a segment, above the message limit"
+else
+    e2e_not_ok "the same fence with gds shmem (wrun exit $e2e_rc, $f of $np fence SUCCESS lines)"
     e2e_diag "$e2e_tmp/out"
 fi
 e2e_exit
