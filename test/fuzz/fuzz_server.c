@@ -120,7 +120,7 @@ static void die(const char *what)
     abort();
 }
 
-static char tmpdir[64]; /* the server's PMIX_SERVER_TMPDIR, made here */
+static char tmpdir[4096]; /* the server's PMIX_SERVER_TMPDIR, made here (in $TMPDIR) */
 
 static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -135,7 +135,7 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
 }
 
 /* At exit: remove the temporary directory and the directory of the server's socket, which
- * ptl/usock makes in /tmp whatever PMIX_SERVER_TMPDIR says. The server is not finalized (its
+ * ptl/usock makes in $TMPDIR (else /tmp) whatever PMIX_SERVER_TMPDIR says. The server is not finalized (its
  * threads may be busy with the last input); only its files go. */
 static void remove_files(void)
 {
@@ -161,7 +161,8 @@ static void reg_done(pmix_status_t status, void *cbdata)
 
 static void server_start(void)
 {
-    char tmpl[] = "/tmp/wu-fuzz-XXXXXX", **env = NULL, *scheme;
+    const char *base = getenv("TMPDIR");
+    char tmpl[sizeof tmpdir], **env = NULL, *scheme;
     pmix_info_t info[2];
     pmix_nspace_t nsname;
     pmix_proc_t p;
@@ -172,6 +173,8 @@ static void server_start(void)
     setenv("PMIX_MCA_mca_base_user_param_file", "", 1);
     setenv("PMIX_MCA_mca_base_system_param_file", "", 1);
     setenv("PMIX_MCA_plog", "stdfd", 1);
+    snprintf(tmpl, sizeof tmpl, "%s/wu-fuzz-XXXXXX",
+             NULL != base && '/' == base[0] && strlen(base) < 4000 ? base : "/tmp");
     if (NULL == mkdtemp(tmpl)) {
         die("cannot make a temporary directory");
     }
