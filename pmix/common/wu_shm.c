@@ -211,7 +211,9 @@ static long w_ranks(wu_shm_writer_t *w)
     for (uint32_t i = 0; i < w->n; i++) {
         w->ranks[i] = w->e[i].rank;
     }
-    qsort(w->ranks, w->n, sizeof *w->ranks, cmp_rank);
+    if (w->n > 0) {
+        qsort(w->ranks, w->n, sizeof *w->ranks, cmp_rank);
+    }
     for (uint32_t i = 0; i < w->n; i++) {
         if (0 == i || w->ranks[i] != w->ranks[nranks - 1]) {
             w->ranks[nranks++] = w->ranks[i];
