@@ -29,6 +29,7 @@
  * reply cached). PMIx_Get_nb always completes on the progress thread. */
 #include "opal/util/wu_error.h"
 #include "pmix/client/wu_client.h"
+#include "opal/util/wu_show_help.h"
 #include "pmix/common/wu_pack.h"
 #include "pmix/common/wu_proto.h"
 
@@ -97,14 +98,17 @@ pmix_status_t PMIx_Put(pmix_scope_t scope, const char key[], pmix_value_t *val)
 
 /* ---- commit ---------------------------------------------------------------------------- */
 
-/* call->cbdata: the status of a commit that failed here (its failure was then reported to the
- * server), which is the call's result; else PMIX_SUCCESS and the server's answer is. */
+/* The server's answer to a commit, which nobody waits for (PMIx_Commit returned when the data
+ * went out): a refusal is said; a connection lost meanwhile is said by its own means. */
 static void commit_reply(int status, wu_buffer_t *reply, void *cbdata)
 {
-    wu_wait_call_t *call = cbdata;
-    pmix_status_t failed = *(pmix_status_t *)call->cbdata;
     (void)reply;
-    wu_wait_call_done(call, PMIX_SUCCESS != failed ? failed : status);
+    (void)cbdata;
+    if (PMIX_SUCCESS != status && PMIX_ERR_LOST_CONNECTION != status &&
+        PMIX_ERR_UNREACH != status) {
+        wu_show_help("help-wu-client.txt", "commit-refused", true, wu_client.myproc.nspace,
+                     wu_client.myproc.rank, PMIx_Error_string(status));
+    }
 }
 
 /* Is key staged in the local scope with the value val has in the remote scope (a PMIX_GLOBAL
@@ -170,6 +174,9 @@ static int commit_pack(wu_buffer_t *b, pmix_status_t status)
     return rc;
 }
 
+/* The commit goes out and PMIx_Commit returns, without waiting for the server's answer, as
+ * OpenPMIx does: the server reads this client's messages in order, so a fence or a Get this
+ * process sends later finds the data stored. */
 static void commit_fn(wu_wait_call_t *call)
 {
     wu_buffer_t b;
@@ -181,28 +188,23 @@ static void commit_fn(wu_wait_call_t *call)
     }
     rc = commit_pack(&b, PMIX_SUCCESS);
     if (PMIX_SUCCESS == rc) {
-        rc = wu_client_request(&b, 0, commit_reply, call);
+        rc = wu_client_request(&b, 0, commit_reply, NULL);
     }
-    if (PMIX_SUCCESS == rc) {
-        wu_client_staged_clear(); /* the server replaces earlier commits key by key */
-        return;
-    }
-    /* The data cannot reach the server (too large: wu_client_request said why). They are
-     * dropped, so that a later commit of other data can work, and the server learns of the
-     * failure: peers waiting for this process's data get the error instead of waiting on. */
+    /* Sent, or it cannot reach the server (too large: wu_client_request said why). Either way
+     * the staged data are dropped, so that a later commit of other data can work; after a
+     * failure the server learns of it, so that peers waiting for this process's data get the
+     * error instead of waiting on. */
     wu_client_staged_clear();
-    *(pmix_status_t *)call->cbdata = rc;
-    if (WU_CLIENT_CONNECTED == wu_client.mode && PMIX_SUCCESS == commit_pack(&b, rc) &&
-        PMIX_SUCCESS == wu_client_request(&b, 0, commit_reply, call)) {
-        return; /* commit_reply ends the call with rc */
+    if (PMIX_SUCCESS != rc && WU_CLIENT_CONNECTED == wu_client.mode &&
+        PMIX_SUCCESS == commit_pack(&b, rc)) {
+        (void)wu_client_request(&b, 0, commit_reply, NULL);
     }
     wu_wait_call_done(call, rc);
 }
 
 pmix_status_t PMIx_Commit(void)
 {
-    pmix_status_t failed = PMIX_SUCCESS;
-    return wu_client_wait_call(commit_fn, &failed);
+    return wu_client_wait_call(commit_fn, NULL);
 }
 
 /* ---- store internal -------------------------------------------------------------------- */

@@ -70,8 +70,10 @@ typedef enum wu_proto_cmd {
      *      list with the same value (PMIX_REMOTE puts), list of INFO (BOOL true) naming the
      *      keys of the local-scope list that are in the remote scope too (PMIX_GLOBAL puts:
      *      sent once).
-     * reply: nothing. The data replace earlier commits key by key. Pending GETs for these keys
-     * are answered; after a failed commit, GETs of missing keys get its status. */
+     * reply: nothing; the client does not wait for it (PMIx_Commit returns once the request is
+     * sent: later requests of the same client are handled after it) and reports a refusal.
+     * The data replace earlier commits key by key. Pending GETs for these keys are answered;
+     * after a failed commit, GETs of missing keys get its status. */
     WU_CMD_COMMIT = 4,
     /* req: list of PROC participants (rank PMIX_RANK_WILDCARD = every proc of that nspace;
      *      an empty list = every proc of the caller's nspace), list of INFO directives
