@@ -893,6 +893,17 @@ int wu_ptl_send(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *payl
         memcpy(f->data + WU_PTL_HDR_SIZE, payload, len);
     }
     f->off = (size_t)n;
+    if (n > 0) {
+        /* part of it is on the wire: the rest goes next, before any frame another thread
+         * handed over meanwhile (queued here, on the progress thread, not shifted); the write
+         * event writes it, so that an error ends the connection from the loop as always */
+        f->next = NULL;
+        c->qhead = c->qtail = f; /* send_now went only with an empty queue */
+        if (!c->wev_on && 0 == event_add(c->wev, NULL)) {
+            c->wev_on = true;
+        }
+        return WU_SUCCESS;
+    }
     return frame_queue(c, f);
 }
 
