@@ -514,6 +514,17 @@ bool wu_shm_has_rank(const wu_shm_seg_t *seg, pmix_rank_t rank)
 
 #define SHM_SEALS (F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL)
 
+/* A new memfd that can be sealed, in *f; *fd is set to -1 until it is sealed. */
+static int memfd_open(int *f, int *fd)
+{
+    *fd = -1;
+    *f = memfd_create("wu-shm", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (*f < 0) {
+        return ENOMEM == errno ? PMIX_ERR_NOMEM : PMIX_ERR_NOT_SUPPORTED;
+    }
+    return PMIX_SUCCESS;
+}
+
 static int memfd_seal(int f, int *fd)
 {
     if (0 != fcntl(f, F_ADD_SEALS, SHM_SEALS)) {
@@ -527,10 +538,9 @@ static int memfd_seal(int f, int *fd)
 int wu_shm_writer_memfd(wu_shm_writer_t *w, int *fd, size_t *len)
 {
     sink_t o;
-    int f = memfd_create("wu-shm", MFD_CLOEXEC | MFD_ALLOW_SEALING), rc;
-    *fd = -1;
-    if (f < 0) {
-        return ENOMEM == errno ? PMIX_ERR_NOMEM : PMIX_ERR_NOT_SUPPORTED;
+    int f, rc;
+    if (PMIX_SUCCESS != (rc = memfd_open(&f, fd))) {
+        return rc;
     }
     w->stage.used = 0;
     o.buf = &w->stage;
@@ -548,22 +558,13 @@ int wu_shm_writer_memfd(wu_shm_writer_t *w, int *fd, size_t *len)
 
 int wu_shm_memfd(const char *image, size_t len, int *fd)
 {
-    size_t done = 0;
-    int f = memfd_create("wu-shm", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-    *fd = -1;
-    if (f < 0) {
-        return ENOMEM == errno ? PMIX_ERR_NOMEM : PMIX_ERR_NOT_SUPPORTED;
+    int f, rc;
+    if (PMIX_SUCCESS != (rc = memfd_open(&f, fd))) {
+        return rc;
     }
-    while (done < len) {
-        ssize_t n = write(f, image + done, len - done);
-        if (n < 0 && EINTR == errno) {
-            continue;
-        }
-        if (n <= 0) {
-            close(f);
-            return PMIX_ERR_NOMEM;
-        }
-        done += (size_t)n;
+    if (PMIX_SUCCESS != (rc = write_all(f, image, len))) {
+        close(f);
+        return rc;
     }
     return memfd_seal(f, fd);
 }
