@@ -18,10 +18,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char shm_magic[8] = {'W', 'U', 'S', 'H', 'M', 0, 0, 1};
+static const char shm_magic[8] = {'W', 'U', 'S', 'H', 'M', 0, 0, 2};
 
 #define HEAD_LEN   40u /* magic, length, buckets, entries, ranks, bucket and rank offsets */
-#define ENTRY_HEAD 14u /* next, rank, value length, key length */
+#define ENTRY_HEAD 18u /* next, rank, value offset, value length, key length */
 #define RANK_LEN   8u  /* rank, entries */
 
 /* ---- shared ------------------------------------------------------------------------------ */
@@ -268,14 +268,15 @@ static int sink_put(sink_t *o, const void *p, size_t n)
     return n >= STAGE_LEN ? write_all(o->fd, p, n) : wu_buffer_put(o->buf, p, n);
 }
 
-/* Lay the segment out into o: the tables (built in w->img), then each entry from the arena, so
- * that a segment written to a file is never whole in memory. *len: its length. */
+/* Lay the segment out into o: the tables (built in w->img), then the entries with their keys,
+ * then the values from the arena, so that a segment written to a file is never whole in
+ * memory. *len: its length. */
 static int w_layout(wu_shm_writer_t *w, sink_t *o, size_t *len)
 {
     static const char zeros[8];
     uint32_t nb = 1, nranks;
     long nr = w_ranks(w);
-    size_t off_buckets = HEAD_LEN, off_ranks, off_entries, total, pos;
+    size_t off_buckets = HEAD_LEN, off_ranks, off_entries, off_values, total, pos, vpos;
     char *tab;
     uint64_t len64;
     int rc;
@@ -288,15 +289,19 @@ static int w_layout(wu_shm_writer_t *w, sink_t *o, size_t *len)
     }
     off_ranks = align8(off_buckets + (size_t)nb * 4u);
     off_entries = align8(off_ranks + (size_t)nranks * RANK_LEN);
-    total = off_entries;
+    off_values = off_entries;
     for (uint32_t i = 0; i < w->n; i++) {
-        total += align8(ENTRY_HEAD + w->e[i].keylen + 1 + w->e[i].vallen);
+        off_values += align8(ENTRY_HEAD + w->e[i].keylen + 1);
+    }
+    total = off_values;
+    for (uint32_t i = 0; i < w->n; i++) {
+        total += align8(w->e[i].vallen);
     }
     if (total > UINT32_MAX) {
         return PMIX_ERR_BAD_PARAM;
     }
     /* the tables; each entry's chain link is kept in its writer entry's next (no longer needed
-     * for the writer's own index once laid out: reset rebuilds it) */
+     * for the writer's own index once laid out: it is rebuilt below) */
     w->img.used = 0;
     if (PMIX_SUCCESS != wu_buffer_reserve(&w->img, off_entries)) {
         return PMIX_ERR_NOMEM;
@@ -324,38 +329,45 @@ static int w_layout(wu_shm_writer_t *w, sink_t *o, size_t *len)
         e->next = get32(bucket); /* chained in front of the bucket's first */
         put32(bucket, (uint32_t)pos);
         put32(cnt, get32(cnt) + 1u);
-        pos += align8(ENTRY_HEAD + e->keylen + 1 + e->vallen);
+        pos += align8(ENTRY_HEAD + e->keylen + 1);
     }
     if (o->fd >= 0) {
         rc = write_all(o->fd, tab, off_entries);
     } else {
         rc = PMIX_SUCCESS; /* the image is w->img itself */
     }
+    vpos = off_values;
     for (uint32_t i = 0; i < w->n && PMIX_SUCCESS == rc; i++) {
         const wentry_t *e = &w->e[i];
         char head[ENTRY_HEAD];
         uint16_t kl = (uint16_t)e->keylen;
-        size_t elen = ENTRY_HEAD + e->keylen + 1 + e->vallen;
+        size_t elen = ENTRY_HEAD + e->keylen + 1;
         put32(head, e->next);
         put32(head + 4, e->rank);
-        put32(head + 8, (uint32_t)e->vallen);
-        memcpy(head + 12, &kl, sizeof kl);
+        put32(head + 8, (uint32_t)vpos);
+        put32(head + 12, (uint32_t)e->vallen);
+        memcpy(head + 16, &kl, sizeof kl);
+        vpos += align8(e->vallen);
         rc = sink_put(o, head, ENTRY_HEAD);
         if (PMIX_SUCCESS == rc) {
             rc = sink_put(o, w->arena.base + e->key, e->keylen + 1);
         }
-        if (PMIX_SUCCESS == rc) {
-            rc = sink_put(o, w->arena.base + e->val, e->vallen);
-        }
         if (PMIX_SUCCESS == rc && align8(elen) > elen) {
             rc = sink_put(o, zeros, align8(elen) - elen);
+        }
+    }
+    for (uint32_t i = 0; i < w->n && PMIX_SUCCESS == rc; i++) {
+        const wentry_t *e = &w->e[i];
+        rc = sink_put(o, w->arena.base + e->val, e->vallen);
+        if (PMIX_SUCCESS == rc && align8(e->vallen) > e->vallen) {
+            rc = sink_put(o, zeros, align8(e->vallen) - e->vallen);
         }
     }
     if (PMIX_SUCCESS == rc) {
         rc = sink_flush(o);
     }
     /* the chain links overwrote the writer's index: rebuild it */
-    if (PMIX_SUCCESS == rc && NULL != w->heads) {
+    if (NULL != w->heads) {
         memset(w->heads, 0, w->nheads * sizeof *w->heads);
         for (uint32_t i = 0; i < w->n; i++) {
             uint32_t b = w->e[i].hash & (w->nheads - 1u);
@@ -408,17 +420,20 @@ int wu_shm_open(const void *base, size_t len, wu_shm_seg_t *seg)
     return PMIX_SUCCESS;
 }
 
-/* The entry at off, checked: its key length and value length. false for a bad entry. */
-static bool entry_ok(const wu_shm_seg_t *seg, uint32_t off, uint16_t *kl, uint32_t *vlen)
+/* The entry at off, checked: its key length, value offset and value length. false for a bad
+ * entry. */
+static bool entry_ok(const wu_shm_seg_t *seg, uint32_t off, uint16_t *kl, uint32_t *voff,
+                     uint32_t *vlen)
 {
     const char *p = seg->base + off;
     if (0 != off % 8u || off > seg->len || seg->len - off < ENTRY_HEAD) {
         return false;
     }
-    *vlen = get32(p + 8);
-    memcpy(kl, p + 12, sizeof *kl);
-    return *kl <= PMIX_MAX_KEYLEN && seg->len - off - ENTRY_HEAD >= (size_t)*kl + 1u + *vlen &&
-           '\0' == p[ENTRY_HEAD + *kl];
+    *voff = get32(p + 8);
+    *vlen = get32(p + 12);
+    memcpy(kl, p + 16, sizeof *kl);
+    return *kl <= PMIX_MAX_KEYLEN && seg->len - off - ENTRY_HEAD >= (size_t)*kl + 1u &&
+           '\0' == p[ENTRY_HEAD + *kl] && *voff <= seg->len && seg->len - *voff >= *vlen;
 }
 
 int wu_shm_fetch(const wu_shm_seg_t *seg, pmix_rank_t rank, const char *key, pmix_value_t **val)
@@ -432,9 +447,9 @@ int wu_shm_fetch(const wu_shm_seg_t *seg, pmix_rank_t rank, const char *key, pmi
     off = get32(seg->buckets + (shm_hash(rank, key, keylen) & (seg->nbuckets - 1u)) * 4u);
     while (0 != off) {
         const char *p = seg->base + off;
-        uint32_t vlen;
+        uint32_t voff, vlen;
         uint16_t kl;
-        if (++steps > seg->nentries || !entry_ok(seg, off, &kl, &vlen)) {
+        if (++steps > seg->nentries || !entry_ok(seg, off, &kl, &voff, &vlen)) {
             return PMIX_ERR_BAD_PARAM;
         }
         if (get32(p + 4) == rank && kl == keylen && 0 == memcmp(p + ENTRY_HEAD, key, keylen)) {
@@ -446,7 +461,7 @@ int wu_shm_fetch(const wu_shm_seg_t *seg, pmix_rank_t rank, const char *key, pmi
                 return PMIX_ERR_NOMEM;
             }
             wu_buffer_construct(&b);
-            b.base = (char *)p + ENTRY_HEAD + kl + 1; /* a read-only view: not destructed */
+            b.base = (char *)seg->base + voff; /* a read-only view: not destructed */
             b.used = b.cap = vlen;
             rc = wu_unpack(&b, v, &one, PMIX_VALUE);
             if (PMIX_SUCCESS != rc) {
@@ -472,10 +487,10 @@ int wu_shm_walk(const wu_shm_seg_t *seg, int (*fn)(pmix_rank_t rank, const char 
         uint32_t off = get32(seg->buckets + b * 4u);
         while (0 != off) {
             const char *p = seg->base + off;
-            uint32_t vlen;
+            uint32_t voff, vlen;
             uint16_t kl;
             int rc;
-            if (++steps > seg->nentries || !entry_ok(seg, off, &kl, &vlen)) {
+            if (++steps > seg->nentries || !entry_ok(seg, off, &kl, &voff, &vlen)) {
                 return PMIX_ERR_BAD_PARAM;
             }
             if (PMIX_SUCCESS != (rc = fn(get32(p + 4), p + ENTRY_HEAD, ctx))) {

@@ -4,13 +4,17 @@
  * the value they return.
  *
  * Layout (integers little-endian as written by this host; a segment never leaves it):
- *   header   magic "WUSHM\0\0\1", u64 length of the whole segment, u32 buckets, u32 entries,
+ *   header   magic "WUSHM\0\0\2", u64 length of the whole segment, u32 buckets, u32 entries,
  *            u32 ranks, u32 offset of the bucket table, u32 offset of the rank table
  *   buckets  u32 offset of the first entry of each bucket (0: empty)
  *   ranks    u32 rank, u32 its entries, for every rank the segment holds (sorted by rank)
- *   entries  u32 offset of the next entry of the bucket (0: last), u32 rank, u32 value length,
- *            u16 key length, the key and its NUL, the value (wu_pack of one PMIX_VALUE), each
- *            entry 8-byte aligned
+ *   entries  u32 offset of the next entry of the bucket (0: last), u32 rank, u32 offset and
+ *            u32 length of the value, u16 key length, the key and its NUL, each entry 8-byte
+ *            aligned
+ *   values   each a wu_pack of one PMIX_VALUE, 8-byte aligned
+ * The tables and entries come first, the values after them: opening a segment and walking its
+ * keys touches only its first pages, and a lookup only the pages of the value it returns
+ * (each page a reader touches costs it a fault).
  * A reader trusts nothing: every offset and length is checked against the segment's length,
  * a bucket chain is walked at most `entries` steps, a key must end with its NUL, and a value
  * is unpacked from its own bytes only. A bad segment gives PMIX_ERR_BAD_PARAM, never a read

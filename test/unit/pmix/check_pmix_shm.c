@@ -5,7 +5,8 @@
  * are refused; a damaged segment (every truncation, random byte changes) is refused or reads
  * back without a read outside it (run under the sanitizers in CI); a segment in a sealed
  * memfd cannot be changed, maps and reads back after its fd is closed, and an unsealed one is
- * refused. */
+ * refused; opening a segment and walking its keys reads only its first page (the values come
+ * after the tables and entries), and a lookup only the pages of its value. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* memfd_create */
 #endif
@@ -238,6 +239,76 @@ START_TEST(sealed_memfd)
 }
 END_TEST
 
+static int count_entry(pmix_rank_t rank, const char *key, void *ctx)
+{
+    (void)rank;
+    (void)key;
+    ++*(int *)ctx;
+    return PMIX_SUCCESS;
+}
+
+/* Eight ranks with a 64 KiB value each (a fence of the benchmark): the tables and entries fit
+ * in the first page, and every page after it may be unreadable for open, walk and rank checks;
+ * a fetch reads its own value's pages only. */
+START_TEST(values_after_entries)
+{
+    enum { VAL = 64 * 1024, RANKS = 8 };
+    long page = sysconf(_SC_PAGESIZE);
+    wu_shm_writer_t *w;
+    wu_shm_seg_t seg;
+    pmix_value_t v, *got;
+    const char *img;
+    char *val = malloc(VAL), *map;
+    size_t len, maplen;
+    int n = 0;
+    ck_assert_ptr_nonnull(val);
+    ck_assert_int_eq(PMIX_SUCCESS, wu_shm_writer_new(&w));
+    for (pmix_rank_t r = 0; r < RANKS; r++) {
+        memset(val, (int)r + 1, VAL);
+        PMIX_VALUE_CONSTRUCT(&v);
+        v.type = PMIX_BYTE_OBJECT;
+        v.data.bo.bytes = val;
+        v.data.bo.size = VAL;
+        ck_assert_int_eq(PMIX_SUCCESS, wu_shm_writer_add(w, r, "bench.fence", &v));
+    }
+    ck_assert_int_eq(PMIX_SUCCESS, wu_shm_writer_image(w, &img, &len));
+    maplen = (len + (size_t)page - 1) / (size_t)page * (size_t)page;
+    map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ck_assert_ptr_ne(MAP_FAILED, map);
+    memcpy(map, img, len);
+    ck_assert_int_eq(0, mprotect(map + page, maplen - (size_t)page, PROT_NONE));
+    ck_assert_int_eq(PMIX_SUCCESS, wu_shm_open(map, len, &seg));
+    ck_assert_int_eq(PMIX_SUCCESS, wu_shm_walk(&seg, count_entry, &n));
+    ck_assert_int_eq(RANKS, n);
+    for (pmix_rank_t r = 0; r < RANKS; r++) {
+        ck_assert(wu_shm_has_rank(&seg, r));
+    }
+    ck_assert(!wu_shm_has_rank(&seg, RANKS));
+    {
+        /* rank 3's value (its bytes are 4s) and the page before (the packed value's header
+         * sits just before its bytes) readable again: its fetch reads nothing else */
+        size_t at = (size_t)page, first, last;
+        while (at + VAL <= len && !(4 == img[at] && 4 == img[at + 63] && 4 == img[at + VAL - 1])) {
+            at++;
+        }
+        ck_assert_uint_le(at + VAL, len);
+        first = at / (size_t)page * (size_t)page;
+        first = first >= 2 * (size_t)page ? first - (size_t)page : (size_t)page;
+        last = (at + VAL) / (size_t)page * (size_t)page + (size_t)page;
+        last = last < maplen ? last : maplen;
+        ck_assert_int_eq(0, mprotect(map + first, last - first, PROT_READ));
+        ck_assert_int_eq(PMIX_SUCCESS, wu_shm_fetch(&seg, 3, "bench.fence", &got));
+        ck_assert_uint_eq(VAL, got->data.bo.size);
+        ck_assert_int_eq(4, got->data.bo.bytes[0]);
+        ck_assert_int_eq(4, got->data.bo.bytes[VAL - 1]);
+        PMIX_VALUE_RELEASE(got);
+    }
+    munmap(map, maplen);
+    wu_shm_writer_free(w);
+    free(val);
+}
+END_TEST
+
 static Suite *shm_suite(void)
 {
     Suite *s = suite_create("pmix_shm");
@@ -246,6 +317,7 @@ static Suite *shm_suite(void)
     tcase_add_test(tc, last_value_and_args);
     tcase_add_test(tc, damaged);
     tcase_add_test(tc, sealed_memfd);
+    tcase_add_test(tc, values_after_entries);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;
