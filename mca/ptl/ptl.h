@@ -219,6 +219,10 @@ int wu_ptl_send_shared_fd(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, wu_ptl
  * descriptor must arrive with its first byte, and only on a trusted connection: a descriptor
  * that comes otherwise, or a frame flagged without one, drops the peer (WU_ERR_BAD_FORMAT). */
 int wu_ptl_conn_take_fd(wu_ptl_conn_t *c);
+/* Bytes of the frames handed to c (wu_ptl_send and its kin) that are not written yet: queued on
+ * the progress thread or on their way to it. Any thread. A sender that must not let them pile
+ * up (a loop of commits) waits while this is large. */
+size_t wu_ptl_conn_backlog(wu_ptl_conn_t *c);
 /* Close c asynchronously: its closed callback runs (WU_SUCCESS) unless it already has. Any
  * thread. Does not drop a reference. */
 WU_EXPORT void wu_ptl_close(wu_ptl_conn_t *c);

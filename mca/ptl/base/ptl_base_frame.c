@@ -98,7 +98,7 @@ struct wu_ptl_shared {
  * only the header in data and the payload in shared. */
 typedef struct wu_ptl_frame {
     struct wu_ptl_frame *next;
-    wu_ptl_conn_t *conn;     /* until it is queued (send_fn) */
+    wu_ptl_conn_t *conn;     /* the frame's (counted in its backlog) */
     wu_ptl_shared_t *shared; /* one reference, or NULL */
     int fd;                  /* a descriptor to pass with the first byte, or -1 */
     size_t len, off;         /* bytes of the frame (header + payload), bytes written so far */
@@ -111,6 +111,7 @@ struct wu_ptl_conn {
     int fd;
     bool closed;               /* progress thread only, from here on */
     _Atomic unsigned shifting; /* frames handed to the progress thread, not yet queued */
+    _Atomic size_t backlog;    /* bytes of the frames not freed yet (shifted or queued) */
     bool wev_on;
     struct event *rev, *wev;
     wu_ptl_recv_fn_t recv;
@@ -288,6 +289,7 @@ void wu_ptl_shared_release(wu_ptl_shared_t *s)
 
 static void frame_free(wu_ptl_frame_t *f)
 {
+    atomic_fetch_sub(&f->conn->backlog, f->len);
     wu_ptl_shared_release(f->shared);
     if (f->fd >= 0) {
         close(f->fd);
@@ -825,8 +827,14 @@ static wu_ptl_frame_t *frame_new(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags,
     f->fd = -1;
     f->len = WU_PTL_HDR_SIZE + len;
     f->off = 0;
+    atomic_fetch_add(&c->backlog, f->len);
     hdr_fill(f->data, tag, flags, len);
     return f;
+}
+
+size_t wu_ptl_conn_backlog(wu_ptl_conn_t *c)
+{
+    return NULL != c ? atomic_load(&c->backlog) : 0;
 }
 
 /* Hand f to c's progress thread, which queues and writes it. */
@@ -948,7 +956,8 @@ static int send_shared(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, wu_ptl_sh
         return WU_ERR_NOMEM;
     }
     if (fd >= 0 && (f->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0) {
-        free(f);
+        f->fd = -1;
+        frame_free(f);
         return WU_ERR_SYS;
     }
     atomic_fetch_add(&s->refs, 1);
