@@ -2,14 +2,18 @@
 /* wu_client.h -- internal state and helpers of the PMIx client library (pmix/client/).
  *
  * Threads. PMIx_Init starts one progress thread (opal/event/wu_progress.h). Everything below
- * marked "progress thread" (the data store, the staged puts, the pending requests, the
- * connection state) is touched only there: the public functions shift their work into it and
- * the blocking ones wait for the nonblocking form to complete. User callbacks run on the
- * progress thread with no lock held, so they may call back into the library. The lock
- * wu_client.lock guards the init reference count and is never held across a wait or callback.
- * The one exception to "progress thread only" is the data store: a Get whose answer is in it is
- * answered in the caller's thread, under wu_client.store_lock (held for reading there, for
- * writing where the progress thread changes the store; never across a wait or callback).
+ * marked "progress thread" (the pending requests, the connection state) is touched only there:
+ * the public functions shift their work into it and the blocking ones wait for the nonblocking
+ * form to complete. User callbacks run on the progress thread with no lock held, so they may
+ * call back into the library. The lock wu_client.lock guards the init reference count and is
+ * never held across a wait or callback. Two exceptions to "progress thread only" save the
+ * calls that need no server a thread hop each:
+ *  - the data store: a Get whose answer is in it is answered in the caller's thread, and a Put
+ *    stores its value there, under wu_client.store_lock (held for reading wherever the store is
+ *    read, the progress thread included, and for writing wherever it changes; never across a
+ *    wait or callback);
+ *  - the staged puts: PMIx_Put stages and PMIx_Commit packs them in the caller's thread, under
+ *    wu_client.stage_lock; only the packed commit is handed to the progress thread to send.
  *
  * Modes. Connected: PMIX_NAMESPACE, PMIX_RANK and WU_PMIX_SERVER_URI name the server, and the
  * client talks the protocol of pmix/common/wu_proto.h over one ptl connection. Singleton: none of
@@ -57,8 +61,10 @@ typedef struct wu_client {
     pmix_proc_t myproc;
     char hostname[256];
     wu_progress_t *pt;
-    /* The buffer of the last request sent, kept for the next one (progress thread only): a
-     * large commit then reuses warm memory instead of pages that fault again each time. */
+    /* The buffer of the last request sent, kept for the next one (any thread, under
+     * spare_lock): a large commit then reuses warm memory instead of pages that fault again
+     * each time. */
+    pthread_mutex_t spare_lock;
     wu_buffer_t spare;
     const wu_gds_module_t *gds;
     bool plog_open, ptl_open, psec_open;
@@ -68,6 +74,17 @@ typedef struct wu_client {
      * writing, and other threads read store only while they hold it for reading. The progress
      * thread's own reads need no lock: no other thread writes. */
     pthread_rwlock_t store_lock;
+    /* Guards staged (below). Never held with store_lock, across a wait or a callback. */
+    pthread_mutex_t stage_lock;
+    /* What PMIx_Put staged for the next Commit, replaced key by key, in gds stores of their own
+     * (under the own proc; NULL until the first Put): [0] local scope, [1] remote scope. */
+    wu_gds_store_t *staged[2];
+    /* Commits handed to the progress thread and not sent yet: past a bound, PMIx_Commit waits
+     * for them (a loop of commits stays bounded in memory). */
+    atomic_int commits_queued;
+    /* Set when the connection to the server is lost (mode LOST), for the threads that may not
+     * read mode. */
+    atomic_bool lost;
     /* pt while the library is initialized in this process: set at the end of PMIx_Init,
      * cleared by the last PMIx_Finalize and, in a child, by fork (pthread_atfork). What
      * wu_client_ready reads, without a lock or a system call on every Get. */
@@ -80,11 +97,8 @@ typedef struct wu_client {
     pmix_proc_t server;
     uint32_t next_tag;
     wu_client_req_t *pending; /* requests sent, awaiting their reply */
-    /* What PMIx_Put staged for the next Commit, replaced key by key, in gds stores of their own
-     * (under the own proc; NULL until the first Put): [0] local scope, [1] remote scope. */
-    wu_gds_store_t *staged[2];
-    char **cleanup;          /* singleton: paths registered for removal */
-    bool *cleanup_recursive; /* parallel to cleanup */
+    char **cleanup;           /* singleton: paths registered for removal */
+    bool *cleanup_recursive;  /* parallel to cleanup */
     size_t ncleanup;
 } wu_client_t;
 
@@ -104,6 +118,9 @@ int wu_client_wait_call(wu_wait_call_fn_t fn, void *arg);
 /* Shift fn(arg) into the progress thread (never inline). PMIX_ERR_INIT when not initialized. */
 int wu_client_shift(wu_shift_fn_t fn, void *arg);
 
+/* Does a request of buf's size fit through the transport? If not, says so (naming the limit and
+ * how to raise it). Any thread. */
+bool wu_client_msg_fits(const wu_buffer_t *buf);
 /* Start a request (progress thread): buf holds the command byte and fields (it is sent and
  * destructed here). cb runs exactly once, later, never inline; timeout > 0 adds a local timer
  * giving PMIX_ERR_TIMEOUT. Returns PMIX_SUCCESS, or an error (PMIX_ERR_UNREACH when not
@@ -122,18 +139,21 @@ void wu_client_fail_pending(int status);
 
 /* PMIX_TIMEOUT of info (any of n) in seconds (0: none). */
 double wu_client_timeout(const pmix_info_t *info, size_t n);
-/* Take / drop wu_client.store_lock for writing around a change of the store (progress thread). */
+/* Take / drop wu_client.store_lock for writing around a change of the store, for reading around
+ * a lookup (any thread; never twice: the lock is not recursive). */
 void wu_client_store_wrlock(void);
+void wu_client_store_rdlock(void);
 void wu_client_store_unlock(void);
-/* Make store_lock a new, free lock (in a child of fork, where it may have been held). */
+/* Make store_lock and stage_lock new, free locks (in a child of fork, where they may have been
+ * held). */
 void wu_client_store_lock_reset(void);
-/* Store the records of a blob (wu_proto.h format) as process data (progress thread; takes
- * store_lock itself). */
+/* Store the records of a blob (wu_proto.h format) as process data, except this process's own
+ * (progress thread; takes store_lock itself). */
 int wu_client_store_blob(const pmix_byte_object_t *bo);
 
 /* ---- per-area hooks ---------------------------------------------------------------------- */
 
-/* wu_client_data.c: free the staged puts (progress thread). */
+/* wu_client_data.c: free the staged puts (any thread; takes stage_lock). */
 void wu_client_staged_clear(void);
 /* wu_client_misc.c: remove the singleton's registered cleanup paths (progress thread). */
 void wu_client_run_cleanup(void);

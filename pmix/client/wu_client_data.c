@@ -24,9 +24,14 @@
  *
  * PMIx_Get does the local lookup in the caller's thread, under the store's read lock
  * (wu_client.store_lock), and shifts to the progress thread only to ask the server; so many
- * threads read at once, and a Get answered locally costs a hash lookup and a copy. The progress
- * thread holds the lock for writing while it changes the store (a Put, a fence's data, a
- * reply cached). PMIx_Get_nb always completes on the progress thread. */
+ * threads read at once, and a Get answered locally costs a hash lookup and a copy. PMIx_Put
+ * stores and stages in the caller's thread too (the store's write lock, then
+ * wu_client.stage_lock), and PMIx_Commit packs the staged data there and hands the request to
+ * the progress thread without waiting for it to be sent (unless commits pile up: see
+ * commit_wait_room): neither costs a thread hop. The
+ * progress thread holds the store's lock for writing while it changes the store (a fence's
+ * data, a reply cached) and for reading while it looks something up. PMIx_Get_nb always
+ * completes on the progress thread. */
 #include "opal/util/wu_error.h"
 #include "pmix/client/wu_client.h"
 #include "opal/util/wu_show_help.h"
@@ -36,6 +41,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 /* ---- staged puts ----------------------------------------------------------------------- */
 
@@ -50,7 +57,8 @@ static int stage(int k, const char *key, const pmix_value_t *val)
                               key, val);
 }
 
-void wu_client_staged_clear(void)
+/* Free the staged puts (stage_lock held). */
+static void staged_clear(void)
 {
     for (int k = 0; k < 2; k++) {
         if (NULL != wu_client.staged[k]) {
@@ -60,40 +68,41 @@ void wu_client_staged_clear(void)
     }
 }
 
-typedef struct {
-    pmix_scope_t scope;
-    const char *key;
-    const pmix_value_t *val;
-} put_t;
-
-static int put_fn(void *arg)
+void wu_client_staged_clear(void)
 {
-    put_t *p = arg;
-    int rc;
-    wu_client_store_wrlock();
-    rc = wu_client.gds->put(wu_client.store, wu_client.myproc.nspace, wu_client.myproc.rank, p->key,
-                            p->val);
-    wu_client_store_unlock();
-    if (PMIX_SUCCESS != rc || PMIX_INTERNAL == p->scope) {
-        return rc;
-    }
-    if (PMIX_REMOTE != p->scope && PMIX_SUCCESS != (rc = stage(0, p->key, p->val))) {
-        return rc;
-    }
-    if (PMIX_LOCAL != p->scope) {
-        rc = stage(1, p->key, p->val);
-    }
-    return rc;
+    pthread_mutex_lock(&wu_client.stage_lock);
+    staged_clear();
+    pthread_mutex_unlock(&wu_client.stage_lock);
 }
 
+/* In the caller's thread: the value goes into the store (for this process's own Gets), then is
+ * staged per scope for the next commit. */
 pmix_status_t PMIx_Put(pmix_scope_t scope, const char key[], pmix_value_t *val)
 {
-    put_t p = {scope, key, val};
+    int rc;
     if (!wu_key_ok(key) || NULL == val || scope > PMIX_INTERNAL) {
         return PMIX_ERR_BAD_PARAM;
     }
+    if (!wu_client_ready()) {
+        return PMIX_ERR_INIT;
+    }
+    wu_client_store_wrlock();
+    rc = wu_client.gds->put(wu_client.store, wu_client.myproc.nspace, wu_client.myproc.rank, key,
+                            val);
+    wu_client_store_unlock();
+    if (PMIX_SUCCESS != rc || PMIX_INTERNAL == scope) {
+        return rc;
+    }
     /* PMIX_SCOPE_UNDEF is taken as PMIX_GLOBAL, the widest */
-    return wu_client_call(put_fn, &p);
+    pthread_mutex_lock(&wu_client.stage_lock);
+    if (PMIX_REMOTE != scope) {
+        rc = stage(0, key, val);
+    }
+    if (PMIX_SUCCESS == rc && PMIX_LOCAL != scope) {
+        rc = stage(1, key, val);
+    }
+    pthread_mutex_unlock(&wu_client.stage_lock);
+    return rc;
 }
 
 /* ---- commit ---------------------------------------------------------------------------- */
@@ -174,37 +183,120 @@ static int commit_pack(wu_buffer_t *b, pmix_status_t status)
     return rc;
 }
 
-/* The commit goes out and PMIx_Commit returns, without waiting for the server's answer, as
- * OpenPMIx does: the server reads this client's messages in order, so a fence or a Get this
- * process sends later finds the data stored. */
-static void commit_fn(wu_wait_call_t *call)
+/* A packed commit, on its way to the progress thread. */
+typedef struct {
+    wu_buffer_t b;
+} commit_t;
+
+/* Progress thread: send it (a connection lost meanwhile is said by its own means). */
+static void commit_send(void *arg)
+{
+    commit_t *c = arg;
+    (void)wu_client_request(&c->b, 0, commit_reply, NULL);
+    free(c);
+    atomic_fetch_sub(&wu_client.commits_queued, 1);
+}
+
+static int commit_nothing(void *arg)
+{
+    (void)arg;
+    return PMIX_SUCCESS;
+}
+
+/* Commits a loop may have on their way before the next one waits: this many handed to the
+ * progress thread and not sent yet, or this many bytes of frames not written to the socket yet
+ * (a server that reads slower than the loop commits). */
+#define COMMITS_QUEUED_MAX  16
+#define COMMITS_BACKLOG_MAX ((size_t)4 << 20)
+
+static double mono_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Wait (not on the progress thread, which must do the sending) until the commits before this
+ * one are within the bounds, the connection is lost, or WU_CLIENT_HANDSHAKE_TIMEOUT passed
+ * (a server that stopped reading: the commit is queued anyway, as a blocking write would not). */
+static void commit_wait_room(void)
+{
+    double start = 0;
+    if (wu_progress_in_thread(wu_client.pt)) {
+        return;
+    }
+    if (atomic_load(&wu_client.commits_queued) >= COMMITS_QUEUED_MAX) {
+        (void)wu_client_call(commit_nothing, NULL); /* the shifts run in order: all sent */
+    }
+    while (wu_ptl_conn_backlog(wu_client.conn) > COMMITS_BACKLOG_MAX &&
+           !atomic_load(&wu_client.lost)) {
+        double now = mono_now();
+        if (0 == start) {
+            start = now;
+        } else if (now - start > WU_CLIENT_HANDSHAKE_TIMEOUT) {
+            break;
+        }
+        usleep(200);
+    }
+}
+
+/* Hand the request in b to the progress thread (b is emptied), once the commits before it are
+ * within the bounds. */
+static int commit_hand_over(wu_buffer_t *b)
+{
+    commit_t *c = malloc(sizeof *c);
+    int rc;
+    if (NULL == c) {
+        wu_buffer_destruct(b);
+        return PMIX_ERR_NOMEM;
+    }
+    c->b = *b;
+    wu_buffer_construct(b);
+    commit_wait_room();
+    atomic_fetch_add(&wu_client.commits_queued, 1);
+    if (PMIX_SUCCESS != (rc = wu_client_shift(commit_send, c))) {
+        atomic_fetch_sub(&wu_client.commits_queued, 1);
+        wu_buffer_destruct(&c->b);
+        free(c);
+    }
+    return rc;
+}
+
+/* The commit is packed in the caller's thread and handed to the progress thread; PMIx_Commit
+ * returns without waiting for it to be sent or answered, as OpenPMIx's does. The progress
+ * thread sends requests in the order they were handed over and the server reads this client's
+ * messages in order, so a fence or a Get this process starts later finds the data stored. */
+pmix_status_t PMIx_Commit(void)
 {
     wu_buffer_t b;
     int rc;
-    if (WU_CLIENT_SINGLETON == wu_client.mode) {
-        wu_client_staged_clear(); /* nobody to send them to: the data is in the store */
-        wu_wait_call_done(call, PMIX_SUCCESS);
-        return;
+    if (!wu_client_ready()) {
+        return PMIX_ERR_INIT;
+    }
+    pthread_mutex_lock(&wu_client.stage_lock);
+    if (wu_client.singleton || atomic_load(&wu_client.lost)) {
+        /* nobody to send them to (the data is in the store), or no server any more */
+        staged_clear();
+        pthread_mutex_unlock(&wu_client.stage_lock);
+        return wu_client.singleton ? PMIX_SUCCESS : PMIX_ERR_UNREACH;
     }
     rc = commit_pack(&b, PMIX_SUCCESS);
+    /* Either way the staged data are dropped, so that a later commit of other data can work */
+    staged_clear();
+    pthread_mutex_unlock(&wu_client.stage_lock);
+    if (PMIX_SUCCESS == rc && !wu_client_msg_fits(&b)) {
+        wu_buffer_destruct(&b);
+        rc = PMIX_ERR_OUT_OF_RESOURCE;
+    }
     if (PMIX_SUCCESS == rc) {
-        rc = wu_client_request(&b, 0, commit_reply, NULL);
+        return commit_hand_over(&b);
     }
-    /* Sent, or it cannot reach the server (too large: wu_client_request said why). Either way
-     * the staged data are dropped, so that a later commit of other data can work; after a
-     * failure the server learns of it, so that peers waiting for this process's data get the
-     * error instead of waiting on. */
-    wu_client_staged_clear();
-    if (PMIX_SUCCESS != rc && WU_CLIENT_CONNECTED == wu_client.mode &&
-        PMIX_SUCCESS == commit_pack(&b, rc)) {
-        (void)wu_client_request(&b, 0, commit_reply, NULL);
+    /* after a failure the server learns of it, so that peers waiting for this process's data
+     * get the error instead of waiting on */
+    if (PMIX_SUCCESS == commit_pack(&b, rc)) {
+        (void)commit_hand_over(&b);
     }
-    wu_wait_call_done(call, rc);
-}
-
-pmix_status_t PMIx_Commit(void)
-{
-    return wu_client_wait_call(commit_fn, NULL);
+    return rc;
 }
 
 /* ---- store internal -------------------------------------------------------------------- */
@@ -451,7 +543,10 @@ static void get_fn(void *arg)
     get_req_t *g = arg;
     pmix_value_t *v = NULL;
     bool ask;
-    int rc = get_local(g, &v, &ask);
+    int rc;
+    wu_client_store_rdlock();
+    rc = get_local(g, &v, &ask);
+    wu_client_store_unlock();
     if (PMIX_ERR_NOT_FOUND == rc && ask) {
         if (WU_CLIENT_CONNECTED != wu_client.mode) {
             rc = WU_CLIENT_LOST == wu_client.mode ? PMIX_ERR_UNREACH : rc;
@@ -573,10 +668,10 @@ static void get_blk_done(int status, pmix_value_t *val, void *cbdata)
 }
 
 /* The lookup in the caller's thread: PMIX_ERR_NOT_FOUND with *ask set when the server must be
- * asked, else the answer. On the progress thread (a callback) the store is read as it is;
- * elsewhere under store_lock, so that it does not change during the lookup. */
+ * asked, else the answer. Under store_lock, so that the store does not change during the
+ * lookup (a Put of another thread, or the progress thread storing data). */
 static int get_here(const pmix_proc_t *proc, const char *key, const pmix_info_t info[],
-                    size_t ninfo, bool in_pt, pmix_value_t **val, bool *ask)
+                    size_t ninfo, pmix_value_t **val, bool *ask)
 {
     get_req_t q;
     int rc;
@@ -587,13 +682,9 @@ static int get_here(const pmix_proc_t *proc, const char *key, const pmix_info_t 
     }
     q.info = (pmix_info_t *)info; /* only read */
     q.ninfo = ninfo;
-    if (!in_pt) {
-        (void)pthread_rwlock_rdlock(&wu_client.store_lock);
-    }
+    wu_client_store_rdlock();
     rc = get_local(&q, val, ask);
-    if (!in_pt) {
-        (void)pthread_rwlock_unlock(&wu_client.store_lock);
-    }
+    wu_client_store_unlock();
     return rc;
 }
 
@@ -610,7 +701,7 @@ pmix_status_t PMIx_Get(const pmix_proc_t *proc, const char key[], const pmix_inf
     *val = NULL;
     in_pt = wu_client_ready() && wu_progress_in_thread(wu_client.pt);
     /* what the process holds is answered here, without a shift to the progress thread */
-    rc = get_here(proc, key, info, ninfo, in_pt, val, &ask);
+    rc = get_here(proc, key, info, ninfo, val, &ask);
     if (PMIX_ERR_NOT_FOUND != rc || !ask) {
         return rc;
     }

@@ -255,7 +255,9 @@ static const char *env(const char *name)
 static void close_fn(wu_wait_call_t *call)
 {
     wu_client_staged_clear();
+    pthread_mutex_lock(&wu_client.spare_lock);
     wu_buffer_destruct(&wu_client.spare);
+    pthread_mutex_unlock(&wu_client.spare_lock);
     if (NULL != wu_client.conn) {
         wu_ptl_close(wu_client.conn); /* its closed callback fails what is still pending */
     }
@@ -327,6 +329,8 @@ static int setup(void)
     wu_client.plog_open = WU_SUCCESS == wu_plog_base_open();
     wu_client.next_tag = 0;
     wu_client.pending = NULL;
+    atomic_store(&wu_client.lost, false);
+    atomic_store(&wu_client.commits_queued, 0);
     if (NULL == (wu_client.pt = wu_progress_start("wu-client"))) {
         teardown();
         return PMIX_ERR_INIT;
@@ -375,6 +379,7 @@ pmix_status_t PMIx_Init(pmix_proc_t *proc, pmix_info_t info[], size_t ninfo)
         wu_client.store = NULL;
         wu_client.gds = NULL;
         wu_client.pending = NULL;
+        wu_client.staged[0] = wu_client.staged[1] = NULL; /* the parent's */
         wu_client.plog_open = wu_client.ptl_open = wu_client.psec_open = false;
     }
     if (0 == wu_client.refs) {

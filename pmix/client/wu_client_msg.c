@@ -19,6 +19,8 @@
 /* The store's lock prefers writers: Gets of many threads in a loop must not keep the progress
  * thread from storing a fence's data (no Get takes it twice, which this kind forbids). */
 wu_client_t wu_client = {.lock = PTHREAD_MUTEX_INITIALIZER,
+                         .stage_lock = PTHREAD_MUTEX_INITIALIZER,
+                         .spare_lock = PTHREAD_MUTEX_INITIALIZER,
                          .store_lock = PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP};
 
 struct wu_client_req {
@@ -123,32 +125,46 @@ static void req_timeout(void *arg)
 /* Requests buffers up to this size are kept for the next request. */
 #define SPARE_MAX ((size_t)1 << 20)
 
-static bool on_progress_thread(void)
-{
-    return NULL != wu_client.pt && wu_progress_in_thread(wu_client.pt);
-}
-
 int wu_client_msg_start(wu_buffer_t *buf, uint8_t cmd)
 {
     wu_buffer_construct(buf);
-    if (NULL != wu_client.spare.base && on_progress_thread()) {
+    pthread_mutex_lock(&wu_client.spare_lock);
+    if (NULL != wu_client.spare.base) {
         buf->base = wu_client.spare.base;
         buf->cap = wu_client.spare.cap;
         wu_buffer_construct(&wu_client.spare);
     }
+    pthread_mutex_unlock(&wu_client.spare_lock);
     return wu_pack(buf, &cmd, 1, PMIX_UINT8);
 }
 
 /* A request's buffer once sent: kept as the spare, or freed. */
 static void msg_done(wu_buffer_t *buf)
 {
-    if (NULL == wu_client.spare.base && buf->cap <= SPARE_MAX && on_progress_thread()) {
-        wu_client.spare.base = buf->base;
-        wu_client.spare.cap = buf->cap;
-        wu_buffer_construct(buf);
-        return;
+    if (buf->cap <= SPARE_MAX) {
+        pthread_mutex_lock(&wu_client.spare_lock);
+        if (NULL == wu_client.spare.base) {
+            wu_client.spare.base = buf->base;
+            wu_client.spare.cap = buf->cap;
+            wu_buffer_construct(buf);
+        }
+        pthread_mutex_unlock(&wu_client.spare_lock);
     }
     wu_buffer_destruct(buf);
+}
+
+bool wu_client_msg_fits(const wu_buffer_t *buf)
+{
+    if (buf->used > wu_ptl_base_max_msg_size) {
+        /* the transport refuses it: say which limit, and how to raise it */
+        /* the command byte follows wu_pack's type (2 bytes) and count (4 bytes) */
+        uint8_t cmd = buf->used > 6 ? (uint8_t)buf->base[6] : 0;
+        wu_show_help("help-wu-client.txt", "msg-too-large", true,
+                     WU_CMD_COMMIT == cmd ? "PMIx_Commit" : "a request", buf->used,
+                     wu_ptl_base_max_msg_size);
+        return false;
+    }
+    return true;
 }
 
 int wu_client_request(wu_buffer_t *buf, double timeout, wu_client_reply_fn_t cb, void *cbdata)
@@ -159,13 +175,7 @@ int wu_client_request(wu_buffer_t *buf, double timeout, wu_client_reply_fn_t cb,
         wu_buffer_destruct(buf);
         return PMIX_ERR_UNREACH;
     }
-    if (buf->used > wu_ptl_base_max_msg_size) {
-        /* the transport refuses it: say which limit, and how to raise it */
-        /* the command byte follows wu_pack's type (2 bytes) and count (4 bytes) */
-        uint8_t cmd = buf->used > 6 ? (uint8_t)buf->base[6] : 0;
-        wu_show_help("help-wu-client.txt", "msg-too-large", true,
-                     WU_CMD_COMMIT == cmd ? "PMIx_Commit" : "a request", buf->used,
-                     wu_ptl_base_max_msg_size);
+    if (!wu_client_msg_fits(buf)) {
         wu_buffer_destruct(buf);
         return PMIX_ERR_OUT_OF_RESOURCE;
     }
@@ -253,6 +263,7 @@ void wu_client_closed(wu_ptl_conn_t *c, int status, void *cbdata)
     bool lost = WU_CLIENT_CONNECTED == wu_client.mode;
     if (lost) {
         wu_client.mode = WU_CLIENT_LOST;
+        atomic_store(&wu_client.lost, true);
     }
     wu_client_fail_pending(PMIX_ERR_LOST_CONNECTION);
     if (lost) {
@@ -314,6 +325,12 @@ double wu_client_timeout(const pmix_info_t *info, size_t n)
 static int store_one(const pmix_proc_t *proc, pmix_info_t *info, void *ctx)
 {
     (void)ctx;
+    if (proc->rank == wu_client.myproc.rank &&
+        PMIX_CHECK_NSPACE(proc->nspace, wu_client.myproc.nspace)) {
+        /* this process's own data: what it put is in the store already, and can be newer than
+         * what a fence collected (a Put after the commit) */
+        return PMIX_SUCCESS;
+    }
     /* the data was checked by its owner's put; a refused key is skipped. The value moves into
      * the store (no second copy of what can be a large blob). */
     (void)wu_client.gds->take_info(wu_client.store, proc->nspace, proc->rank, info);
@@ -323,6 +340,11 @@ static int store_one(const pmix_proc_t *proc, pmix_info_t *info, void *ctx)
 void wu_client_store_wrlock(void)
 {
     (void)pthread_rwlock_wrlock(&wu_client.store_lock);
+}
+
+void wu_client_store_rdlock(void)
+{
+    (void)pthread_rwlock_rdlock(&wu_client.store_lock);
 }
 
 void wu_client_store_unlock(void)
@@ -337,6 +359,8 @@ void wu_client_store_lock_reset(void)
     (void)pthread_rwlockattr_setkind_np(&a, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
     (void)pthread_rwlock_init(&wu_client.store_lock, &a);
     (void)pthread_rwlockattr_destroy(&a);
+    (void)pthread_mutex_init(&wu_client.stage_lock, NULL);
+    (void)pthread_mutex_init(&wu_client.spare_lock, NULL);
 }
 
 int wu_client_store_blob(const pmix_byte_object_t *bo)

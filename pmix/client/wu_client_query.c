@@ -166,6 +166,7 @@ static bool answer_local(query_req_t *q, const pmix_query_t *qry, const char *ke
     bool single = WU_CLIENT_SINGLETON == wu_client.mode;
     const char *ns = qual_nspace(qry);
     pmix_value_t *v = NULL;
+    bool found;
     if (0 == strcmp(key, PMIX_QUERY_SUPPORTED_KEYS)) {
         return answer_string(q, key, QUERY_KEYS);
     }
@@ -175,8 +176,13 @@ static bool answer_local(query_req_t *q, const pmix_query_t *qry, const char *ke
     if (0 == strcmp(key, PMIX_QUERY_NAMESPACES)) {
         char **names = NULL, *all = NULL;
         bool ok = false;
-        if (single && PMIX_SUCCESS == wu_client.gds->job_nspaces(wu_client.store, &names) &&
-            NULL != (all = wu_argv_join(names, ','))) {
+        int rc = PMIX_ERR_NOT_FOUND;
+        if (single) {
+            wu_client_store_rdlock();
+            rc = wu_client.gds->job_nspaces(wu_client.store, &names);
+            wu_client_store_unlock();
+        }
+        if (PMIX_SUCCESS == rc && NULL != (all = wu_argv_join(names, ','))) {
             ok = answer_string(q, key, all);
         }
         free(all);
@@ -190,7 +196,10 @@ static bool answer_local(query_req_t *q, const pmix_query_t *qry, const char *ke
         wu_info_flag(qry->qualifiers, qry->nqual, PMIX_QUERY_REFRESH_CACHE)) {
         return false;
     }
-    if (PMIX_SUCCESS == wu_client.gds->fetch(wu_client.store, ns, PMIX_RANK_WILDCARD, key, &v)) {
+    wu_client_store_rdlock();
+    found = PMIX_SUCCESS == wu_client.gds->fetch(wu_client.store, ns, PMIX_RANK_WILDCARD, key, &v);
+    wu_client_store_unlock();
+    if (found) {
         pmix_info_t *slot = res_slot(q);
         if (NULL != slot) {
             PMIX_LOAD_KEY(slot->key, key);

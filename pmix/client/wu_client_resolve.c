@@ -165,7 +165,7 @@ static int merge_nodes(char ***all, const char *list)
 }
 
 /* Answer from the store (progress thread). */
-static int res_local(res_t *r)
+static int res_local_locked(res_t *r)
 {
     char **all = NULL, **known = NULL;
     int rc = PMIX_SUCCESS;
@@ -210,6 +210,16 @@ static int res_local(res_t *r)
     return rc;
 }
 
+/* The answer from the store, read under its lock. */
+static int res_local(res_t *r)
+{
+    int rc;
+    wu_client_store_rdlock();
+    rc = res_local_locked(r);
+    wu_client_store_unlock();
+    return rc;
+}
+
 static void fetched(int status, wu_buffer_t *reply, void *cbdata)
 {
     wu_wait_call_t *call = cbdata;
@@ -223,7 +233,9 @@ static void fetched(int status, wu_buffer_t *reply, void *cbdata)
         if (PMIX_SUCCESS == wu_unpack(reply, &v, &one, PMIX_VALUE) &&
             PMIX_SUCCESS == wu_proto_unpack_list(reply, (void **)&job, &njob, PMIX_INFO)) {
             /* on failure the namespace stays unknown and res_local says so */
+            wu_client_store_wrlock();
             (void)wu_client.gds->import_job(wu_client.store, r->nspace, job, njob);
+            wu_client_store_unlock();
         }
         PMIx_Value_destruct(&v);
         if (NULL != job) {
@@ -237,8 +249,13 @@ static void fetched(int status, wu_buffer_t *reply, void *cbdata)
 static void res_fn(wu_wait_call_t *call)
 {
     res_t *r = call->cbdata;
-    if (NULL != r->nspace && WU_CLIENT_CONNECTED == wu_client.mode &&
-        !wu_client.gds->has_proc(wu_client.store, r->nspace, PMIX_RANK_WILDCARD)) {
+    bool known = false;
+    if (NULL != r->nspace) {
+        wu_client_store_rdlock();
+        known = wu_client.gds->has_proc(wu_client.store, r->nspace, PMIX_RANK_WILDCARD);
+        wu_client_store_unlock();
+    }
+    if (NULL != r->nspace && WU_CLIENT_CONNECTED == wu_client.mode && !known) {
         wu_buffer_t b;
         pmix_proc_t p;
         const char *key = PMIX_JOB_SIZE;

@@ -18,6 +18,10 @@
  *   reput N    N rounds of re-Put of one 64 KiB key, commit, collecting fence and Get of the
  *              next rank's value: never stale, and neither this process nor the server keeps
  *              the old values (resident memory bounded)
+ *   commits N  N rounds of re-Put of one 64 KiB key and commit without a fence (PMIx_Commit
+ *              does not wait for the data to be sent), then one collecting fence: the next
+ *              rank's value is its last round's (commits keep their order), and this process's
+ *              resident memory stays bounded (commits not yet sent do not pile up)
  * Values: a string, a uint32, an int64 and blobs of 1 B, 1 KiB, 64 KiB and 1 MiB checked byte
  * for byte. Public PMIx API only: also built against OpenPMIx's headers (openpmix_headers.sh).
  * With E2E_SHOW_VERSION set, rank 0 prints PMIx_Get_version() to stderr. */
@@ -181,6 +185,19 @@ static long status_kb(const char *who, const char *field)
     return kb;
 }
 
+/* Put sz bytes of value fill under key (a byte object) and commit. */
+static void put_commit_blob(const char *key, char *bytes, size_t sz, int fill)
+{
+    pmix_value_t v;
+    memset(bytes, fill & 0xff, sz);
+    PMIX_VALUE_CONSTRUCT(&v);
+    v.type = PMIX_BYTE_OBJECT;
+    v.data.bo.bytes = bytes;
+    v.data.bo.size = sz;
+    E2E_RC(PMIx_Put(PMIX_GLOBAL, key, &v), "PMIx_Put");
+    E2E_RC(PMIx_Commit(), "PMIx_Commit");
+}
+
 /* N rounds of: re-Put the same 64 KiB key with this round's bytes, commit, fence with collect,
  * Get the next rank's value (it must be this round's: no stale read). The old values are
  * released: the process's and its server's (the parent, wrun) resident memory after the last
@@ -188,7 +205,7 @@ static long status_kb(const char *who, const char *field)
  * would take N x ranks x 64 KiB (not checked with E2E_NO_MEMORY set: sanitizer builds). */
 static int run_reput(const char *ns, pmix_rank_t me, uint32_t n, long rounds)
 {
-    pmix_value_t v, *got;
+    pmix_value_t *got;
     pmix_info_t opt;
     pmix_rank_t peer = (me + 1) % n;
     bool yes = true;
@@ -201,13 +218,7 @@ static int run_reput(const char *ns, pmix_rank_t me, uint32_t n, long rounds)
     PMIX_INFO_LOAD(&opt, PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
     e2e_step("reput: rounds of put, commit, fence, get");
     for (long r = 0; r < rounds; r++) {
-        memset(bytes, (int)((r + (long)me) & 0xff), sz);
-        PMIX_VALUE_CONSTRUCT(&v);
-        v.type = PMIX_BYTE_OBJECT;
-        v.data.bo.bytes = bytes;
-        v.data.bo.size = sz;
-        E2E_RC(PMIx_Put(PMIX_GLOBAL, "rp.blob", &v), "Put(rp.blob)");
-        E2E_RC(PMIx_Commit(), "PMIx_Commit");
+        put_commit_blob("rp.blob", bytes, sz, (int)(r + (long)me));
         e2e_fence(&opt, 1, "PMIx_Fence(collect)");
         got = e2e_get_typed(ns, peer, "rp.blob", PMIX_BYTE_OBJECT, NULL, 0);
         E2E_CHECK(got->data.bo.size == sz &&
@@ -234,6 +245,51 @@ static int run_reput(const char *ns, pmix_rank_t me, uint32_t n, long rounds)
     if (0 == me) {
         e2e_note("reput: %ld rounds; RSS of rank 0 %ld -> %ld kB, of the server %ld -> %ld kB",
                  rounds, mine0, mine1, server0, server1);
+    }
+    e2e_fence(NULL, 0, "PMIx_Fence");
+    return (int)rounds;
+}
+
+/* N rounds of Put + Commit of a 64 KiB value without a fence, then one fence: the peer's last
+ * value arrives, and the process's resident memory after the last round exceeds what it was
+ * after round 20 by less than 16 MB, where commits piling up would take N x 64 KiB (not
+ * checked with E2E_NO_MEMORY set: sanitizer builds). */
+static int run_commits(const char *ns, pmix_rank_t me, uint32_t n, long rounds)
+{
+    pmix_value_t *got;
+    pmix_info_t opt;
+    pmix_rank_t peer = (me + 1) % n;
+    bool yes = true;
+    size_t sz = 64 * 1024;
+    char *bytes = malloc(sz);
+    long mine0 = -1, mine1;
+
+    E2E_CHECK(NULL != bytes && rounds > 20, "commits needs more than 20 rounds");
+    e2e_step("commits: rounds of put and commit");
+    for (long r = 0; r < rounds; r++) {
+        put_commit_blob("cm.blob", bytes, sz, (int)(r + (long)me));
+        if (20 == r) {
+            mine0 = status_kb("self", "VmRSS:");
+        }
+    }
+    mine1 = status_kb("self", "VmRSS:");
+    free(bytes);
+    PMIX_INFO_LOAD(&opt, PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
+    e2e_fence(&opt, 1, "PMIx_Fence(collect)");
+    PMIX_INFO_DESTRUCT(&opt);
+    got = e2e_get_typed(ns, peer, "cm.blob", PMIX_BYTE_OBJECT, NULL, 0);
+    E2E_CHECK(got->data.bo.size == sz &&
+                  (unsigned char)got->data.bo.bytes[0] == ((rounds - 1 + (long)peer) & 0xff) &&
+                  (unsigned char)got->data.bo.bytes[sz - 1] == ((rounds - 1 + (long)peer) & 0xff),
+              "rank %u's cm.blob is not of its last round (%u)", peer,
+              (unsigned)(unsigned char)got->data.bo.bytes[0]);
+    e2e_free_value(got);
+    if (NULL == getenv("E2E_NO_MEMORY")) {
+        E2E_CHECK(mine0 > 0 && mine1 > 0 && mine1 - mine0 < 16 * 1024,
+                  "this process grew from %ld kB to %ld kB over %ld commits", mine0, mine1, rounds);
+    }
+    if (0 == me) {
+        e2e_note("commits: %ld rounds; RSS of rank 0 %ld -> %ld kB", rounds, mine0, mine1);
     }
     e2e_fence(NULL, 0, "PMIx_Fence");
     return (int)rounds;
@@ -412,6 +468,8 @@ int main(int argc, char **argv)
         checked = run_modex(ns, me, n);
     } else if (strcmp(mode, "reput") == 0 && argc > 2) {
         checked = run_reput(ns, me, n, strtol(argv[2], NULL, 10));
+    } else if (strcmp(mode, "commits") == 0 && argc > 2) {
+        checked = run_commits(ns, me, n, strtol(argv[2], NULL, 10));
     } else if (strcmp(mode, "manykeys") == 0 && argc > 2) {
         checked = run_manykeys(ns, me, n, strtol(argv[2], NULL, 10));
     } else if (strcmp(mode, "collect") == 0 || strcmp(mode, "nocollect") == 0) {

@@ -11,6 +11,9 @@
  *  - no value is older than one it saw before for the same rank (a stale read);
  *  - after the main thread's fence of round k returned, no peer's value is older than round k
  *    (re-Put + fence never serves a stale value).
+ * Each reader also Puts a key of its own ("th.t<id>", a counter) and Commits every 16 passes,
+ * concurrently with the main thread's Puts and Commits, and Gets it back at once: Put and
+ * Commit run in their callers' threads, and a thread reads its own last Put.
  * Rank prints "threads: rank R of N: ok, G gets, 0 stale" when all checks passed. Public PMIx
  * API only. */
 #include "e2e_util.h"
@@ -112,15 +115,44 @@ static bool read_all(reader_t *r, int *last)
     return true;
 }
 
+/* Put this reader's own key with the value n, commit, and read it back. */
+static bool put_own(reader_t *r, uint32_t n)
+{
+    char key[32];
+    pmix_value_t v, *got = NULL;
+    pmix_status_t rc;
+    snprintf(key, sizeof key, "th.t%d", r->id);
+    PMIX_VALUE_CONSTRUCT(&v);
+    v.type = PMIX_UINT32;
+    v.data.uint32 = n;
+    if (PMIX_SUCCESS != (rc = PMIx_Put(PMIX_GLOBAL, key, &v)) ||
+        PMIX_SUCCESS != (rc = PMIx_Commit()) ||
+        PMIX_SUCCESS != (rc = PMIx_Get(&e2e_me, key, NULL, 0, &got))) {
+        snprintf(r->err, sizeof r->err, "Put/Commit/Get(%s): %s", key, PMIx_Error_string(rc));
+        return false;
+    }
+    if (PMIX_UINT32 != got->type || n != got->data.uint32) {
+        snprintf(r->err, sizeof r->err, "Get(%s) after Put of %u: another value", key, n);
+        PMIX_VALUE_RELEASE(got);
+        return false;
+    }
+    PMIX_VALUE_RELEASE(got);
+    return true;
+}
+
 static void *reader(void *arg)
 {
     reader_t *r = arg;
     int *last = calloc(nprocs, sizeof *last);
+    uint32_t n = 0;
     if (NULL == last) {
         snprintf(r->err, sizeof r->err, "out of memory");
         return NULL;
     }
-    while (!atomic_load(&done) && read_all(r, last)) {
+    for (long pass = 1; !atomic_load(&done) && read_all(r, last); pass++) {
+        if (0 == pass % 16 && !put_own(r, ++n)) {
+            break;
+        }
     }
     free(last);
     return NULL;

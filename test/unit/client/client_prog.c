@@ -231,7 +231,11 @@ static void lost(void)
     pmix_proc_t p = me;
     CHECK(NULL != fd);
     CHECK_RC(PMIX_SUCCESS, PMIx_Fence_nb(NULL, 0, NULL, 0, fence_cb, NULL));
-    CHECK_RC(PMIX_SUCCESS, PMIx_Commit()); /* a round trip: the fence is at the server now */
+    /* a call that waits for the progress thread, which runs what it is handed in order: the
+     * fence request went out before it */
+    PMIX_VALUE_LOAD(&val, "x", PMIX_STRING);
+    CHECK_RC(PMIX_SUCCESS, PMIx_Store_internal(&me, "sync", &val));
+    PMIX_VALUE_DESTRUCT(&val);
     CHECK(1 == write(atoi(fd), "r", 1));
     for (int i = 0; i < 20000 && 1 == fence_status; i++) {
         usleep(1000);
