@@ -189,8 +189,10 @@ WU_EXPORT void wu_ptl_listener_close(wu_ptl_listener_t *l);
  * error, WU_ERR_NOMEM. */
 WU_EXPORT int wu_ptl_connect(wu_progress_t *pt, const char *uri, wu_ptl_recv_fn_t recv,
                              wu_ptl_closed_fn_t closed, void *cbdata, wu_ptl_conn_t **out);
-/* Queue one frame (payload copied) to be written by the progress thread, in call order. Any
- * thread. WU_SUCCESS (queued; dropped silently if the connection closes first),
+/* Send one frame, in call order. Any thread: the frame is written at once from payload when
+ * nothing waits to be written before it and the socket takes it, else (what is left of it)
+ * copied and queued for the progress thread. WU_SUCCESS (sent or queued; a queued frame is
+ * dropped silently if the connection closes first),
  * WU_ERR_BAD_PARAM, WU_ERR_VALUE_OUT_OF_BOUNDS (len above ptl_base_max_msg_size or 2^32-1),
  * WU_ERR_NOMEM, WU_ERR_INIT (progress thread stopping). */
 WU_EXPORT int wu_ptl_send(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *payload,

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <event2/event.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,6 +113,10 @@ struct wu_ptl_conn {
     bool closed;               /* progress thread only, from here on */
     _Atomic unsigned shifting; /* frames handed to the progress thread, not yet queued */
     _Atomic size_t backlog;    /* bytes of the frames not freed yet (shifted or queued) */
+    /* The writing side: any thread may write a frame at once (wu_ptl_send) while nothing waits
+     * before it, so wlock guards qhead, qtail, wev_on, wdead and every write to fd. */
+    pthread_mutex_t wlock;
+    bool wdead; /* set with closed, under wlock: no more writes */
     bool wev_on;
     struct event *rev, *wev;
     wu_ptl_recv_fn_t recv;
@@ -327,6 +332,7 @@ void wu_ptl_conn_release(wu_ptl_conn_t *c)
     }
     free_queue(c);
     rx_free(c);
+    (void)pthread_mutex_destroy(&c->wlock);
     free(c);
 }
 
@@ -363,6 +369,11 @@ static void teardown(wu_ptl_conn_t *c, int status)
         return;
     }
     c->closed = true;
+    pthread_mutex_lock(&c->wlock);
+    c->wdead = true; /* a writer in another thread stops here */
+    c->wev_on = false;
+    free_queue(c);
+    pthread_mutex_unlock(&c->wlock);
     event_free(c->rev);
     event_free(c->wev);
     event_free(c->tmo);
@@ -371,7 +382,6 @@ static void teardown(wu_ptl_conn_t *c, int status)
     close(c->fd);
     c->fd = -1;
     close_fd(&c->rx_fd);
-    free_queue(c);
     rx_free(c);
     conn_unlink(c);
     WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_INFO, "ptl:base: connection closed: %s",
@@ -426,8 +436,9 @@ static ssize_t write_frame(int fd, const wu_ptl_frame_t *f)
     return sendmsg(fd, &m, MSG_NOSIGNAL);
 }
 
-/* Write queued frames until done or the socket is full. */
-static void flush(wu_ptl_conn_t *c)
+/* Write queued frames until done or the socket is full (wlock held). false: a write failed,
+ * and the caller ends the connection once it has let go of wlock. */
+static bool flush(wu_ptl_conn_t *c)
 {
     while (NULL != c->qhead) {
         wu_ptl_frame_t *f = c->qhead;
@@ -440,10 +451,9 @@ static void flush(wu_ptl_conn_t *c)
                 if (!c->wev_on && 0 == event_add(c->wev, NULL)) {
                     c->wev_on = true;
                 }
-                return;
+                return true;
             }
-            teardown(c, WU_ERR_SYS);
-            return;
+            return false;
         }
         f->off += (size_t)n;
         if (f->fd >= 0 && n > 0) {
@@ -462,13 +472,26 @@ static void flush(wu_ptl_conn_t *c)
         event_del(c->wev);
         c->wev_on = false;
     }
+    return true;
+}
+
+/* Progress thread: flush c's queue; a failed write ends the connection. */
+static void flush_or_end(wu_ptl_conn_t *c)
+{
+    bool ok;
+    pthread_mutex_lock(&c->wlock);
+    ok = c->wdead || flush(c);
+    pthread_mutex_unlock(&c->wlock);
+    if (!ok) {
+        teardown(c, WU_ERR_SYS);
+    }
 }
 
 static void write_cb(evutil_socket_t fd, short what, void *arg)
 {
     (void)fd;
     (void)what;
-    flush(arg);
+    flush_or_end(arg);
 }
 
 /* Arm c's timer to fire in seconds (again, if it is pending). */
@@ -722,6 +745,7 @@ static wu_ptl_conn_t *conn_new(wu_progress_t *pt, int fd, wu_ptl_recv_fn_t recv,
         return NULL;
     }
     atomic_init(&c->refs, 1);
+    (void)pthread_mutex_init(&c->wlock, NULL);
     c->pt = pt;
     c->fd = fd;
     c->rx_fd = -1;
@@ -786,8 +810,11 @@ static void send_fn(void *arg)
 {
     wu_ptl_frame_t *f = arg;
     wu_ptl_conn_t *c = f->conn;
+    bool ok = true;
+    pthread_mutex_lock(&c->wlock);
+    /* queued and no longer shifting in one step, for writers in other threads */
     atomic_fetch_sub(&c->shifting, 1);
-    if (c->closed) {
+    if (c->wdead) {
         frame_free(f);
     } else {
         f->next = NULL;
@@ -797,7 +824,11 @@ static void send_fn(void *arg)
             c->qtail->next = f;
         }
         c->qtail = f;
-        flush(c);
+        ok = flush(c);
+    }
+    pthread_mutex_unlock(&c->wlock);
+    if (!ok) {
+        teardown(c, WU_ERR_SYS);
     }
     wu_ptl_conn_release(c);
 }
@@ -851,18 +882,17 @@ static int frame_queue(wu_ptl_conn_t *c, wu_ptl_frame_t *f)
     return rc;
 }
 
-/* On c's progress thread with nothing waiting to be written before it: write the frame at once
- * from the caller's memory. The bytes written (all of them: done), or 0 when the frame must be
- * queued: not the progress thread, frames before it, the socket full, or a socket error (which
- * the queued frame meets again, so that the connection ends as always, from the progress
- * loop and not inside the caller's send). */
+/* With nothing waiting to be written before it (wlock held): write the frame at once from the
+ * caller's memory, in any thread. The bytes written (all of them: done), or 0 when the frame
+ * must be queued: frames before it, the socket full, or a socket error (which the queued frame
+ * meets again, so that the connection ends as always, from the progress loop and not inside
+ * the caller's send). */
 static ssize_t send_now(wu_ptl_conn_t *c, const unsigned char *hdr, const void *payload, size_t len)
 {
     struct iovec iov[2] = {{(void *)hdr, WU_PTL_HDR_SIZE}, {(void *)payload, len}};
     struct msghdr m;
     ssize_t n;
-    if (!wu_progress_in_thread(c->pt) || c->closed || NULL != c->qhead ||
-        0 != atomic_load(&c->shifting)) {
+    if (c->wdead || NULL != c->qhead || 0 != atomic_load(&c->shifting)) {
         return 0;
     }
     memset(&m, 0, sizeof m);
@@ -872,6 +902,17 @@ static ssize_t send_now(wu_ptl_conn_t *c, const unsigned char *hdr, const void *
         n = sendmsg(c->fd, &m, MSG_NOSIGNAL);
     } while (n < 0 && EINTR == errno);
     return n < 0 ? 0 : n;
+}
+
+/* A frame of len payload bytes with a copy of payload. */
+static wu_ptl_frame_t *frame_copy(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags,
+                                  const void *payload, size_t len)
+{
+    wu_ptl_frame_t *f = frame_new(c, tag, flags, len, len);
+    if (NULL != f && len > 0) {
+        memcpy(f->data + WU_PTL_HDR_SIZE, payload, len);
+    }
+    return f;
 }
 
 int wu_ptl_send(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *payload, size_t len)
@@ -885,32 +926,38 @@ int wu_ptl_send(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *payl
     if (len > wu_ptl_base_max_msg_size || len > UINT32_MAX) {
         return WU_ERR_VALUE_OUT_OF_BOUNDS;
     }
-    /* From the progress thread the frame usually goes at once, without a copy (a large one
-     * would cost fresh pages: a fault each); what the socket does not take is queued. */
-    hdr_fill(hdr, tag, (uint16_t)(flags & ~WU_PTL_FLAG_FD), len);
-    if ((size_t)(n = send_now(c, hdr, payload, len)) == WU_PTL_HDR_SIZE + len) {
+    flags = (uint16_t)(flags & ~WU_PTL_FLAG_FD);
+    /* The frame usually goes at once, without a copy (a large one would cost fresh pages: a
+     * fault each) and without waking the progress thread; what the socket does not take is
+     * queued. */
+    hdr_fill(hdr, tag, flags, len);
+    pthread_mutex_lock(&c->wlock);
+    n = send_now(c, hdr, payload, len);
+    if ((size_t)n == WU_PTL_HDR_SIZE + len) {
+        pthread_mutex_unlock(&c->wlock);
         return WU_SUCCESS;
     }
-    if (NULL == (f = frame_new(c, tag, (uint16_t)(flags & ~WU_PTL_FLAG_FD), len, len))) {
-        if (n > 0) {
-            wu_ptl_close(c); /* part of the frame went: the stream cannot go on */
-        }
-        return WU_ERR_NOMEM;
-    }
-    if (len > 0) {
-        memcpy(f->data + WU_PTL_HDR_SIZE, payload, len);
-    }
-    f->off = (size_t)n;
     if (n > 0) {
-        /* part of it is on the wire: the rest goes next, before any frame another thread
-         * handed over meanwhile (queued here, on the progress thread, not shifted); the write
-         * event writes it, so that an error ends the connection from the loop as always */
+        /* part of it is on the wire: the rest goes next, before any frame handed over
+         * meanwhile; the write event writes it, so that an error ends the connection from the
+         * loop as always */
+        if (NULL == (f = frame_copy(c, tag, flags, payload, len))) {
+            pthread_mutex_unlock(&c->wlock);
+            wu_ptl_close(c); /* part of the frame went: the stream cannot go on */
+            return WU_ERR_NOMEM;
+        }
+        f->off = (size_t)n;
         f->next = NULL;
         c->qhead = c->qtail = f; /* send_now went only with an empty queue */
         if (!c->wev_on && 0 == event_add(c->wev, NULL)) {
             c->wev_on = true;
         }
+        pthread_mutex_unlock(&c->wlock);
         return WU_SUCCESS;
+    }
+    pthread_mutex_unlock(&c->wlock);
+    if (NULL == (f = frame_copy(c, tag, flags, payload, len))) {
+        return WU_ERR_NOMEM;
     }
     return frame_queue(c, f);
 }
