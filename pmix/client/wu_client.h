@@ -2,12 +2,14 @@
 /* wu_client.h -- internal state and helpers of the PMIx client library (pmix/client/).
  *
  * Threads. PMIx_Init starts one progress thread (opal/event/wu_progress.h). Everything below
- * marked "progress thread" (the pending requests, the connection state) is touched only there:
- * the public functions shift their work into it and the blocking ones wait for the nonblocking
- * form to complete. User callbacks run on the progress thread with no lock held, so they may
- * call back into the library. The lock wu_client.lock guards the init reference count and is
- * never held across a wait or callback. Two exceptions to "progress thread only" save the
- * calls that need no server a thread hop each:
+ * marked "progress thread" (the connection state) is touched only there: the public functions
+ * shift their work into it and the blocking ones wait for the nonblocking form to complete.
+ * User callbacks run on the progress thread with no lock held, so they may call back into the
+ * library. The lock wu_client.lock guards the init reference count and is never held across a
+ * wait or callback. Exceptions to "progress thread only" save thread hops:
+ *  - requests: a blocking fence and a commit send their request from the caller's thread when
+ *    nothing this process shifted is still pending (wu_client_may_send_here); the pending
+ *    list is under wu_client.req_lock, and replies are handled on the progress thread;
  *  - the data store: a Get whose answer is in it is answered in the caller's thread, and a Put
  *    stores its value there, under wu_client.store_lock (held for reading wherever the store is
  *    read, the progress thread included, and for writing wherever it changes; never across a
@@ -79,12 +81,20 @@ typedef struct wu_client {
     /* What PMIx_Put staged for the next Commit, replaced key by key, in gds stores of their own
      * (under the own proc; NULL until the first Put): [0] local scope, [1] remote scope. */
     wu_gds_store_t *staged[2];
-    /* Commits handed to the progress thread and not sent yet: past a bound, PMIx_Commit waits
-     * for them (a loop of commits stays bounded in memory). */
-    atomic_int commits_queued;
+    /* Commits sent or handed to the progress thread whose answer has not come: past a bound,
+     * PMIx_Commit waits (a loop of commits stays bounded in memory, and a later fence does not
+     * queue behind thousands of them at the server). */
+    atomic_int commits_out;
     /* Set when the connection to the server is lost (mode LOST), for the threads that may not
-     * read mode. */
+     * read mode; under req_lock. */
     atomic_bool lost;
+    /* Functions shifted into the progress thread that have not returned yet (wu_client_shift,
+     * _call, _wait_call): while there are any, a request is not sent from the caller's thread,
+     * which could overtake what the same thread shifted before. */
+    atomic_int shifted;
+    /* Guards next_tag and pending: requests are registered in any thread (a blocking fence or
+     * a commit sends from the caller's), replies and failures handled on the progress thread. */
+    pthread_mutex_t req_lock;
     /* pt while the library is initialized in this process: set at the end of PMIx_Init,
      * cleared by the last PMIx_Finalize and, in a child, by fork (pthread_atfork). What
      * wu_client_ready reads, without a lock or a system call on every Get. */
@@ -95,8 +105,8 @@ typedef struct wu_client {
     wu_gds_store_t *store;
     wu_ptl_conn_t *conn;
     pmix_proc_t server;
-    uint32_t next_tag;
-    wu_client_req_t *pending; /* requests sent, awaiting their reply */
+    uint32_t next_tag;        /* req_lock */
+    wu_client_req_t *pending; /* requests sent, awaiting their reply (req_lock) */
     char **cleanup;           /* singleton: paths registered for removal */
     bool *cleanup_recursive;  /* parallel to cleanup */
     size_t ncleanup;
@@ -117,12 +127,16 @@ int wu_client_call(int (*fn)(void *arg), void *arg);
 int wu_client_wait_call(wu_wait_call_fn_t fn, void *arg);
 /* Shift fn(arg) into the progress thread (never inline). PMIX_ERR_INIT when not initialized. */
 int wu_client_shift(wu_shift_fn_t fn, void *arg);
+/* May the calling thread send a request itself (wu_client_request), without a shift? Not on the
+ * progress thread (which may), not while shifted functions are pending (they could send
+ * something this thread asked for earlier), and only while connected. */
+bool wu_client_may_send_here(void);
 
 /* Does a request of buf's size fit through the transport? If not, says so (naming the limit and
  * how to raise it). Any thread. */
 bool wu_client_msg_fits(const wu_buffer_t *buf);
-/* Start a request (progress thread): buf holds the command byte and fields (it is sent and
- * destructed here). cb runs exactly once, later, never inline; timeout > 0 adds a local timer
+/* Start a request (progress thread, or any thread for which wu_client_may_send_here said yes,
+ * with timeout 0): buf holds the command byte and fields (it is sent and destructed here). cb runs exactly once, later, never inline; timeout > 0 adds a local timer
  * giving PMIX_ERR_TIMEOUT. Returns PMIX_SUCCESS, or an error (PMIX_ERR_UNREACH when not
  * connected) and cb is not called. */
 int wu_client_request(wu_buffer_t *buf, double timeout, wu_client_reply_fn_t cb, void *cbdata);

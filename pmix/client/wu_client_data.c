@@ -113,11 +113,23 @@ static void commit_reply(int status, wu_buffer_t *reply, void *cbdata)
 {
     (void)reply;
     (void)cbdata;
+    atomic_fetch_sub(&wu_client.commits_out, 1);
     if (PMIX_SUCCESS != status && PMIX_ERR_LOST_CONNECTION != status &&
         PMIX_ERR_UNREACH != status) {
         wu_show_help("help-wu-client.txt", "commit-refused", true, wu_client.myproc.nspace,
                      wu_client.myproc.rank, PMIx_Error_string(status));
     }
+}
+
+/* Send a commit request (counted in commits_out until its answer). */
+static int commit_request(wu_buffer_t *b)
+{
+    int rc;
+    atomic_fetch_add(&wu_client.commits_out, 1);
+    if (PMIX_SUCCESS != (rc = wu_client_request(b, 0, commit_reply, NULL))) {
+        atomic_fetch_sub(&wu_client.commits_out, 1); /* commit_reply will not run */
+    }
+    return rc;
 }
 
 /* Is key staged in the local scope with the value val has in the remote scope (a PMIX_GLOBAL
@@ -192,21 +204,16 @@ typedef struct {
 static void commit_send(void *arg)
 {
     commit_t *c = arg;
-    (void)wu_client_request(&c->b, 0, commit_reply, NULL);
+    (void)commit_request(&c->b);
     free(c);
-    atomic_fetch_sub(&wu_client.commits_queued, 1);
+    atomic_fetch_sub(&wu_client.commits_out, 1); /* its count as handed over */
 }
 
-static int commit_nothing(void *arg)
-{
-    (void)arg;
-    return PMIX_SUCCESS;
-}
-
-/* Commits a loop may have on their way before the next one waits: this many handed to the
- * progress thread and not sent yet, or this many bytes of frames not written to the socket yet
- * (a server that reads slower than the loop commits). */
-#define COMMITS_QUEUED_MAX  16
+/* Commits a loop may have on their way before the next one waits: this many sent or handed
+ * over and not answered by the server yet, or this many bytes of frames not written to the
+ * socket yet (a server that reads slower than the loop commits). The first bounds what a
+ * later fence of this process waits behind at the server, the second the memory. */
+#define COMMITS_OUT_MAX     64
 #define COMMITS_BACKLOG_MAX ((size_t)4 << 20)
 
 static double mono_now(void)
@@ -218,17 +225,15 @@ static double mono_now(void)
 
 /* Wait (not on the progress thread, which must do the sending) until the commits before this
  * one are within the bounds, the connection is lost, or WU_CLIENT_HANDSHAKE_TIMEOUT passed
- * (a server that stopped reading: the commit is queued anyway, as a blocking write would not). */
+ * (a server that stopped reading: the commit goes anyway, as a blocking write would not). */
 static void commit_wait_room(void)
 {
     double start = 0;
     if (wu_progress_in_thread(wu_client.pt)) {
         return;
     }
-    if (atomic_load(&wu_client.commits_queued) >= COMMITS_QUEUED_MAX) {
-        (void)wu_client_call(commit_nothing, NULL); /* the shifts run in order: all sent */
-    }
-    while (wu_ptl_conn_backlog(wu_client.conn) > COMMITS_BACKLOG_MAX &&
+    while ((atomic_load(&wu_client.commits_out) >= COMMITS_OUT_MAX ||
+            wu_ptl_conn_backlog(wu_client.conn) > COMMITS_BACKLOG_MAX) &&
            !atomic_load(&wu_client.lost)) {
         double now = mono_now();
         if (0 == start) {
@@ -236,12 +241,11 @@ static void commit_wait_room(void)
         } else if (now - start > WU_CLIENT_HANDSHAKE_TIMEOUT) {
             break;
         }
-        usleep(200);
+        usleep(100);
     }
 }
 
-/* Hand the request in b to the progress thread (b is emptied), once the commits before it are
- * within the bounds. */
+/* Hand the request in b to the progress thread (b is emptied). */
 static int commit_hand_over(wu_buffer_t *b)
 {
     commit_t *c = malloc(sizeof *c);
@@ -252,10 +256,9 @@ static int commit_hand_over(wu_buffer_t *b)
     }
     c->b = *b;
     wu_buffer_construct(b);
-    commit_wait_room();
-    atomic_fetch_add(&wu_client.commits_queued, 1);
+    atomic_fetch_add(&wu_client.commits_out, 1);
     if (PMIX_SUCCESS != (rc = wu_client_shift(commit_send, c))) {
-        atomic_fetch_sub(&wu_client.commits_queued, 1);
+        atomic_fetch_sub(&wu_client.commits_out, 1);
         wu_buffer_destruct(&c->b);
         free(c);
     }
@@ -273,6 +276,10 @@ pmix_status_t PMIx_Commit(void)
     if (!wu_client_ready()) {
         return PMIX_ERR_INIT;
     }
+    commit_wait_room();
+    /* Packed and sent (or handed over) under one hold of stage_lock: a commit that took
+     * another thread's staged puts reaches the server before that thread's next commit and
+     * fence, which then follow it in the connection's order. */
     pthread_mutex_lock(&wu_client.stage_lock);
     if (wu_client.singleton || atomic_load(&wu_client.lost)) {
         /* nobody to send them to (the data is in the store), or no server any more */
@@ -283,19 +290,19 @@ pmix_status_t PMIx_Commit(void)
     rc = commit_pack(&b, PMIX_SUCCESS);
     /* Either way the staged data are dropped, so that a later commit of other data can work */
     staged_clear();
-    pthread_mutex_unlock(&wu_client.stage_lock);
     if (PMIX_SUCCESS == rc && !wu_client_msg_fits(&b)) {
         wu_buffer_destruct(&b);
         rc = PMIX_ERR_OUT_OF_RESOURCE;
     }
     if (PMIX_SUCCESS == rc) {
-        return commit_hand_over(&b);
-    }
-    /* after a failure the server learns of it, so that peers waiting for this process's data
-     * get the error instead of waiting on */
-    if (PMIX_SUCCESS == commit_pack(&b, rc)) {
+        /* from here when nothing this thread shifted before is still on its way */
+        rc = wu_client_may_send_here() ? commit_request(&b) : commit_hand_over(&b);
+    } else if (PMIX_SUCCESS == commit_pack(&b, rc)) {
+        /* after a failure the server learns of it, so that peers waiting for this process's
+         * data get the error instead of waiting on */
         (void)commit_hand_over(&b);
     }
+    pthread_mutex_unlock(&wu_client.stage_lock);
     return rc;
 }
 

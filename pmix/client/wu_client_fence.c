@@ -84,13 +84,15 @@ static void fence_reply(int status, wu_buffer_t *reply, void *cbdata)
     fence_finish(f, status);
 }
 
+/* Send the fence request: on the progress thread, or in the caller's thread of a blocking fence
+ * (fence_start). */
 static void fence_fn(void *arg)
 {
     fence_req_t *f = arg;
     wu_buffer_t b;
     double t;
     int rc;
-    if (WU_CLIENT_SINGLETON == wu_client.mode) {
+    if (wu_client.singleton) {
         fence_finish(f, PMIX_SUCCESS); /* participants were checked: only this process */
         return;
     }
@@ -125,8 +127,11 @@ static bool singleton_participants_ok(const pmix_proc_t procs[], size_t nprocs)
     return true;
 }
 
+/* A blocking fence without PMIX_TIMEOUT sends its request from the caller's thread when it may
+ * (wu_client_may_send_here): one thread hop less. The reply completes it on the progress
+ * thread either way. */
 static int fence_start(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
-                       size_t ninfo, fence_done_fn_t done, void *cbdata)
+                       size_t ninfo, bool blocking, fence_done_fn_t done, void *cbdata)
 {
     fence_req_t *f;
     int rc;
@@ -165,6 +170,10 @@ static int fence_start(const pmix_proc_t procs[], size_t nprocs, const pmix_info
     f->collect = wu_info_flag(info, ninfo, PMIX_COLLECT_DATA);
     f->done = done;
     f->cbdata = cbdata;
+    if (blocking && 0 == wu_client_timeout(info, ninfo) && wu_client_may_send_here()) {
+        fence_fn(f);
+        return PMIX_SUCCESS;
+    }
     if (PMIX_SUCCESS != (rc = wu_client_shift(fence_fn, f))) {
         fence_free(f);
     }
@@ -195,7 +204,7 @@ pmix_status_t PMIx_Fence_nb(const pmix_proc_t procs[], size_t nprocs, const pmix
     }
     nb->cbfunc = cbfunc;
     nb->cbdata = cbdata;
-    if (PMIX_SUCCESS != (rc = fence_start(procs, nprocs, info, ninfo, fence_nb_done, nb))) {
+    if (PMIX_SUCCESS != (rc = fence_start(procs, nprocs, info, ninfo, false, fence_nb_done, nb))) {
         free(nb);
     }
     return rc;
@@ -215,7 +224,7 @@ pmix_status_t PMIx_Fence(const pmix_proc_t procs[], size_t nprocs, const pmix_in
         return PMIX_ERR_WOULD_BLOCK; /* from a callback: the thread cannot wait for itself */
     }
     wu_wait_init(&w);
-    rc = fence_start(procs, nprocs, info, ninfo, fence_blk_done, &w);
+    rc = fence_start(procs, nprocs, info, ninfo, true, fence_blk_done, &w);
     if (PMIX_SUCCESS == rc) {
         rc = wu_wait_for(&w, 0); /* ends: reply, timeout timer or lost connection */
     }

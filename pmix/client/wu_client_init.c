@@ -330,7 +330,8 @@ static int setup(void)
     wu_client.next_tag = 0;
     wu_client.pending = NULL;
     atomic_store(&wu_client.lost, false);
-    atomic_store(&wu_client.commits_queued, 0);
+    atomic_store(&wu_client.commits_out, 0);
+    atomic_store(&wu_client.shifted, 0);
     if (NULL == (wu_client.pt = wu_progress_start("wu-client"))) {
         teardown();
         return PMIX_ERR_INIT;

@@ -21,6 +21,7 @@
 wu_client_t wu_client = {.lock = PTHREAD_MUTEX_INITIALIZER,
                          .stage_lock = PTHREAD_MUTEX_INITIALIZER,
                          .spare_lock = PTHREAD_MUTEX_INITIALIZER,
+                         .req_lock = PTHREAD_MUTEX_INITIALIZER,
                          .store_lock = PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP};
 
 struct wu_client_req {
@@ -44,53 +45,113 @@ bool wu_client_ready(void)
     return NULL != ready_pt();
 }
 
+/* Every function shifted into the progress thread is counted in wu_client.shifted until it
+ * returned (what it sends is then in the connection's order): see wu_client_may_send_here. */
+
 typedef struct {
-    int (*fn)(void *arg);
+    int (*fn)(void *arg);  /* wu_client_call's, or NULL */
+    wu_wait_call_fn_t wfn; /* wu_client_wait_call's, or NULL */
     void *arg;
+    atomic_bool ran;
 } call_t;
 
 static void call_fn(wu_wait_call_t *call)
 {
     call_t *c = call->cbdata;
-    wu_wait_call_done(call, c->fn(c->arg));
+    atomic_store(&c->ran, true);
+    if (NULL != c->fn) {
+        int rc = c->fn(c->arg);
+        atomic_fetch_sub(&wu_client.shifted, 1);
+        wu_wait_call_done(call, rc);
+        return;
+    }
+    call->cbdata = c->arg; /* what wfn reads (c stays valid: its caller waits without limit) */
+    c->wfn(call);
+    atomic_fetch_sub(&wu_client.shifted, 1);
+}
+
+/* Shift c into the progress thread and wait for it, counted in wu_client.shifted. */
+static int call_shifted(wu_progress_t *pt, call_t *c)
+{
+    int rc;
+    atomic_init(&c->ran, false);
+    atomic_fetch_add(&wu_client.shifted, 1);
+    rc = wu_progress_shift_wait(pt, call_fn, c, 0);
+    if (!atomic_load(&c->ran)) {
+        atomic_fetch_sub(&wu_client.shifted, 1); /* never shifted */
+    }
+    return rc;
 }
 
 int wu_client_call(int (*fn)(void *arg), void *arg)
 {
     wu_progress_t *pt = ready_pt();
-    call_t c = {fn, arg};
+    call_t c = {.fn = fn, .arg = arg};
     if (NULL == pt) {
         return PMIX_ERR_INIT;
     }
     if (wu_progress_in_thread(pt)) {
         return fn(arg); /* a callback calling back into the library */
     }
-    return wu_progress_shift_wait(pt, call_fn, &c, 0);
+    return call_shifted(pt, &c);
 }
 
 int wu_client_wait_call(wu_wait_call_fn_t fn, void *arg)
 {
     wu_progress_t *pt = ready_pt();
+    call_t c = {.wfn = fn, .arg = arg};
     if (NULL == pt) {
         return PMIX_ERR_INIT;
     }
     if (wu_progress_in_thread(pt)) {
         return PMIX_ERR_WOULD_BLOCK;
     }
-    return wu_progress_shift_wait(pt, fn, arg, 0);
+    return call_shifted(pt, &c);
+}
+
+typedef struct {
+    wu_shift_fn_t fn;
+    void *arg;
+} shift_t;
+
+static void shift_fn(void *arg)
+{
+    shift_t s = *(shift_t *)arg;
+    free(arg);
+    s.fn(s.arg);
+    atomic_fetch_sub(&wu_client.shifted, 1);
 }
 
 int wu_client_shift(wu_shift_fn_t fn, void *arg)
 {
     wu_progress_t *pt = ready_pt();
+    shift_t *s;
     if (NULL == pt) {
         return PMIX_ERR_INIT;
     }
-    return WU_SUCCESS == wu_progress_shift(pt, fn, arg) ? PMIX_SUCCESS : PMIX_ERR_INIT;
+    if (NULL == (s = malloc(sizeof *s))) {
+        return PMIX_ERR_NOMEM;
+    }
+    s->fn = fn;
+    s->arg = arg;
+    atomic_fetch_add(&wu_client.shifted, 1);
+    if (WU_SUCCESS != wu_progress_shift(pt, shift_fn, s)) {
+        atomic_fetch_sub(&wu_client.shifted, 1);
+        free(s);
+        return PMIX_ERR_INIT;
+    }
+    return PMIX_SUCCESS;
+}
+
+bool wu_client_may_send_here(void)
+{
+    return !wu_progress_in_thread(wu_client.pt) && 0 == atomic_load(&wu_client.shifted) &&
+           !wu_client.singleton && !atomic_load(&wu_client.lost);
 }
 
 /* ---- requests ------------------------------------------------------------------------- */
 
+/* Unlink r from pending (req_lock held). */
 static void req_unlink(wu_client_req_t *r)
 {
     if (NULL != r->prev) {
@@ -118,8 +179,21 @@ static void req_finish(wu_client_req_t *r, int status, wu_buffer_t *reply)
 static void req_timeout(void *arg)
 {
     wu_client_req_t *r = arg;
+    pthread_mutex_lock(&wu_client.req_lock);
     req_unlink(r);
+    pthread_mutex_unlock(&wu_client.req_lock);
     req_finish(r, PMIX_ERR_TIMEOUT, NULL);
+}
+
+/* Is r still pending (req_lock held)? */
+static bool req_pending(const wu_client_req_t *r)
+{
+    for (const wu_client_req_t *p = wu_client.pending; NULL != p; p = p->next) {
+        if (p == r) {
+            return true;
+        }
+    }
+    return false;
 }
 
 /* Requests buffers up to this size are kept for the next request. */
@@ -171,7 +245,7 @@ int wu_client_request(wu_buffer_t *buf, double timeout, wu_client_reply_fn_t cb,
 {
     wu_client_req_t *r;
     int rc;
-    if (WU_CLIENT_CONNECTED != wu_client.mode || NULL == wu_client.conn) {
+    if (wu_client.singleton || NULL == wu_client.conn) {
         wu_buffer_destruct(buf);
         return PMIX_ERR_UNREACH;
     }
@@ -183,38 +257,63 @@ int wu_client_request(wu_buffer_t *buf, double timeout, wu_client_reply_fn_t cb,
         wu_buffer_destruct(buf);
         return PMIX_ERR_NOMEM;
     }
+    r->cb = cb;
+    r->cbdata = cbdata;
+    /* Registered before it is sent (the reply can come at once, on the progress thread), and
+     * under the lock with which a lost connection fails what is pending: never after that. */
+    pthread_mutex_lock(&wu_client.req_lock);
+    if (atomic_load(&wu_client.lost)) {
+        pthread_mutex_unlock(&wu_client.req_lock);
+        free(r);
+        wu_buffer_destruct(buf);
+        return PMIX_ERR_UNREACH;
+    }
     if (0 == ++wu_client.next_tag) {
         ++wu_client.next_tag; /* tag 0 is the server's own */
     }
     r->tag = wu_client.next_tag;
-    r->cb = cb;
-    r->cbdata = cbdata;
     if (timeout > 0 &&
         NULL == (r->timer = wu_progress_timer(wu_client.pt, timeout, req_timeout, r))) {
+        pthread_mutex_unlock(&wu_client.req_lock);
         free(r);
         wu_buffer_destruct(buf);
         return PMIX_ERR_NOMEM;
-    }
-    rc = wu_ptl_send(wu_client.conn, r->tag, 0, buf->base, buf->used);
-    msg_done(buf);
-    if (WU_SUCCESS != rc) {
-        (void)wu_progress_timer_cancel(r->timer);
-        free(r);
-        return WU_ERR_VALUE_OUT_OF_BOUNDS == rc ? PMIX_ERR_OUT_OF_RESOURCE : PMIX_ERR_UNREACH;
     }
     r->next = wu_client.pending;
     if (NULL != r->next) {
         r->next->prev = r;
     }
     wu_client.pending = r;
+    pthread_mutex_unlock(&wu_client.req_lock);
+    rc = wu_ptl_send(wu_client.conn, r->tag, 0, buf->base, buf->used);
+    msg_done(buf);
+    if (WU_SUCCESS != rc) {
+        /* not sent: withdraw it, unless a lost connection failed it meanwhile (its callback
+         * then ran: the request is over either way) */
+        bool mine;
+        pthread_mutex_lock(&wu_client.req_lock);
+        if ((mine = req_pending(r))) {
+            req_unlink(r);
+        }
+        pthread_mutex_unlock(&wu_client.req_lock);
+        if (!mine) {
+            return PMIX_SUCCESS;
+        }
+        (void)wu_progress_timer_cancel(r->timer);
+        free(r);
+        return WU_ERR_VALUE_OUT_OF_BOUNDS == rc ? PMIX_ERR_OUT_OF_RESOURCE : PMIX_ERR_UNREACH;
+    }
     return PMIX_SUCCESS;
 }
 
 void wu_client_fail_pending(int status)
 {
     /* callbacks may start new requests: take the list first */
-    wu_client_req_t *list = wu_client.pending;
+    wu_client_req_t *list;
+    pthread_mutex_lock(&wu_client.req_lock);
+    list = wu_client.pending;
     wu_client.pending = NULL;
+    pthread_mutex_unlock(&wu_client.req_lock);
     while (NULL != list) {
         wu_client_req_t *r = list;
         list = r->next;
@@ -239,12 +338,16 @@ void wu_client_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *
     if (0 == (flags & WU_PROTO_FLAG_REPLY) || 0 == tag) {
         return;
     }
+    pthread_mutex_lock(&wu_client.req_lock);
     for (r = wu_client.pending; NULL != r && r->tag != tag; r = r->next) {
     }
+    if (NULL != r) {
+        req_unlink(r);
+    }
+    pthread_mutex_unlock(&wu_client.req_lock);
     if (NULL == r) {
         return; /* a late reply to a request that timed out */
     }
-    req_unlink(r);
     wu_buffer_construct(&b);
     b.base = (char *)payload; /* a read-only view: never destructed */
     b.used = b.cap = len;
@@ -263,8 +366,11 @@ void wu_client_closed(wu_ptl_conn_t *c, int status, void *cbdata)
     bool lost = WU_CLIENT_CONNECTED == wu_client.mode;
     if (lost) {
         wu_client.mode = WU_CLIENT_LOST;
-        atomic_store(&wu_client.lost, true);
     }
+    /* no request is registered after this (wu_client_request checks it under the lock) */
+    pthread_mutex_lock(&wu_client.req_lock);
+    atomic_store(&wu_client.lost, true);
+    pthread_mutex_unlock(&wu_client.req_lock);
     wu_client_fail_pending(PMIX_ERR_LOST_CONNECTION);
     if (lost) {
         wu_client_event_lost(); /* no handler is left once finalize began */
@@ -361,6 +467,7 @@ void wu_client_store_lock_reset(void)
     (void)pthread_rwlockattr_destroy(&a);
     (void)pthread_mutex_init(&wu_client.stage_lock, NULL);
     (void)pthread_mutex_init(&wu_client.spare_lock, NULL);
+    (void)pthread_mutex_init(&wu_client.req_lock, NULL);
 }
 
 int wu_client_store_blob(const pmix_byte_object_t *bo)
