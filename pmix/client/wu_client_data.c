@@ -26,12 +26,12 @@
  * (wu_client.store_lock), and shifts to the progress thread only to ask the server; so many
  * threads read at once, and a Get answered locally costs a hash lookup and a copy. PMIx_Put
  * stores and stages in the caller's thread too (the store's write lock, then
- * wu_client.stage_lock), and PMIx_Commit packs the staged data there and hands the request to
- * the progress thread without waiting for it to be sent (unless commits pile up: see
- * commit_wait_room): neither costs a thread hop. The
- * progress thread holds the store's lock for writing while it changes the store (a fence's
- * data, a reply cached) and for reading while it looks something up. PMIx_Get_nb always
- * completes on the progress thread. */
+ * wu_client.stage_lock), and PMIx_Commit packs the staged data there and sends the request
+ * from there as well, or hands it to the progress thread when something shifted earlier is
+ * still on its way (wu_client_may_send_here); it never waits for the answer, only for room
+ * when commits pile up (commit_wait_room). The progress thread holds the store's lock for
+ * writing while it changes the store (a fence's data, a reply cached) and for reading while it
+ * looks something up. PMIx_Get_nb always completes on the progress thread. */
 #include "opal/util/wu_error.h"
 #include "pmix/client/wu_client.h"
 #include "opal/util/wu_show_help.h"
@@ -195,17 +195,13 @@ static int commit_pack(wu_buffer_t *b, pmix_status_t status)
     return rc;
 }
 
-/* A packed commit, on its way to the progress thread. */
-typedef struct {
-    wu_buffer_t b;
-} commit_t;
-
-/* Progress thread: send it (a connection lost meanwhile is said by its own means). */
+/* Progress thread: send the packed commit handed over (a connection lost meanwhile is said by
+ * its own means). */
 static void commit_send(void *arg)
 {
-    commit_t *c = arg;
-    (void)commit_request(&c->b);
-    free(c);
+    wu_buffer_t *b = arg;
+    (void)commit_request(b);
+    free(b);
     atomic_fetch_sub(&wu_client.commits_out, 1); /* its count as handed over */
 }
 
@@ -248,26 +244,26 @@ static void commit_wait_room(void)
 /* Hand the request in b to the progress thread (b is emptied). */
 static int commit_hand_over(wu_buffer_t *b)
 {
-    commit_t *c = malloc(sizeof *c);
+    wu_buffer_t *c = malloc(sizeof *c);
     int rc;
     if (NULL == c) {
         wu_buffer_destruct(b);
         return PMIX_ERR_NOMEM;
     }
-    c->b = *b;
+    *c = *b;
     wu_buffer_construct(b);
     atomic_fetch_add(&wu_client.commits_out, 1);
     if (PMIX_SUCCESS != (rc = wu_client_shift(commit_send, c))) {
         atomic_fetch_sub(&wu_client.commits_out, 1);
-        wu_buffer_destruct(&c->b);
+        wu_buffer_destruct(c);
         free(c);
     }
     return rc;
 }
 
-/* The commit is packed in the caller's thread and handed to the progress thread; PMIx_Commit
- * returns without waiting for it to be sent or answered, as OpenPMIx's does. The progress
- * thread sends requests in the order they were handed over and the server reads this client's
+/* The commit is packed in the caller's thread and sent from there or handed to the progress
+ * thread; PMIx_Commit returns without waiting for the answer, as OpenPMIx's does. Either way
+ * the request takes its place in the connection's order, and the server reads this client's
  * messages in order, so a fence or a Get this process starts later finds the data stored. */
 pmix_status_t PMIx_Commit(void)
 {
