@@ -35,7 +35,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WU_gds_VERSION 5u
+#define WU_gds_VERSION 6u
 
 /* A data store; its layout belongs to the module that created it. */
 typedef struct wu_gds_store wu_gds_store_t;
@@ -177,11 +177,28 @@ typedef struct wu_gds_module {
      * registered for a rank, under other keys, stays), except for rank keep (the caller's own,
      * whose Puts stay); older segments are superseded rank by rank, and one no rank needs any
      * more is unmapped. Later fetch, has_proc look in the hash tables first (registered data,
-     * and what came after the segment), then in the newest segment holding the rank;
+     * and what came after the segment), then in the newest segment holding the rank, then in
+     * the job segment (job_seg_attach);
      * fetch_view, export_proc and each_proc see only the hash tables.
      * PMIX_ERR_BAD_PARAM for a segment that is not sealed or not well formed. */
     pmix_status_t (*seg_attach)(wu_gds_store_t *store, const char *nspace, int fd,
                                 pmix_rank_t keep);
+    /* job_seg_make (a server): lay out the per-process data (PMIX_PROC_DATA arrays) of what a
+     * host registered for a namespace (info as given to register_nspace, already loaded by it)
+     * as one segment in a sealed memfd: PMIX_SUCCESS with *fd (close-on-exec; the caller keeps
+     * it for the namespace's clients and closes it). PMIX_ERR_NOT_SUPPORTED when there is
+     * nothing to lay out, more than gds_shmem_segment_max bytes, or no memfds here: the
+     * clients then get the data with the rest of the registration. There is no lower bound:
+     * mapping even a small segment costs a client less than unpacking and storing the arrays
+     * (about 45 kB less private memory per client at 8 procs). */
+    pmix_status_t (*job_seg_make)(const pmix_info_t info[], size_t ninfo, int *fd);
+    /* job_seg_attach (a client): map the segment in fd (the caller keeps fd) as the registered
+     * per-process data of nspace, in place of the PMIX_PROC_DATA arrays register_nspace would
+     * load. A fetch of a real rank looks in the hash tables, then in the newest fence segment
+     * holding the rank, then here; has_proc sees the segment's ranks. One per namespace: a
+     * second replaces the first. Unmapped by purge_nspace and store_release.
+     * PMIX_ERR_BAD_PARAM for a segment that is not sealed or not well formed. */
+    pmix_status_t (*job_seg_attach)(wu_gds_store_t *store, const char *nspace, int fd);
 } wu_gds_module_t;
 
 extern wu_mca_framework_t wu_mca_gds_framework;

@@ -209,8 +209,9 @@ int wu_ptl_send_shared(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, wu_ptl_sh
 /* wu_ptl_send_shared with a file descriptor passed along (SCM_RIGHTS; local sockets only): the
  * frame holds its own duplicate of fd until the frame's first byte is written, so the caller
  * may close fd at once. The header flag WU_PTL_FLAG_FD tells the receiver; its receive callback
- * takes the descriptor with wu_ptl_conn_take_fd. Same statuses, and WU_ERR_SYS if fd cannot be
- * duplicated. */
+ * takes the descriptor with wu_ptl_conn_take_fd. Same statuses, WU_ERR_SYS if fd cannot be
+ * duplicated, and WU_ERR_NOT_SUPPORTED (nothing sent) where descriptors cannot pass
+ * (wu_ptl_conn_passes_fds false). */
 int wu_ptl_send_shared_fd(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, wu_ptl_shared_t *s,
                           int fd);
 /* Header flag set by the base on a frame that carries a descriptor; other flags are the
@@ -239,6 +240,8 @@ WU_EXPORT void wu_ptl_conn_release(wu_ptl_conn_t *c);
 WU_EXPORT void wu_ptl_conn_set_trusted(wu_ptl_conn_t *c);
 /* The socket, for peer checks (SO_PEERCRED); -1 once closed. Do not read, write or close it. */
 WU_EXPORT int wu_ptl_conn_fd(const wu_ptl_conn_t *c);
+/* Can descriptors pass over c (a Unix-domain socket, as usock's; not TCP)? */
+WU_EXPORT bool wu_ptl_conn_passes_fds(const wu_ptl_conn_t *c);
 WU_EXPORT void wu_ptl_conn_set_cbdata(wu_ptl_conn_t *c, void *cbdata);
 WU_EXPORT void *wu_ptl_conn_get_cbdata(const wu_ptl_conn_t *c);
 

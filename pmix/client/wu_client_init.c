@@ -114,6 +114,16 @@ static void connect_reply(int status, wu_buffer_t *reply, void *cbdata)
     size_t ninfo = 0;
     uint32_t nlocal = 0;
     int32_t one = 1;
+    /* the per-process data as a shared segment, when the server sent one with the reply */
+    int fd = PMIX_SUCCESS == status ? wu_ptl_conn_take_fd(wu_client.conn) : -1;
+    if (fd >= 0 && NULL == wu_client.gds->job_seg_attach) {
+        status = PMIX_ERR_UNPACK_FAILURE; /* not asked for */
+    } else if (fd >= 0) {
+        status = wu_client.gds->job_seg_attach(wu_client.store, wu_client.myproc.nspace, fd);
+    }
+    if (fd >= 0) {
+        close(fd);
+    }
     if (PMIX_SUCCESS == status) {
         status = wu_proto_unpack_list(reply, (void **)&info, &ninfo, PMIX_INFO);
         if (PMIX_SUCCESS == status) {
@@ -148,9 +158,11 @@ static void connect_fn(wu_wait_call_t *call)
     const char *mode = wu_psec_base_mode();
     const char *version = WU_PROTO_VERSION;
     pid_t pid = getpid();
-    /* fence data in shared segments, when the selected gds maps them */
-    uint32_t caps =
-        NULL != wu_client.gds && NULL != wu_client.gds->seg_attach ? WU_PROTO_CAP_SEGMENTS : 0;
+    /* fence data and the registered per-process data in shared segments, when the selected gds
+     * maps them and the connection can pass their descriptors */
+    bool fds = NULL != wu_client.gds && wu_ptl_conn_passes_fds(wu_client.conn);
+    uint32_t caps = (fds && NULL != wu_client.gds->seg_attach ? WU_PROTO_CAP_SEGMENTS : 0) |
+                    (fds && NULL != wu_client.gds->job_seg_attach ? WU_PROTO_CAP_JOB_SEGMENT : 0);
     int rc;
 
     wu_client.mode = WU_CLIENT_CONNECTED;

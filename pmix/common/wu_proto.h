@@ -40,6 +40,9 @@
 /* Capabilities a client announces in CONNECT (UINT32 bits); a server uses only those given. */
 /* The client maps fence data the server passes as a shared segment (mca/gds/gds.h seg_attach). */
 #define WU_PROTO_CAP_SEGMENTS 0x1u
+/* The client maps the registered per-process data the server passes as a shared segment with
+ * the CONNECT reply (mca/gds/gds.h job_seg_attach). */
+#define WU_PROTO_CAP_JOB_SEGMENT 0x2u
 
 #define WU_PROTO_FLAG_REPLY 0x1u
 
@@ -55,7 +58,10 @@ typedef enum wu_proto_cmd {
      * reply: list of INFO  = the namespace's registration (the info array the host gave
      *                        PMIx_server_register_nspace, loaded by the client with gds
      *                        register_nspace), UINT32 nlocalprocs,
-     *        PROC the server's own identity
+     *        PROC the server's own identity.
+     *        To a client with WU_PROTO_CAP_JOB_SEGMENT the server may leave the PMIX_PROC_DATA
+     *        arrays out of the list and pass them as one wu_shm segment (sealed memfd, one per
+     *        namespace and node, rank by rank) with the frame instead.
      * Errors: PMIX_ERR_INVALID_CRED (psec refused), PMIX_ERR_NOT_FOUND (proc not registered
      * with register_client), PMIX_ERR_EXISTS (that proc is already connected). */
     WU_CMD_CONNECT = 1,

@@ -88,6 +88,13 @@ int wu_shm_writer_new(wu_shm_writer_t **w)
     return PMIX_SUCCESS;
 }
 
+size_t wu_shm_writer_bytes(const wu_shm_writer_t *w)
+{
+    /* the arena holds each key with its NUL and each packed value; every entry adds its head,
+     * a bucket and alignment */
+    return HEAD_LEN + w->arena.used + (size_t)w->n * (ENTRY_HEAD + 4u + 8u);
+}
+
 void wu_shm_writer_reset(wu_shm_writer_t *w)
 {
     w->n = 0;
@@ -529,11 +536,11 @@ bool wu_shm_has_rank(const wu_shm_seg_t *seg, pmix_rank_t rank)
 
 #define SHM_SEALS (F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL)
 
-/* A new memfd that can be sealed, in *f; *fd is set to -1 until it is sealed. */
-static int memfd_open(int *f, int *fd)
+/* A new memfd named name that can be sealed, in *f; *fd is set to -1 until it is sealed. */
+static int memfd_open(const char *name, int *f, int *fd)
 {
     *fd = -1;
-    *f = memfd_create("wu-shm", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    *f = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (*f < 0) {
         return ENOMEM == errno ? PMIX_ERR_NOMEM : PMIX_ERR_NOT_SUPPORTED;
     }
@@ -550,11 +557,11 @@ static int memfd_seal(int f, int *fd)
     return PMIX_SUCCESS;
 }
 
-int wu_shm_writer_memfd(wu_shm_writer_t *w, int *fd, size_t *len)
+int wu_shm_writer_memfd(wu_shm_writer_t *w, const char *name, int *fd, size_t *len)
 {
     sink_t o;
     int f, rc;
-    if (PMIX_SUCCESS != (rc = memfd_open(&f, fd))) {
+    if (PMIX_SUCCESS != (rc = memfd_open(name, &f, fd))) {
         return rc;
     }
     w->stage.used = 0;
@@ -574,7 +581,7 @@ int wu_shm_writer_memfd(wu_shm_writer_t *w, int *fd, size_t *len)
 int wu_shm_memfd(const char *image, size_t len, int *fd)
 {
     int f, rc;
-    if (PMIX_SUCCESS != (rc = memfd_open(&f, fd))) {
+    if (PMIX_SUCCESS != (rc = memfd_open("wu-shm", &f, fd))) {
         return rc;
     }
     if (PMIX_SUCCESS != (rc = write_all(f, image, len))) {

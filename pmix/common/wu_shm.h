@@ -42,15 +42,19 @@ WU_EXPORT int wu_shm_writer_add(wu_shm_writer_t *w, pmix_rank_t rank, const char
 /* The whole segment, laid out: *base (the writer's, valid until the next image, reset or free)
  * of *len bytes, to be written to a file the readers map. The writer stays usable. */
 WU_EXPORT int wu_shm_writer_image(wu_shm_writer_t *w, const char **base, size_t *len);
-/* The segment written straight into a sealed memfd (as wu_shm_memfd makes), without being
- * whole in memory first: *fd and its *len bytes, or PMIX_ERR_NOMEM, PMIX_ERR_NOT_SUPPORTED,
- * PMIX_ERR_BAD_PARAM (over 4 GiB). */
-WU_EXPORT int wu_shm_writer_memfd(wu_shm_writer_t *w, int *fd, size_t *len);
+/* The segment written straight into a sealed memfd (as wu_shm_memfd makes) named name (what
+ * /proc/PID/maps and /proc/PID/fd show after "memfd:"), without being whole in memory first:
+ * *fd and its *len bytes, or PMIX_ERR_NOMEM, PMIX_ERR_NOT_SUPPORTED, PMIX_ERR_BAD_PARAM (over
+ * 4 GiB). */
+WU_EXPORT int wu_shm_writer_memfd(wu_shm_writer_t *w, const char *name, int *fd, size_t *len);
+/* About how many bytes the segment would take now (keys, values and tables; a lower bound
+ * within a few bytes per entry). */
+WU_EXPORT size_t wu_shm_writer_bytes(const wu_shm_writer_t *w);
 /* Empty the writer, keeping its memory for the next segment. */
 WU_EXPORT void wu_shm_writer_reset(wu_shm_writer_t *w);
 WU_EXPORT void wu_shm_writer_free(wu_shm_writer_t *w);
 
-/* A memfd holding len bytes of image, sealed so that nobody can write, grow or shrink it
+/* A memfd "wu-shm" holding len bytes of image, sealed so that nobody can write, grow or shrink it
  * again: what a server passes to its clients. The fd (close-on-exec) in *fd, or an error
  * (PMIX_ERR_NOMEM, PMIX_ERR_NOT_SUPPORTED where memfds or seals are missing). */
 WU_EXPORT int wu_shm_memfd(const char *image, size_t len, int *fd);

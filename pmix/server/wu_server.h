@@ -57,6 +57,7 @@ typedef struct wu_srv_nspace {
     uint32_t size;     /* PMIX_JOB_SIZE when given */
     pmix_info_t *info; /* deep copy of the registration, sent in CONNECT replies */
     size_t ninfo;
+    int jobseg; /* its per-process data as a sealed segment (gds job_seg_make), or -1 */
     wu_srv_cleanup_t *cleanups;
 } wu_srv_nspace_t;
 

@@ -347,6 +347,20 @@ static pmix_status_t register_nspace_run(call_t *c)
     ns->ninfo = c->ninfo;
     c->info = NULL;
     c->ninfo = 0;
+    if (ns->jobseg >= 0) {
+        close(ns->jobseg);
+        ns->jobseg = -1;
+    }
+    if (PMIX_SUCCESS == rc && NULL != wu_srv.gds->job_seg_make) {
+        /* the per-process data once on this node, for the clients that map it */
+        pmix_status_t seg = wu_srv.gds->job_seg_make(ns->info, ns->ninfo, &ns->jobseg);
+        if (PMIX_SUCCESS != seg) {
+            ns->jobseg = -1;
+        }
+        wu_output_verbose(WU_VERB_DEBUG, wu_srv.out, "server: per-process data of %s %s", ns->name,
+                          PMIX_SUCCESS == seg ? "laid out as a shared segment"
+                                              : "sent to each client");
+    }
     ns->nlocalprocs = c->nlocal;
     sz = wu_info_find(ns->info, ns->ninfo, PMIX_JOB_SIZE);
     ns->has_size = NULL != sz && wu_srv_info_int(sz, &v) && v >= 0;

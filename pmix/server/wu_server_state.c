@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 wu_srv_t wu_srv = {.out = -1};
 /* guards op->shifted/orphaned and the decision to shift a host callback */
@@ -40,6 +41,7 @@ wu_srv_nspace_t *wu_srv_nspace_get(const char *nspace)
     }
     PMIX_LOAD_NSPACE(ns->name, nspace);
     ns->nlocalprocs = -1;
+    ns->jobseg = -1;
     ns->next = wu_srv.nspaces;
     wu_srv.nspaces = ns;
     return ns;
@@ -55,6 +57,9 @@ void wu_srv_nspace_free(wu_srv_nspace_t *ns)
     }
     if (NULL != ns->info) {
         PMIX_INFO_FREE(ns->info, ns->ninfo);
+    }
+    if (ns->jobseg >= 0) {
+        close(ns->jobseg);
     }
     free(ns);
 }

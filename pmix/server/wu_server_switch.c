@@ -248,13 +248,65 @@ const wu_ptl_listener_cbs_t wu_srv_listener_cbs = {srv_accept, srv_recv, srv_clo
 
 /* ---- CONNECT --------------------------------------------------------------------------------- */
 
+/* The registration packed for a CONNECT reply; without the PMIX_PROC_DATA arrays when they go
+ * as the namespace's job segment. */
+static pmix_status_t pack_registration(wu_buffer_t *body, const wu_srv_nspace_t *ns, bool seg)
+{
+    pmix_info_t *some;
+    size_t n = 0;
+    pmix_status_t rc;
+    if (!seg || 0 == ns->ninfo) {
+        return wu_proto_pack_list(body, ns->info, ns->ninfo, PMIX_INFO);
+    }
+    if (NULL == (some = malloc(ns->ninfo * sizeof *some))) {
+        return PMIX_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < ns->ninfo; i++) {
+        if (0 != strncmp(ns->info[i].key, PMIX_PROC_DATA, PMIX_MAX_KEYLEN)) {
+            some[n++] = ns->info[i]; /* a shallow copy, only packed */
+        }
+    }
+    rc = wu_proto_pack_list(body, some, n, PMIX_INFO);
+    free(some);
+    return rc;
+}
+
+/* Send the CONNECT reply with the job segment's descriptor; false if it could not go. */
+static bool reply_with_segment(const wu_srv_op_t *op, const wu_srv_nspace_t *ns,
+                               const wu_buffer_t *body)
+{
+    struct iovec iov = {.iov_base = body->base, .iov_len = body->used};
+    wu_ptl_shared_t *payload = wu_srv_reply_payload(PMIX_SUCCESS, &iov, 1);
+    bool sent = NULL != payload &&
+                WU_SUCCESS == wu_ptl_send_shared_fd(op->conn, op->tag, WU_PROTO_FLAG_REPLY, payload,
+                                                    ns->jobseg);
+    wu_ptl_shared_release(payload);
+    return sent;
+}
+
+/* The CONNECT reply's body: the registration (whole, or without what the job segment holds),
+ * the number of local procs, the server's identity. */
+static pmix_status_t connect_body(wu_buffer_t *body, const wu_srv_nspace_t *ns, bool seg)
+{
+    uint32_t nlocal = ns->nlocalprocs < 0 ? (uint32_t)wu_srv_nspace_nclients(ns->name)
+                                          : (uint32_t)ns->nlocalprocs;
+    pmix_status_t rc = pack_registration(body, ns, seg);
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_pack(body, &nlocal, 1, PMIX_UINT32);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_pack(body, &wu_srv.me, 1, PMIX_PROC);
+    }
+    return rc;
+}
+
 static void connect_done(wu_srv_op_t *op)
 {
     wu_srv_peer_t *peer = wu_ptl_conn_get_cbdata(op->conn);
     wu_srv_client_t *cl = wu_srv_client_find(&op->proc);
     wu_srv_nspace_t *ns = wu_srv_nspace_find(op->proc.nspace);
     wu_buffer_t body;
-    uint32_t nlocal;
+    bool seg;
     int rc;
 
     if (NULL == peer || NULL == cl || cl->conn != op->conn) {
@@ -270,15 +322,8 @@ static void connect_done(wu_srv_op_t *op)
         return;
     }
     wu_buffer_construct(&body);
-    nlocal = ns->nlocalprocs < 0 ? (uint32_t)wu_srv_nspace_nclients(ns->name)
-                                 : (uint32_t)ns->nlocalprocs;
-    rc = wu_proto_pack_list(&body, ns->info, ns->ninfo, PMIX_INFO);
-    if (PMIX_SUCCESS == rc) {
-        rc = wu_pack(&body, &nlocal, 1, PMIX_UINT32);
-    }
-    if (PMIX_SUCCESS == rc) {
-        rc = wu_pack(&body, &wu_srv.me, 1, PMIX_PROC);
-    }
+    seg = ns->jobseg >= 0 && 0 != (cl->caps & WU_PROTO_CAP_JOB_SEGMENT);
+    rc = connect_body(&body, ns, seg);
     if (PMIX_SUCCESS != rc) {
         wu_buffer_destruct(&body);
         cl->state = WU_SRV_CL_REGISTERED;
@@ -291,7 +336,18 @@ static void connect_done(wu_srv_op_t *op)
     cl->state = WU_SRV_CL_CONNECTED;
     peer->connected = true;
     wu_ptl_conn_set_trusted(op->conn); /* authenticated: its next messages may be large */
-    wu_srv_reply(op->conn, op->tag, PMIX_SUCCESS, &body);
+    if (seg && !reply_with_segment(op, ns, &body)) {
+        body.used = 0; /* the descriptor could not go: everything by the socket then */
+        seg = false;
+        if (PMIX_SUCCESS != (rc = connect_body(&body, ns, false))) {
+            wu_srv_reply(op->conn, op->tag, rc, NULL);
+            wu_buffer_destruct(&body);
+            return;
+        }
+    }
+    if (!seg) {
+        wu_srv_reply(op->conn, op->tag, PMIX_SUCCESS, &body);
+    }
     wu_buffer_destruct(&body);
 }
 

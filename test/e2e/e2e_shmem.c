@@ -1,13 +1,22 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* e2e_shmem.c -- fence data in shared segments (gds/shmem), seen from a client, and the ways a
- * job that mapped them can end.
+/* e2e_shmem.c -- fence data and registered data in shared segments (gds/shmem), seen from a
+ * client, and the ways a job that mapped them can end.
  *
- *   e2e_shmem normal|abort|crash|hold DIR
+ *   e2e_shmem normal|abort|crash|hold|job DIR
+ *
+ * job: right after PMIx_Init the rank counts the job segments it has mapped (memfds
+ * "wu-shm-job": the job's registered per-process data, when the server laid it out as one) and
+ * writes the count to DIR/jobseg.RANK;
+ * it reads every rank's registered data (PMIX_RANK's kin, PMIX_LOCAL_RANK, PMIX_NODE_RANK,
+ * PMIX_HOSTNAME, PMIX_NODEID, PMIX_APPNUM) and checks it, then does one round as below and reads
+ * it all again (a fence segment that holds a rank does not hide its registered data), prints
+ * "shm job: rank R of N: ok, job segments=S" and finalizes.
+ * The others:
  *
  * Every rank writes its pid to DIR/pid.RANK, Puts a 64 KiB blob and a small integer, commits and
  * fences with PMIX_COLLECT_DATA, then reads every rank's values and checks them byte for byte.
- * It counts the shared segments it has mapped (lines of /proc/self/maps naming a memfd
- * "wu-shm") and prints "shm: rank R of N: ok, segments=S", and writes S to DIR/seg.RANK. Then:
+ * It counts the fence segments it has mapped (lines of /proc/self/maps naming a memfd
+ * "wu-shm-fence") and prints "shm: rank R of N: ok, segments=S", and writes S to DIR/seg.RANK. Then:
  *   normal  a second round (new values) to show the newest segment wins, and PMIx_Finalize;
  *   abort   the last rank calls PMIx_Abort(7), the others wait;
  *   crash   the last rank kills itself with SIGKILL (a client that mapped a segment dies), the
@@ -30,15 +39,16 @@ static void write_file(const char *dir, const char *what, pmix_rank_t r, long va
     E2E_CHECK(fclose(f) == 0, "cannot write %s", path);
 }
 
-/* The wu-shm memfds this process has mapped. */
-static long segments(void)
+/* The memfds named what ("wu-shm-fence", "wu-shm-job") this process has mapped. */
+static long segments(const char *what)
 {
-    char line[4096];
+    char line[4096], name[64];
     long n = 0;
     FILE *f = fopen("/proc/self/maps", "r");
     E2E_CHECK(f != NULL, "cannot read /proc/self/maps");
+    snprintf(name, sizeof name, "/memfd:%s ", what);
     while (fgets(line, sizeof line, f) != NULL) {
-        n += strstr(line, "/memfd:wu-shm") != NULL ? 1 : 0;
+        n += strstr(line, name) != NULL ? 1 : 0;
     }
     fclose(f);
     return n;
@@ -47,6 +57,32 @@ static long segments(void)
 static unsigned char byte_of(pmix_rank_t r, int round)
 {
     return (unsigned char)(0x20 + r * 7 + round * 13);
+}
+
+/* Every rank's registered per-process data, checked against what one node (wrun -n N, no
+ * mapping options) gives: local and node rank equal the rank, one host, node 0, app 0. */
+static int check_registered(const char *ns, uint32_t n)
+{
+    char *host = e2e_get_str(ns, e2e_me.rank, PMIX_HOSTNAME);
+    int checked = 0;
+    for (pmix_rank_t r = 0; r < n; r++) {
+        pmix_value_t *v = e2e_get_typed(ns, r, PMIX_GLOBAL_RANK, PMIX_PROC_RANK, NULL, 0);
+        char *h;
+        E2E_CHECK(v->data.rank == r, "rank %u's PMIX_GLOBAL_RANK is %u", r, v->data.rank);
+        e2e_free_value(v);
+        E2E_CHECK(e2e_get_u16(ns, r, PMIX_LOCAL_RANK) == r, "rank %u's PMIX_LOCAL_RANK", r);
+        E2E_CHECK(e2e_get_u16(ns, r, PMIX_NODE_RANK) == r, "rank %u's PMIX_NODE_RANK", r);
+        E2E_CHECK(e2e_get_u32(ns, r, PMIX_NODEID) == 0, "rank %u's PMIX_NODEID", r);
+        E2E_CHECK(e2e_get_u32(ns, r, PMIX_APPNUM) == 0, "rank %u's PMIX_APPNUM", r);
+        h = e2e_get_str(ns, r, PMIX_HOSTNAME);
+        E2E_CHECK(h != NULL && host != NULL && strcmp(h, host) == 0,
+                  "rank %u's PMIX_HOSTNAME is %s, rank %u's %s", r, h ? h : "(null)", e2e_me.rank,
+                  host ? host : "(null)");
+        free(h);
+        checked += 6;
+    }
+    free(host);
+    return checked;
 }
 
 /* Put, commit, collecting fence, read and check everyone's values of this round. */
@@ -96,9 +132,10 @@ int main(int argc, char **argv)
     long segs;
     uint32_t n;
 
-    if (argc != 3 || (strcmp(end, "normal") != 0 && strcmp(end, "abort") != 0 &&
-                      strcmp(end, "crash") != 0 && strcmp(end, "hold") != 0)) {
-        fprintf(stderr, "usage: %s normal|abort|crash|hold DIR\n", argv[0]);
+    if (argc != 3 ||
+        (strcmp(end, "normal") != 0 && strcmp(end, "abort") != 0 && strcmp(end, "crash") != 0 &&
+         strcmp(end, "hold") != 0 && strcmp(end, "job") != 0)) {
+        fprintf(stderr, "usage: %s normal|abort|crash|hold|job DIR\n", argv[0]);
         return 2;
     }
     e2e_watchdog_secs = 100;
@@ -106,9 +143,24 @@ int main(int argc, char **argv)
     E2E_RC(PMIx_Init(&e2e_me, NULL, 0), "PMIx_Init");
     n = e2e_get_u32(e2e_me.nspace, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE);
     write_file(argv[2], "pid", e2e_me.rank, (long)getpid());
+    if (strcmp(end, "job") == 0) {
+        segs = segments("wu-shm-job");
+        write_file(argv[2], "jobseg", e2e_me.rank, segs);
+        e2e_step("registered data");
+        checked = check_registered(e2e_me.nspace, n);
+        e2e_step("one round");
+        checked += round_trip(e2e_me.nspace, n, 1);
+        e2e_step("registered data after the fence");
+        checked += check_registered(e2e_me.nspace, n);
+        e2e_step("PMIx_Finalize");
+        E2E_RC(PMIx_Finalize(NULL, 0), "PMIx_Finalize");
+        printf("shm job: rank %u of %u: ok, job segments=%ld (%d values checked)\n", e2e_me.rank, n,
+               segs, checked);
+        return 0;
+    }
     e2e_step("first round");
     checked = round_trip(e2e_me.nspace, n, 1);
-    segs = segments();
+    segs = segments("wu-shm-fence");
     write_file(argv[2], "seg", e2e_me.rank, segs);
     printf("shm: rank %u of %u: ok, segments=%ld\n", e2e_me.rank, n, segs);
     fflush(stdout);

@@ -4,18 +4,20 @@
  * A server lays each fence's collected data out once as a wu_shm segment (pmix/common/wu_shm.h)
  * in a sealed memfd (seg_make) and passes the descriptor to its local clients; each client maps
  * it read-only (seg_attach) and looks values up in place, so the data exists once on the node
- * instead of once per client. Everything else -- registered job data, Puts, values received
- * one by one -- stays in a store of the hash component, which this one wraps: its operations
- * are hash's, except those that must also see the segments (fetch, has_proc, purge_nspace,
- * store_create, store_release).
+ * instead of once per client. The per-process data of a namespace's registration goes the same
+ * way, one job segment per namespace (job_seg_make, job_seg_attach). Everything else -- job,
+ * node and app data, Puts, values received one by one -- stays in a store of the hash
+ * component, which this one wraps: its operations are hash's, except those that must also see
+ * the segments (fetch, has_proc, purge_nspace, store_create, store_release).
  *
  * A store keeps its segments newest first, each with the namespace its data belongs to. A
  * lookup of (nspace, rank, key) asks the hash tables first (what the host registered, and what
  * was stored after the segment: seg_attach drops the hash tables' values under the segment's
- * keys), then the newest segment holding the rank, whose answer is final (a rank's commit holds
- * all its data, so its whole committed set is in the segment). A
- * segment none of whose ranks it is the newest for is unmapped at once. A memfd has no name: a
- * segment vanishes with its last mapping and descriptor, whatever way its processes end. */
+ * keys), then the newest fence segment holding the rank (older ones are not asked: a rank's
+ * commit holds all its data, so its whole committed set is in the newest), then the job
+ * segment of the namespace. A fence segment none of whose ranks it is the newest for is
+ * unmapped (in batches). A memfd is not in any file system: a segment vanishes with its last
+ * mapping and descriptor, whatever way its processes end. */
 #include "mca/gds/gds.h"
 #include "opal/util/wu_output.h"
 #include "pmix/common/wu_buffer.h"
@@ -50,6 +52,7 @@ typedef struct seg {
 typedef struct {
     wu_gds_store_t *h; /* the hash store */
     seg_t *segs;       /* newest first */
+    seg_t *jobs;       /* registered per-process data, one per namespace */
     seg_t *dead;       /* no longer looked at, still mapped */
     size_t dead_bytes; /* their mapped bytes (whole pages) */
     unsigned ndead;
@@ -125,6 +128,30 @@ static void dead_flush(shm_store_t *s)
     s->ndead = 0;
 }
 
+/* The job segment of nspace, or NULL. */
+static seg_t **job_of(shm_store_t *s, const char *nspace)
+{
+    for (seg_t **pp = &s->jobs; NULL != *pp; pp = &(*pp)->next) {
+        if (0 == strcmp((*pp)->nspace, nspace)) {
+            return pp;
+        }
+    }
+    return NULL;
+}
+
+/* Unmap nspace's job segment; was there one? */
+static bool job_drop(shm_store_t *s, const char *nspace)
+{
+    seg_t **pp = job_of(s, nspace), *g;
+    if (NULL == pp) {
+        return false;
+    }
+    g = *pp;
+    *pp = g->next;
+    seg_free(g);
+    return true;
+}
+
 /* The newest segment of nspace holding rank, or NULL. */
 static const seg_t *seg_of(const shm_store_t *s, const char *nspace, pmix_rank_t rank)
 {
@@ -165,6 +192,11 @@ static void shm_store_release(wu_gds_store_t *store)
         s->segs = g->next;
         seg_free(g);
     }
+    while (NULL != s->jobs) {
+        seg_t *g = s->jobs;
+        s->jobs = g->next;
+        seg_free(g);
+    }
     dead_flush(s);
     hash->store_release(s->h);
     free(s);
@@ -176,9 +208,14 @@ static pmix_status_t shm_fetch(wu_gds_store_t *store, const char *nspace, pmix_r
     pmix_status_t rc =
         NULL == store ? PMIX_ERR_BAD_PARAM : hash->fetch(H(store), nspace, rank, key, val);
     const seg_t *g;
+    seg_t **j;
     if (PMIX_ERR_NOT_FOUND == rc && PMIX_RANK_IS_VALID(rank) &&
         NULL != (g = seg_of(S(store), nspace, rank))) {
         rc = wu_shm_fetch(&g->shm, rank, key, val);
+    }
+    if (PMIX_ERR_NOT_FOUND == rc && PMIX_RANK_IS_VALID(rank) &&
+        NULL != (j = job_of(S(store), nspace))) {
+        rc = wu_shm_fetch(&(*j)->shm, rank, key, val);
     }
     return rc;
 }
@@ -188,8 +225,15 @@ static bool shm_has_proc(wu_gds_store_t *store, const char *nspace, pmix_rank_t 
     if (NULL == store || NULL == nspace) {
         return false;
     }
-    return hash->has_proc(H(store), nspace, rank) ||
-           (PMIX_RANK_IS_VALID(rank) && NULL != seg_of(S(store), nspace, rank));
+    seg_t **j;
+    if (hash->has_proc(H(store), nspace, rank)) {
+        return true;
+    }
+    if (!PMIX_RANK_IS_VALID(rank)) {
+        return false;
+    }
+    return NULL != seg_of(S(store), nspace, rank) ||
+           (NULL != (j = job_of(S(store), nspace)) && wu_shm_has_rank(&(*j)->shm, rank));
 }
 
 /* Drop the segments of nspace that match: all of them (unmapped at once), or (only_dead) those
@@ -232,6 +276,7 @@ static pmix_status_t shm_purge_nspace(wu_gds_store_t *store, const char *nspace)
     }
     rc = hash->purge_nspace(H(store), nspace);
     had = drop_segs(S(store), nspace, false);
+    had = job_drop(S(store), nspace) || had;
     return PMIX_ERR_NOT_FOUND == rc && had ? PMIX_SUCCESS : rc;
 }
 
@@ -283,7 +328,7 @@ static pmix_status_t shm_seg_make(const void *blob, size_t len, char nspace[PMIX
         rc = PMIX_ERR_NOT_SUPPORTED;
     }
     if (PMIX_SUCCESS == rc) {
-        rc = wu_shm_writer_memfd(writer, fd, &ilen);
+        rc = wu_shm_writer_memfd(writer, "wu-shm-fence", fd, &ilen);
     }
     wu_shm_writer_reset(writer);
     if (len > KEEP_MAX) { /* kept warm only for fences of ordinary size */
@@ -293,7 +338,112 @@ static pmix_status_t shm_seg_make(const void *blob, size_t len, char nspace[PMIX
     return rc;
 }
 
+/* The rank a PMIX_PROC_DATA array is about (its first element), as hash reads it. */
+static bool proc_data_rank(const pmix_info_t *a, size_t n, pmix_rank_t *rank)
+{
+    const pmix_value_t *v;
+    if (n < 1 || 0 != strncmp(a[0].key, PMIX_RANK, PMIX_MAX_KEYLEN)) {
+        return false;
+    }
+    v = &a[0].value;
+    switch (v->type) {
+    case PMIX_PROC_RANK:
+        *rank = v->data.rank;
+        break;
+    case PMIX_UINT32:
+        *rank = v->data.uint32;
+        break;
+    case PMIX_UINT16:
+        *rank = v->data.uint16;
+        break;
+    case PMIX_INT:
+        if (v->data.integer < 0) {
+            return false;
+        }
+        *rank = (pmix_rank_t)v->data.integer;
+        break;
+    default:
+        return false;
+    }
+    return PMIX_RANK_IS_VALID(*rank);
+}
+
+static pmix_status_t shm_job_seg_make(const pmix_info_t info[], size_t ninfo, int *fd)
+{
+    wu_shm_writer_t *w = NULL;
+    pmix_status_t rc = PMIX_SUCCESS;
+    size_t len = 0, bytes, nadded = 0;
+    if ((NULL == info && 0 != ninfo) || NULL == fd) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    *fd = -1;
+    if (PMIX_SUCCESS != (rc = wu_shm_writer_new(&w))) {
+        return rc;
+    }
+    for (size_t i = 0; i < ninfo && PMIX_SUCCESS == rc; i++) {
+        const pmix_value_t *v = &info[i].value;
+        const pmix_info_t *a;
+        pmix_rank_t rank;
+        if (0 != strncmp(info[i].key, PMIX_PROC_DATA, PMIX_MAX_KEYLEN)) {
+            continue;
+        }
+        if (PMIX_DATA_ARRAY != v->type || NULL == v->data.darray ||
+            PMIX_INFO != v->data.darray->type || NULL == (a = v->data.darray->array) ||
+            !proc_data_rank(a, v->data.darray->size, &rank)) {
+            rc = PMIX_ERR_BAD_PARAM; /* register_nspace refused it already */
+            break;
+        }
+        for (size_t k = 1; k < v->data.darray->size && PMIX_SUCCESS == rc; k++) {
+            rc = wu_shm_writer_add(w, rank, a[k].key, &a[k].value);
+            nadded++;
+        }
+    }
+    bytes = wu_shm_writer_bytes(w);
+    if (PMIX_SUCCESS == rc && (0 == nadded || bytes > segment_max)) {
+        rc = PMIX_ERR_NOT_SUPPORTED; /* nothing to lay out, or too big */
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_shm_writer_memfd(w, "wu-shm-job", fd, &len);
+    }
+    wu_shm_writer_free(w);
+    return rc;
+}
+
 /* ---- the client's side ------------------------------------------------------------------- */
+
+/* The segment in fd mapped as a new seg_t of nspace (not linked yet) in *out. */
+static pmix_status_t seg_map(const shm_store_t *s, const char *nspace, int fd, seg_t **out)
+{
+    seg_t *g;
+    pmix_status_t rc;
+    if (NULL == s || NULL == nspace || '\0' == nspace[0] || PMIX_MAX_NSLEN < strlen(nspace)) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (NULL == (g = calloc(1, sizeof *g))) {
+        return PMIX_ERR_NOMEM;
+    }
+    if (PMIX_SUCCESS != (rc = wu_shm_map(fd, &g->shm))) {
+        free(g);
+        return rc;
+    }
+    PMIX_LOAD_NSPACE(g->nspace, nspace);
+    *out = g;
+    return PMIX_SUCCESS;
+}
+
+static pmix_status_t shm_job_seg_attach(wu_gds_store_t *store, const char *nspace, int fd)
+{
+    shm_store_t *s = S(store);
+    seg_t *g;
+    pmix_status_t rc = seg_map(s, nspace, fd, &g);
+    if (PMIX_SUCCESS != rc) {
+        return rc;
+    }
+    (void)job_drop(s, nspace);
+    g->next = s->jobs;
+    s->jobs = g;
+    return PMIX_SUCCESS;
+}
 
 typedef struct {
     shm_store_t *s;
@@ -317,18 +467,10 @@ static pmix_status_t shm_seg_attach(wu_gds_store_t *store, const char *nspace, i
     shm_store_t *s = S(store);
     supersede_t ctx;
     seg_t *g;
-    pmix_status_t rc;
-    if (NULL == s || NULL == nspace || '\0' == nspace[0] || PMIX_MAX_NSLEN < strlen(nspace)) {
-        return PMIX_ERR_BAD_PARAM;
-    }
-    if (NULL == (g = calloc(1, sizeof *g))) {
-        return PMIX_ERR_NOMEM;
-    }
-    if (PMIX_SUCCESS != (rc = wu_shm_map(fd, &g->shm))) {
-        free(g);
+    pmix_status_t rc = seg_map(s, nspace, fd, &g);
+    if (PMIX_SUCCESS != rc) {
         return rc;
     }
-    PMIX_LOAD_NSPACE(g->nspace, nspace);
     ctx.s = s;
     ctx.nspace = nspace;
     ctx.keep = keep;
@@ -424,6 +566,8 @@ static const wu_gds_module_t shmem_module = {
     .purge_key = shm_purge_key,
     .seg_make = shm_seg_make,
     .seg_attach = shm_seg_attach,
+    .job_seg_make = shm_job_seg_make,
+    .job_seg_attach = shm_job_seg_attach,
 };
 
 /* Available when the hash component is there to hold what segments do not, and memfds can be
@@ -457,8 +601,9 @@ static const wu_mca_param_t shmem_params[] = {
      .type = WU_PARAM_TYPE_SIZE,
      .storage = &segment_max,
      .level = WU_INFO_LVL_5,
-     .help = "Largest fence data (bytes, k/m/g suffixes) a server lays out as one shared segment "
-             "for its clients; larger data is sent to each client as before (hash)",
+     .help = "Largest fence data or registered per-process data (bytes, k/m/g suffixes) a "
+             "server lays out as one shared segment for its clients; larger data is sent to "
+             "each client as before (hash)",
      .flags = WU_PARAM_FLAG_RANGE,
      .min = 1,
      .max = UINT32_MAX / 2},

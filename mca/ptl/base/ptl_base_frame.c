@@ -110,6 +110,7 @@ struct wu_ptl_conn {
     _Atomic int refs;
     wu_progress_t *pt;
     int fd;
+    bool unix_sock;            /* a Unix-domain socket: descriptors can pass */
     bool closed;               /* progress thread only, from here on */
     _Atomic unsigned shifting; /* frames handed to the progress thread, not yet queued */
     _Atomic size_t backlog;    /* bytes of the frames not freed yet (shifted or queued) */
@@ -339,6 +340,11 @@ void wu_ptl_conn_release(wu_ptl_conn_t *c)
 int wu_ptl_conn_fd(const wu_ptl_conn_t *c)
 {
     return NULL == c ? -1 : c->fd;
+}
+
+bool wu_ptl_conn_passes_fds(const wu_ptl_conn_t *c)
+{
+    return NULL != c && c->unix_sock;
 }
 
 void wu_ptl_conn_set_cbdata(wu_ptl_conn_t *c, void *cbdata)
@@ -740,10 +746,13 @@ static wu_ptl_conn_t *conn_new(wu_progress_t *pt, int fd, wu_ptl_recv_fn_t recv,
 {
     wu_ptl_conn_t *c = calloc(1, sizeof *c);
     int fl = fcntl(fd, F_GETFL);
+    struct sockaddr_storage sa;
+    socklen_t salen = sizeof sa;
     if (NULL == c || fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0) {
         free(c);
         return NULL;
     }
+    c->unix_sock = 0 == getsockname(fd, (struct sockaddr *)&sa, &salen) && AF_UNIX == sa.ss_family;
     atomic_init(&c->refs, 1);
     (void)pthread_mutex_init(&c->wlock, NULL);
     c->pt = pt;
@@ -995,6 +1004,9 @@ static int send_shared(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, wu_ptl_sh
     }
     if (s->len > wu_ptl_base_max_msg_size || s->len > UINT32_MAX) {
         return WU_ERR_VALUE_OUT_OF_BOUNDS;
+    }
+    if (fd >= 0 && !c->unix_sock) {
+        return WU_ERR_NOT_SUPPORTED;
     }
     if (fd >= 0) {
         flags |= WU_PTL_FLAG_FD;

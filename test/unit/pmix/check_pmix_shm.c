@@ -222,7 +222,7 @@ START_TEST(sealed_memfd)
     {
         size_t flen = 0;
         char *back = malloc(len);
-        ck_assert_int_eq(PMIX_SUCCESS, wu_shm_writer_memfd(w, &fd, &flen));
+        ck_assert_int_eq(PMIX_SUCCESS, wu_shm_writer_memfd(w, "wu-shm-test", &fd, &flen));
         ck_assert_uint_eq(len, flen);
         ck_assert_int_eq((int)len, (int)pread(fd, back, len, 0));
         ck_assert_int_eq(0, memcmp(back, img, len));

@@ -2,7 +2,8 @@
 /* check_gds_shmem.c -- the gds shmem component: a fence blob laid out as a segment (seg_make) and
  * mapped by a store (seg_attach); lookups in the hash tables first, then the newest segment of
  * the rank; older data superseded, the caller's own rank kept; blobs that cannot be one segment
- * refused; purge_key of the hash component. */
+ * refused; purge_key of the hash component; a registration's per-process data as a job segment
+ * (job_seg_make, job_seg_attach) looked up after the hash tables and the fence segments. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* memfd_create */
 #endif
@@ -221,6 +222,139 @@ START_TEST(purge_key)
 }
 END_TEST
 
+/* A registration of ns: job-level "size" = n, and PMIX_PROC_DATA of ranks [0, n) each with
+ * "a" = base + rank and "c" = rank * 2; *info holds ninfo entries (PMIX_INFO_FREE). */
+static void registration(uint32_t n, uint32_t base, pmix_info_t **info, size_t *ninfo)
+{
+    PMIX_INFO_CREATE(*info, n + 1);
+    *ninfo = n + 1;
+    PMIX_INFO_LOAD(&(*info)[0], "size", &n, PMIX_UINT32);
+    for (pmix_rank_t r = 0; r < n; r++) {
+        pmix_data_array_t *d;
+        pmix_info_t *a;
+        uint32_t va = base + r, vc = r * 2;
+        PMIX_DATA_ARRAY_CREATE(d, 3, PMIX_INFO);
+        a = d->array;
+        PMIX_INFO_LOAD(&a[0], PMIX_RANK, &r, PMIX_PROC_RANK);
+        PMIX_INFO_LOAD(&a[1], "a", &va, PMIX_UINT32);
+        PMIX_INFO_LOAD(&a[2], "c", &vc, PMIX_UINT32);
+        PMIX_INFO_LOAD(&(*info)[r + 1], PMIX_PROC_DATA, d, PMIX_DATA_ARRAY);
+        PMIX_DATA_ARRAY_FREE(d);
+    }
+}
+
+/* The memfds named "wu-shm-job" this process has open. */
+static int job_fds(void)
+{
+    char path[64], link[256];
+    int n = 0;
+    for (int fd = 0; fd < 1024; fd++) {
+        ssize_t len;
+        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+        len = readlink(path, link, sizeof link - 1);
+        if (len > 0) {
+            link[len] = '\0';
+            n += NULL != strstr(link, "memfd:wu-shm-job") ? 1 : 0;
+        }
+    }
+    return n;
+}
+
+START_TEST(job_segment)
+{
+    pmix_info_t *info, *small;
+    size_t ninfo, nsmall;
+    pmix_value_t v, *got = NULL;
+    uint32_t x = 77;
+    int fd = -1, fd2 = -1, before = mapped_segments();
+
+    registration(5, 100, &info, &ninfo);
+    ck_assert_int_eq(PMIX_SUCCESS, gds->job_seg_make(info, ninfo, &fd));
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(1, job_fds());
+    /* the client: the job-level part registered, the per-process part mapped */
+    ck_assert_int_eq(PMIX_SUCCESS, gds->register_nspace(st, "ns", info, 1));
+    ck_assert_int_eq(PMIX_SUCCESS, gds->job_seg_attach(st, "ns", fd));
+    close(fd);
+    ck_assert_int_eq(0, job_fds());
+    ck_assert_int_eq(before + 1, mapped_segments());
+    want_u32("ns", PMIX_RANK_WILDCARD, "size", PMIX_SUCCESS, 5);
+    for (pmix_rank_t r = 0; r < 5; r++) {
+        want_u32("ns", r, "a", PMIX_SUCCESS, 100 + r);
+        want_u32("ns", r, "c", PMIX_SUCCESS, r * 2);
+        ck_assert(gds->has_proc(st, "ns", r));
+    }
+    want_u32("ns", 5, "a", PMIX_ERR_NOT_FOUND, 0);
+    ck_assert(!gds->has_proc(st, "ns", 5));
+    want_u32("other", 0, "a", PMIX_ERR_NOT_FOUND, 0);
+    ck_assert_int_eq(PMIX_ERR_NOT_FOUND, gds->fetch(st, "ns", 0, PMIX_RANK, &got));
+
+    /* a fence segment holding ranks 0-1 ("a" and "b") comes first; "c" still from the job's */
+    attach("ns", 2, 500, PMIX_RANK_UNDEF);
+    want_u32("ns", 1, "a", PMIX_SUCCESS, 501);
+    want_u32("ns", 1, "c", PMIX_SUCCESS, 2);
+    want_u32("ns", 3, "a", PMIX_SUCCESS, 103);
+    /* and the hash tables before both */
+    PMIx_Value_load(&v, &x, PMIX_UINT32);
+    ck_assert_int_eq(PMIX_SUCCESS, gds->put(st, "ns", 3, "c", &v));
+    want_u32("ns", 3, "c", PMIX_SUCCESS, 77);
+
+    /* a second job segment replaces the first */
+    registration(3, 900, &small, &nsmall);
+    ck_assert_int_eq(PMIX_SUCCESS, gds->job_seg_make(small, nsmall, &fd2));
+    ck_assert_int_eq(PMIX_SUCCESS, gds->job_seg_attach(st, "ns", fd2));
+    close(fd2);
+    want_u32("ns", 2, "a", PMIX_SUCCESS, 902);
+    want_u32("ns", 4, "a", PMIX_ERR_NOT_FOUND, 0);
+    ck_assert_int_eq(before + 2, mapped_segments()); /* the job's, the fence's */
+
+    /* purge unmaps both */
+    ck_assert_int_eq(PMIX_SUCCESS, gds->purge_nspace(st, "ns"));
+    ck_assert_int_eq(before, mapped_segments());
+    want_u32("ns", 2, "a", PMIX_ERR_NOT_FOUND, 0);
+    PMIX_INFO_FREE(info, ninfo);
+    PMIX_INFO_FREE(small, nsmall);
+}
+END_TEST
+
+START_TEST(job_segment_refused)
+{
+    pmix_info_t *info, *none;
+    size_t ninfo;
+    pmix_data_array_t *bad;
+    uint32_t x = 1;
+    int fd = -1;
+
+    /* no per-process data: nothing to lay out */
+    PMIX_INFO_CREATE(none, 1);
+    PMIX_INFO_LOAD(&none[0], "size", &x, PMIX_UINT32);
+    ck_assert_int_eq(PMIX_ERR_NOT_SUPPORTED, gds->job_seg_make(none, 1, &fd));
+    ck_assert_int_eq(-1, fd);
+    ck_assert_int_eq(PMIX_ERR_NOT_SUPPORTED, gds->job_seg_make(NULL, 0, &fd));
+    /* a PMIX_PROC_DATA array that does not start with PMIX_RANK */
+    PMIX_DATA_ARRAY_CREATE(bad, 1, PMIX_INFO);
+    PMIX_INFO_LOAD(&((pmix_info_t *)bad->array)[0], "a", &x, PMIX_UINT32);
+    PMIX_INFO_DESTRUCT(&none[0]);
+    PMIX_INFO_LOAD(&none[0], PMIX_PROC_DATA, bad, PMIX_DATA_ARRAY);
+    PMIX_DATA_ARRAY_FREE(bad);
+    ck_assert_int_eq(PMIX_ERR_BAD_PARAM, gds->job_seg_make(none, 1, &fd));
+    ck_assert_int_eq(-1, fd);
+    PMIX_INFO_FREE(none, 1);
+    /* more than segment_max (1m) */
+    registration(20000, 0, &info, &ninfo);
+    ck_assert_int_eq(PMIX_ERR_NOT_SUPPORTED, gds->job_seg_make(info, ninfo, &fd));
+    ck_assert_int_eq(-1, fd);
+    ck_assert_int_eq(0, job_fds());
+    PMIX_INFO_FREE(info, ninfo);
+    /* an unsealed memfd is not a segment */
+    fd = memfd_create("wu-shm-job", MFD_CLOEXEC);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(PMIX_ERR_BAD_PARAM, gds->job_seg_attach(st, "ns", fd));
+    close(fd);
+    ck_assert(!gds->has_proc(st, "ns", 0));
+}
+END_TEST
+
 static Suite *shmem_suite(void)
 {
     Suite *s = suite_create("gds_shmem");
@@ -230,6 +364,8 @@ static Suite *shmem_suite(void)
     tcase_add_test(tc, newest_wins_and_unmap);
     tcase_add_test(tc, not_one_segment);
     tcase_add_test(tc, purge_key);
+    tcase_add_test(tc, job_segment);
+    tcase_add_test(tc, job_segment_refused);
     suite_add_tcase(s, tc);
     return s;
 }
