@@ -35,6 +35,7 @@
 #include "opal/util/wu_error.h"
 #include "pmix/client/wu_client.h"
 #include "opal/util/wu_show_help.h"
+#include "opal/util/wu_time.h"
 #include "pmix/common/wu_pack.h"
 #include "pmix/common/wu_proto.h"
 
@@ -212,13 +213,6 @@ static void commit_send(void *arg)
 #define COMMITS_OUT_MAX     64
 #define COMMITS_BACKLOG_MAX ((size_t)4 << 20)
 
-static double mono_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Wait (not on the progress thread, which must do the sending) until the commits before this
  * one are within the bounds, the connection is lost, or WU_CLIENT_HANDSHAKE_TIMEOUT passed
  * (a server that stopped reading: the commit goes anyway, as a blocking write would not). */
@@ -231,7 +225,7 @@ static void commit_wait_room(void)
     while ((atomic_load(&wu_client.commits_out) >= COMMITS_OUT_MAX ||
             wu_ptl_conn_backlog(wu_client.conn) > COMMITS_BACKLOG_MAX) &&
            !atomic_load(&wu_client.lost)) {
-        double now = mono_now();
+        double now = wu_time_now();
         if (0 == start) {
             start = now;
         } else if (now - start > WU_CLIENT_HANDSHAKE_TIMEOUT) {

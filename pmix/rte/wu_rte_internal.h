@@ -7,6 +7,7 @@
 #include "mca/pls/pls.h"
 #include "mca/ptl/ptl.h"
 #include "opal/event/wu_wait.h"
+#include "opal/util/wu_time.h"
 #include "pmix/rte/wu_rte.h"
 #include "pmix/rte/wu_rte_jobmap.h"
 #include "pmix/rte/wu_rte_map.h"
@@ -104,8 +105,6 @@ void wu_rte_write_text(int fd, const char *text, size_t len);
 void wu_rte_watchdog_start(void);
 void wu_rte_watch_pid(pid_t pid);
 void wu_rte_watch_forget(void);
-/* Seconds on CLOCK_MONOTONIC. */
-double wu_rte_now(void);
 
 /* The job's end as a process's: its exit status per the rules of wu_rte.h, decided on the head
  * node (wu_rte_job.c). rp's end (state, wait_status, exec_errno, pid, connected, finalized) is

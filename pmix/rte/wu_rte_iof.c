@@ -243,7 +243,7 @@ static void sink_put(sink_t *k, const char *p, size_t len)
             return;
         }
         if (n > 0) {
-            k->moved = wu_rte_now();
+            k->moved = wu_time_now();
         }
     }
     if ((size_t)n == len) {
@@ -268,7 +268,7 @@ static void on_writable(evutil_socket_t fd, short what, void *arg)
         sink_broken(k);
     } else {
         if (n > 0) {
-            k->moved = wu_rte_now();
+            k->moved = wu_time_now();
         }
         k->off += (size_t)n;
         if (0 == pending(k)) {
@@ -398,7 +398,7 @@ static void flush_tick(void *arg)
 static void sink_drop(sink_t *k)
 {
     size_t lost = pending(k);
-    double idle = wu_rte_now() - k->moved;
+    double idle = wu_time_now() - k->moved;
     bool out = sink_of[STDOUT_FILENO] == k, err = sink_of[STDERR_FILENO] == k;
     int devnull;
     k->dropped = true;
@@ -425,7 +425,7 @@ static void sink_drop(sink_t *k)
  * byte for flush_stall seconds (or when the launcher was interrupted) is dropped. */
 static void flush_check(void)
 {
-    double now = wu_rte_now();
+    double now = wu_time_now();
     bool left = false;
     if (NULL != flush_timer) {
         wu_progress_timer_cancel(flush_timer);
@@ -654,7 +654,7 @@ bool wu_rte_iof_message(int fd, const char *text, size_t len)
 static void flush_in_rte(wu_wait_call_t *call)
 {
     rte_job_t *job = call->cbdata;
-    double now = wu_rte_now();
+    double now = wu_time_now();
     for (uint32_t r = 0; r < job->np; r++) {
         for (int s = WU_PLS_STDOUT; s <= WU_PLS_STDERR; s++) {
             flush_line(job, r, s);

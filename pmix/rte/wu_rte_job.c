@@ -355,18 +355,11 @@ static void on_done(wu_pls_job_t *pls)
  * forwarded again. */
 #define SECOND_SIGNAL_WINDOW 5.0
 
-double wu_rte_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void interrupt_in_rte(void *arg)
 {
     int sig = (int)(intptr_t)arg;
     rte_job_t *job = wu_rte_job;
-    double now = wu_rte_now();
+    double now = wu_time_now();
     if (NULL == job || (NULL == job->pls && NULL == job->dvm)) {
         if (SIGINT == sig || SIGTERM == sig || SIGHUP == sig) {
             atomic_store(&pending_interrupt, sig);

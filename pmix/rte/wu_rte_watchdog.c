@@ -124,7 +124,7 @@ static void watchdog_main(int in, pid_t launcher)
     }
     (void)wu_session_dir_sweep(NULL != srv && '\0' != srv[0] ? srv : NULL, "wu-server", NULL);
     (void)wu_session_dir_sweep(NULL, "wu-ptl", NULL);
-    for (until = wu_rte_now() + WATCH_GRACE; wu_rte_now() < until;) {
+    for (until = wu_time_now() + WATCH_GRACE; wu_time_now() < until;) {
         size_t live = 0;
         for (size_t i = 0; i < n; i++) {
             live += alive(pids[i]) ? 1 : 0;
