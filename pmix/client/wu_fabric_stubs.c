@@ -66,22 +66,3 @@ pmix_status_t PMIx_Load_topology(pmix_topology_t *topo)
 {
     return PMIX_ERR_NOT_SUPPORTED;
 }
-
-/* wu-api: stub issue=later */
-pmix_status_t PMIx_Parse_cpuset_string(const char *cpuset_string, pmix_cpuset_t *cpuset)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=later */
-pmix_status_t PMIx_Get_cpuset(pmix_cpuset_t *cpuset, pmix_bind_envelope_t ref)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=later */
-pmix_status_t PMIx_Get_relative_locality(const char *locality1, const char *locality2,
-                                         pmix_locality_t *locality)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}

@@ -3,6 +3,9 @@
  *   place rank=R cpuset=<PMIX_CPUSET or none> locstr=<PMIX_LOCALITY_STRING or none> xml=yes|no
  *         affinity=<the cpus it may run on, as a list> appnum=<PMIX_APPNUM> apprank=<PMIX_APP_RANK>
  * (test/e2e/mapping.sh, and mpmd.sh for the application contexts)
+ * When it has a locality string, PMIx_Get_relative_locality of it with itself must give the node,
+ * the core and the hardware thread, and with rank 0's (when that has one) at least the node;
+ * otherwise the process fails.
  * Public PMIx API only. */
 #define _GNU_SOURCE /* sched_getaffinity */
 #include "e2e_util.h"
@@ -49,6 +52,25 @@ int main(void)
             }
             lo = -1;
         }
+    }
+    if (0 != strcmp(locstr, "none")) {
+        pmix_proc_t zero;
+        pmix_locality_t l = 0;
+        const pmix_locality_t self =
+            PMIX_LOCALITY_SHARE_NODE | PMIX_LOCALITY_SHARE_CORE | PMIX_LOCALITY_SHARE_HWTHREAD;
+        char *other;
+        E2E_RC(PMIx_Get_relative_locality(locstr, locstr, &l), "PMIx_Get_relative_locality");
+        E2E_CHECK(self == (l & self), "relative locality of %s with itself is 0x%x", locstr,
+                  (unsigned)l);
+        PMIX_LOAD_PROCID(&zero, e2e_me.nspace, 0);
+        other = get_str(&zero, PMIX_LOCALITY_STRING);
+        if (0 != strcmp(other, "none")) {
+            E2E_RC(PMIx_Get_relative_locality(locstr, other, &l), "PMIx_Get_relative_locality");
+            E2E_CHECK(0 != (l & PMIX_LOCALITY_SHARE_NODE),
+                      "relative locality of %s with rank 0's %s is 0x%x", locstr, other,
+                      (unsigned)l);
+        }
+        free(other);
     }
     uint32_t appnum = e2e_get_u32(e2e_me.nspace, e2e_me.rank, PMIX_APPNUM);
     pmix_value_t *v = NULL;
