@@ -33,6 +33,15 @@ void wu_wait_destroy(wu_wait_t *w)
     pthread_mutex_destroy(&w->lock);
 }
 
+bool wu_wait_released(wu_wait_t *w)
+{
+    bool done;
+    pthread_mutex_lock(&w->lock);
+    done = w->done;
+    pthread_mutex_unlock(&w->lock);
+    return done;
+}
+
 void wu_wait_release(wu_wait_t *w, int status)
 {
     if (NULL == w) {

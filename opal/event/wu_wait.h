@@ -33,6 +33,9 @@ WU_EXPORT void wu_wait_destroy(wu_wait_t *w);
  * first status. NULL is a no-op. */
 WU_EXPORT void wu_wait_release(wu_wait_t *w, int status);
 
+/* Has w been released? Any thread. */
+bool wu_wait_released(wu_wait_t *w);
+
 /* Block until w is released or timeout seconds pass (timeout <= 0: no limit; values above 1e9
  * are treated as 1e9). Measured on CLOCK_MONOTONIC. w stays released: a later wait returns the
  * same status at once. Returns the released status; WU_ERR_TIMEOUT; WU_ERR_BAD_PARAM (w NULL or
