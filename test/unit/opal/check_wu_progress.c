@@ -12,8 +12,8 @@
 #include "opal/event/wu_wait.h"
 #include "opal/util/wu_error.h"
 #include "test/support/wu_test.h"
+#include "test/support/wu_test_io.h"
 
-#include <dirent.h>
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
@@ -29,18 +29,6 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int count_fds(void)
-{
-    DIR *d = opendir("/proc/self/fd");
-    int n = 0;
-    ck_assert_ptr_nonnull(d);
-    while (NULL != readdir(d)) {
-        n++;
-    }
-    closedir(d);
-    return n;
 }
 
 static void count_cb(void *arg)
@@ -70,7 +58,7 @@ START_TEST(start_stop_cycles)
     ck_assert_int_eq(WU_SUCCESS, wu_event_global_init());
     ck_assert_int_eq(WU_SUCCESS, wu_event_global_init()); /* idempotent */
     wu_progress_stop(wu_progress_start("warmup"));
-    int fds = count_fds();
+    int fds = wu_test_count_fds();
     int ran = 0, shifted = 0;
     for (int i = 0; i < 100; i++) {
         wu_progress_t *pt = wu_progress_start(0 == i % 3 ? NULL : "cycle");
@@ -84,7 +72,7 @@ START_TEST(start_stop_cycles)
         wu_progress_stop(pt);
     }
     ck_assert_int_eq(shifted, ran);
-    ck_assert_int_eq(fds, count_fds());
+    ck_assert_int_eq(fds, wu_test_count_fds());
 }
 END_TEST
 

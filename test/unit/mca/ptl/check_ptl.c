@@ -8,6 +8,7 @@
 #include "mca/ptl/ptl.h"
 #include "opal/event/wu_wait.h"
 #include "test/support/wu_test.h"
+#include "test/support/wu_test_io.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -155,17 +156,6 @@ static void client_init(client_t *cl, const char *uri)
     ck_assert_int_eq(WU_SUCCESS, wu_ptl_connect(pt, uri, cli_recv, cli_closed, cl, &cl->conn));
 }
 
-static void noop_call(wu_wait_call_t *call)
-{
-    wu_wait_call_done(call, WU_SUCCESS);
-}
-
-/* Shifts run in order: once this returns, everything shifted before it has run. */
-static void sync_pt(void)
-{
-    ck_assert_int_eq(WU_SUCCESS, wu_progress_shift_wait(pt, noop_call, NULL, TMO));
-}
-
 /* close, wait for the closed callback, check it came once, free */
 static void client_fini(client_t *cl)
 {
@@ -173,7 +163,7 @@ static void client_fini(client_t *cl)
     ck_assert_int_ne(WU_ERR_TIMEOUT, wu_wait_for(&cl->closed_wait, TMO));
     wu_ptl_close(cl->conn); /* second close: no second callback */
     wu_ptl_conn_release(cl->conn);
-    sync_pt(); /* the second close has run by now */
+    wu_test_sync_pt(pt); /* the second close has run by now */
     ck_assert_int_eq(1, cl->closed);
     wu_wait_destroy(&cl->done);
     wu_wait_destroy(&cl->closed_wait);
@@ -441,7 +431,7 @@ START_TEST(test_pass_fd)
             pthread_mutex_unlock(&srv.lock);
             usleep(done ? 0 : 10000);
         }
-        sync_pt();
+        wu_test_sync_pt(pt);
         /* the sender's duplicates and the descriptors received (taken or not) are all closed */
         ck_assert_int_eq(before, open_fds());
         wu_wait_destroy(&f.done);
@@ -642,25 +632,13 @@ static void reopen_with(const char *name, const char *value)
     ck_assert_int_eq(WU_SUCCESS, wu_ptl_base_open());
 }
 
-/* Write all of n bytes, or fail. */
-static void write_all(int s, const void *buf, size_t n)
-{
-    const unsigned char *p = buf;
-    while (n > 0) {
-        ssize_t w = send(s, p, n, MSG_NOSIGNAL);
-        ck_assert_int_gt(w, 0);
-        p += w;
-        n -= (size_t)w;
-    }
-}
-
 /* A complete frame of len bytes (tag 5) on raw socket s; with echo, read back its echo. */
 static void raw_frame(int s, uint32_t len, bool echo)
 {
     unsigned char *buf = calloc(1, WU_PTL_HDR_SIZE + len);
     size_t got = 0;
     hdr(buf, WU_PTL_WIRE_MAGIC, WU_PTL_WIRE_VERSION, len);
-    write_all(s, buf, WU_PTL_HDR_SIZE + len);
+    wu_test_write_all(s, buf, WU_PTL_HDR_SIZE + len);
     while (echo && got < WU_PTL_HDR_SIZE + len) {
         struct pollfd p = {.fd = s, .events = POLLIN};
         ssize_t n;
@@ -738,7 +716,7 @@ START_TEST(test_untrusted_oversize)
     start_server(_i);
     s = raw_connect();
     hdr(h, WU_PTL_WIRE_MAGIC, WU_PTL_WIRE_VERSION, 16 * 1024 + 1);
-    write_all(s, h, sizeof h);
+    wu_test_write_all(s, h, sizeof h);
     expect_drop(s, WU_ERR_VALUE_OUT_OF_BOUNDS);
     s = raw_connect(); /* exactly the limit is fine */
     raw_frame(s, 16 * 1024, true);
@@ -758,7 +736,7 @@ START_TEST(test_handshake_deadline)
     silent = raw_connect();
     partial = raw_connect();
     done = raw_connect();
-    write_all(partial, "W\001", 2);
+    wu_test_write_all(partial, "W\001", 2);
     raw_frame(done, 10, true);
     expect_drop(silent, WU_ERR_TIMEOUT);
     expect_drop(partial, WU_ERR_TIMEOUT);
@@ -808,14 +786,14 @@ START_TEST(test_rx_follows_bytes)
     ck_assert_uint_eq(0, wu_ptl_base_rx_buffered());
     s = raw_connect();
     hdr(h, WU_PTL_WIRE_MAGIC, WU_PTL_WIRE_VERSION, 64u * MB);
-    write_all(s, h, sizeof h);
-    write_all(s, junk, 10);
+    wu_test_write_all(s, h, sizeof h);
+    wu_test_write_all(s, junk, 10);
     for (int i = 0; i < 1000 && 0 == wu_ptl_base_rx_buffered(); i++) {
         usleep(10 * 1000);
     }
     ck_assert_uint_gt(wu_ptl_base_rx_buffered(), 0);
     ck_assert_uint_le(wu_ptl_base_rx_buffered(), 64 * 1024);
-    write_all(s, junk, MB);
+    wu_test_write_all(s, junk, MB);
     for (int i = 0; i < 1000 && wu_ptl_base_rx_buffered() < MB + 10; i++) {
         usleep(10 * 1000);
     }
@@ -823,7 +801,7 @@ START_TEST(test_rx_follows_bytes)
     ck_assert_uint_le(wu_ptl_base_rx_buffered(), 2 * (MB + 10));
     close(s);
     ck_assert_int_eq(WU_ERR_BAD_FORMAT, wu_wait_for(&srv.err_wait, TMO));
-    sync_pt();
+    wu_test_sync_pt(pt);
     ck_assert_uint_eq(0, wu_ptl_base_rx_buffered());
     free(junk);
 }
@@ -855,12 +833,12 @@ START_TEST(test_stalled_frame)
     stalled = raw_connect();
     slow = raw_connect();
     hdr(h, WU_PTL_WIRE_MAGIC, WU_PTL_WIRE_VERSION, 100);
-    write_all(stalled, h, sizeof h);
-    write_all(stalled, h, 10);
-    write_all(slow, h, sizeof h);
+    wu_test_write_all(stalled, h, sizeof h);
+    wu_test_write_all(stalled, h, 10);
+    wu_test_write_all(slow, h, sizeof h);
     for (int i = 0; i < 20; i++) { /* 20 bytes over about 5 s */
         usleep(250 * 1000);
-        write_all(slow, "x", 1);
+        wu_test_write_all(slow, "x", 1);
     }
     expect_drop(stalled, WU_ERR_TIMEOUT);
     expect_open(slow, 0);
