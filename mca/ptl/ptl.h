@@ -5,7 +5,8 @@
  * creates a listening endpoint and names it with a URI ("usock:/path", "tcp4://127.0.0.1:port"),
  * and connects to such a URI. Everything else is the base's and the same for every component:
  * framing, nonblocking reads and writes, the accept, receive and closed callbacks, all run on
- * the caller's progress thread (opal/event/wu_progress.h). The framework selects every willing
+ * the caller's progress thread (opal/event/wu_progress.h), except the frames a thread that
+ * awaits its reply reads itself (wu_ptl_conn_await), and sends made from any thread. The framework selects every willing
  * component (select_all). A server opens its listeners with wu_ptl_base_listen_all: each active
  * module, best first, is asked to listen and decides from the server's attributes whether it is
  * wanted (a module for remote peers may listen only when remote connections are asked for); the
@@ -226,6 +227,18 @@ int wu_ptl_conn_take_fd(wu_ptl_conn_t *c);
  * the progress thread or on their way to it. Any thread. A sender that must not let them pile
  * up (a loop of commits) waits while this is large. */
 size_t wu_ptl_conn_backlog(wu_ptl_conn_t *c);
+/* Wait for a reply by reading c in the calling thread, which must not be a progress thread,
+ * until done(arg) is true. Each frame read is delivered to c's receive callback here, in this
+ * thread, if mine(tag, flags, arg) says it may be (the reply waited for, typically); the
+ * progress thread is not woken meanwhile (a wakeup and two context switches saved).
+ * Returns WU_SUCCESS once done(arg) is true, or WU_ERR_TAKE_NEXT when the caller must wait as
+ * usual for the delivery on the progress thread: c was not made by wu_ptl_connect, another
+ * thread reads it now, a frame that is not mine came (the progress thread delivers it and what
+ * follows, in order), or c ended or must be dropped (the progress thread ends it, with the
+ * usual closed callback). mine runs with no lock of c held; a callback run here must not block
+ * for long: nobody reads c meanwhile. */
+int wu_ptl_conn_await(wu_ptl_conn_t *c, bool (*mine)(uint32_t tag, uint16_t flags, void *arg),
+                      bool (*done)(void *arg), void *arg);
 /* Close c asynchronously: its closed callback runs (WU_SUCCESS) unless it already has. Any
  * thread. Does not drop a reference. */
 WU_EXPORT void wu_ptl_close(wu_ptl_conn_t *c);

@@ -4,7 +4,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* accept4 */
 #endif
-#include "mca/ptl/ptl.h"
+#include "mca/ptl/base/ptl_base_int.h"
 #include "opal/event/wu_wait.h"
 #include "opal/util/wu_show_help.h"
 
@@ -38,7 +38,7 @@ size_t wu_ptl_base_max_msg_size = (size_t)1 << 30;
 static size_t handshake_max = (size_t)16 << 10;
 static int handshake_timeout = 10;
 static int max_untrusted = 64;
-static int frame_timeout = 300;
+int wu_ptl_base_frame_timeout = 300;
 
 /* bytes allocated for frames being received, all connections (wu_ptl_base_rx_buffered) */
 static _Atomic size_t rx_buffered;
@@ -73,7 +73,7 @@ static const wu_mca_param_t ptl_base_params[] = {
                        "Connections per listener not yet authenticated by the server; at this "
                        "number the listener stops accepting (new peers wait in the kernel's "
                        "queue) until one is authenticated, dropped or gone"),
-    WU_PARAM_INT_RANGE("frame_timeout", &frame_timeout, 0, 86400, WU_INFO_LVL_5,
+    WU_PARAM_INT_RANGE("frame_timeout", &wu_ptl_base_frame_timeout, 0, 86400, WU_INFO_LVL_5,
                        "Seconds an authenticated peer may stall in the middle of a message (no "
                        "byte arriving) before it is dropped; 0: never. Idle peers between "
                        "messages are never dropped"),
@@ -97,56 +97,13 @@ struct wu_ptl_shared {
 
 /* A frame to write: its header and, in data, a copy of its payload -- or, for a shared payload,
  * only the header in data and the payload in shared. */
-typedef struct wu_ptl_frame {
+struct wu_ptl_frame {
     struct wu_ptl_frame *next;
     wu_ptl_conn_t *conn;     /* the frame's (counted in its backlog) */
     wu_ptl_shared_t *shared; /* one reference, or NULL */
     int fd;                  /* a descriptor to pass with the first byte, or -1 */
     size_t len, off;         /* bytes of the frame (header + payload), bytes written so far */
     unsigned char data[];
-} wu_ptl_frame_t;
-
-struct wu_ptl_conn {
-    _Atomic int refs;
-    wu_progress_t *pt;
-    int fd;
-    bool unix_sock;            /* a Unix-domain socket: descriptors can pass */
-    bool closed;               /* progress thread only, from here on */
-    _Atomic unsigned shifting; /* frames handed to the progress thread, not yet queued */
-    _Atomic size_t backlog;    /* bytes of the frames not freed yet (shifted or queued) */
-    /* The writing side: any thread may write a frame at once (wu_ptl_send) while nothing waits
-     * before it, so wlock guards qhead, qtail, wev_on, wdead and every write to fd. */
-    pthread_mutex_t wlock;
-    bool wdead; /* set with closed, under wlock: no more writes */
-    bool wev_on;
-    struct event *rev, *wev;
-    wu_ptl_recv_fn_t recv;
-    wu_ptl_closed_fn_t closed_fn;
-    void *cbdata;
-    wu_ptl_listener_t *listener; /* accepted connections, until closed */
-    struct wu_ptl_conn *lprev, *lnext;
-    wu_ptl_frame_t *qhead, *qtail; /* frames to write */
-    unsigned char hdr[WU_PTL_HDR_SIZE];
-    size_t hdr_got;
-    unsigned char *payload;  /* frame being received, after its header */
-    size_t plen, pgot, pcap; /* announced, received, allocated */
-    unsigned char *spare;    /* the last frame's buffer, for the next one (not counted) */
-    size_t spare_cap;
-    bool in_payload;
-    uint32_t tag;
-    uint16_t flags;
-    /* A descriptor received (SCM_RIGHTS) with the first byte of the frame being read, kept
-     * through its delivery until the receive callback takes it; -1: none. */
-    int rx_fd;
-    /* Trust (see ptl.h): an accepted connection starts untrusted, counted in its listener's
-     * untrusted until wu_ptl_conn_set_trusted or its end; first_done once its one frame came. */
-    bool trusted, counted, first_done;
-    /* One timer: the handshake deadline of an untrusted peer, or the stall check of a trusted
-     * peer's frame (fires frame_timeout after it was armed; dropped if rx_bytes is still
-     * rx_mark and a frame is half read, re-armed if bytes came meanwhile). */
-    struct event *tmo;
-    bool tmo_on;
-    uint64_t rx_bytes, rx_mark;
 };
 
 struct wu_ptl_listener {
@@ -333,7 +290,9 @@ void wu_ptl_conn_release(wu_ptl_conn_t *c)
     }
     free_queue(c);
     rx_free(c);
+    wu_ptl_base_direct_free(c);
     (void)pthread_mutex_destroy(&c->wlock);
+    (void)pthread_mutex_destroy(&c->rlock);
     free(c);
 }
 
@@ -369,12 +328,20 @@ static void close_fd(int *fd)
     }
 }
 
+void wu_ptl_base_rx_drop(wu_ptl_conn_t *c)
+{
+    close_fd(&c->rx_fd);
+    rx_free(c);
+}
+
 static void teardown(wu_ptl_conn_t *c, int status)
 {
+    bool owned;
     if (c->closed) {
         return;
     }
-    c->closed = true;
+    /* closed is set under rlock for a thread that may read c (ptl_base_direct.c) */
+    owned = c->ep >= 0 ? wu_ptl_base_direct_close(c) : (c->closed = true, false);
     pthread_mutex_lock(&c->wlock);
     c->wdead = true; /* a writer in another thread stops here */
     c->wev_on = false;
@@ -385,10 +352,12 @@ static void teardown(wu_ptl_conn_t *c, int status)
     event_free(c->tmo);
     c->rev = c->wev = c->tmo = NULL;
     c->tmo_on = false;
-    close(c->fd);
-    c->fd = -1;
-    close_fd(&c->rx_fd);
-    rx_free(c);
+    if (!owned) {
+        /* else the thread that reads c closes them and frees the receiving state */
+        close(c->fd);
+        c->fd = -1;
+        wu_ptl_base_rx_drop(c);
+    }
     conn_unlink(c);
     WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_INFO, "ptl:base: connection closed: %s",
                    wu_strerror(status));
@@ -520,13 +489,45 @@ static bool mid_frame(const wu_ptl_conn_t *c)
     return c->in_payload || c->hdr_got > 0;
 }
 
+bool wu_ptl_base_mid_frame(const wu_ptl_conn_t *c)
+{
+    return mid_frame(c);
+}
+
+void wu_ptl_base_rx_account(size_t add, size_t sub)
+{
+    atomic_fetch_add(&rx_buffered, add);
+    atomic_fetch_sub(&rx_buffered, sub);
+}
+
+static void tmo_check(wu_ptl_conn_t *c);
+
 /* The handshake deadline of an untrusted peer, or the stall check of a trusted one. */
 static void tmo_cb(evutil_socket_t fd, short what, void *arg)
 {
     wu_ptl_conn_t *c = arg;
+    int drop = 0;
     (void)fd;
     (void)what;
     c->tmo_on = false;
+    wu_ptl_conn_retain(c); /* teardown may drop the last other reference */
+    if (c->ep >= 0 && !wu_ptl_base_direct_enter(c, &drop)) {
+        tmo_arm(c, wu_ptl_base_frame_timeout); /* another thread reads c: look again later */
+    } else {
+        if (0 != drop) {
+            teardown(c, drop);
+        } else {
+            tmo_check(c);
+        }
+        if (c->ep >= 0) {
+            wu_ptl_base_direct_leave(c);
+        }
+    }
+    wu_ptl_conn_release(c);
+}
+
+static void tmo_check(wu_ptl_conn_t *c)
+{
     if (!c->trusted) {
         if (!c->first_done) {
             WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_WARN,
@@ -537,18 +538,18 @@ static void tmo_cb(evutil_socket_t fd, short what, void *arg)
         }
         return;
     }
-    if (!mid_frame(c) || frame_timeout <= 0) {
+    if (!mid_frame(c) || wu_ptl_base_frame_timeout <= 0) {
         return; /* idle between frames: fine for as long as it likes */
     }
     if (c->rx_bytes != c->rx_mark) {
         c->rx_mark = c->rx_bytes; /* bytes came since the timer was armed */
-        tmo_arm(c, frame_timeout);
+        tmo_arm(c, wu_ptl_base_frame_timeout);
         return;
     }
     WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_WARN,
                    "ptl:base: dropping a peer that sent nothing for ptl_base_frame_timeout (%d s) "
                    "in the middle of a message (%zu of %zu bytes received)",
-                   frame_timeout, c->pgot, c->in_payload ? c->plen : 0);
+                   wu_ptl_base_frame_timeout, c->pgot, c->in_payload ? c->plen : 0);
     teardown(c, WU_ERR_TIMEOUT);
 }
 
@@ -595,8 +596,7 @@ static int parse_header(wu_ptl_conn_t *c)
     return WU_SUCCESS;
 }
 
-/* Hand the complete frame to the receive callback. */
-static void deliver(wu_ptl_conn_t *c)
+void wu_ptl_base_deliver(wu_ptl_conn_t *c)
 {
     unsigned char *p = c->payload;
     size_t cap = c->pcap;
@@ -611,7 +611,7 @@ static void deliver(wu_ptl_conn_t *c)
     c->recv(c, c->tag, c->flags, p, c->plen, c->cbdata);
     close_fd(&c->rx_fd); /* not taken */
     atomic_fetch_sub(&rx_buffered, cap);
-    if (NULL != p && cap <= WU_PTL_RX_KEEP && !c->closed && NULL == c->spare) {
+    if (NULL != p && cap <= WU_PTL_RX_KEEP && NULL == c->spare) {
         c->spare = p;
         c->spare_cap = cap;
     } else {
@@ -669,73 +669,89 @@ static ssize_t recv_fd(wu_ptl_conn_t *c, void *dst, size_t want, bool *bad)
     return n;
 }
 
+int wu_ptl_base_rx_step(wu_ptl_conn_t *c)
+{
+    unsigned char *dst;
+    size_t want;
+    ssize_t n;
+    bool bad = false;
+    int rc;
+    if (c->in_payload && c->pgot == c->plen) {
+        return WU_PTL_RX_FRAME;
+    }
+    if (c->in_payload) {
+        if (c->pgot == c->pcap && WU_SUCCESS != (rc = rx_grow(c))) {
+            return rc;
+        }
+        dst = c->payload + c->pgot;
+        want = c->pcap - c->pgot;
+    } else {
+        dst = c->hdr + c->hdr_got;
+        want = WU_PTL_HDR_SIZE - c->hdr_got;
+    }
+    n = recv_fd(c, dst, want, &bad);
+    if (bad) {
+        WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_WARN,
+                       "ptl:base: dropping peer: it passed file descriptors it may not pass");
+        return WU_ERR_BAD_FORMAT;
+    }
+    if (n < 0) {
+        if (EINTR == errno) {
+            return WU_PTL_RX_MORE;
+        }
+        return EAGAIN == errno || EWOULDBLOCK == errno ? WU_PTL_RX_AGAIN : WU_ERR_SYS;
+    }
+    if (0 == n) {
+        return mid_frame(c) ? WU_ERR_BAD_FORMAT : WU_PTL_PEER_CLOSED;
+    }
+    if (!c->trusted && c->first_done) {
+        WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_WARN,
+                       "ptl:base: dropping a peer that sent more than one message before "
+                       "the server authenticated it");
+        return WU_ERR_NO_PERMISSIONS;
+    }
+    c->rx_bytes += (uint64_t)n;
+    if (c->in_payload) {
+        c->pgot += (size_t)n;
+    } else if (WU_PTL_HDR_SIZE == (c->hdr_got += (size_t)n) &&
+               WU_SUCCESS != (rc = parse_header(c))) {
+        return rc;
+    }
+    return WU_PTL_RX_MORE;
+}
+
 static void read_cb(evutil_socket_t fd, short what, void *arg)
 {
     wu_ptl_conn_t *c = arg;
-    int frames = 0, rc;
-    bool bad = false;
+    int frames = 0, rc = 0;
     (void)fd;
     (void)what;
     wu_ptl_conn_retain(c); /* a callback may drop the last other reference */
-    while (!c->closed && frames < WU_PTL_READ_BURST) {
-        unsigned char *dst;
-        size_t want;
-        ssize_t n;
-        if (c->in_payload && c->pgot == c->plen) {
-            deliver(c);
+    if (c->ep >= 0 && !wu_ptl_base_direct_enter(c, &rc)) {
+        wu_ptl_conn_release(c);
+        return; /* another thread reads c now */
+    }
+    while (0 == rc && !c->closed && frames < WU_PTL_READ_BURST) {
+        int step = wu_ptl_base_rx_step(c);
+        if (WU_PTL_RX_FRAME == step) {
+            wu_ptl_base_deliver(c);
             frames++;
-            continue;
-        }
-        if (c->in_payload) {
-            if (c->pgot == c->pcap && WU_SUCCESS != (rc = rx_grow(c))) {
-                teardown(c, rc);
-                break;
+        } else if (WU_PTL_RX_MORE == step) {
+            if (c->trusted && !c->tmo_on && wu_ptl_base_frame_timeout > 0) {
+                c->rx_mark = c->rx_bytes;
+                tmo_arm(c, wu_ptl_base_frame_timeout);
             }
-            dst = c->payload + c->pgot;
-            want = c->pcap - c->pgot;
+        } else if (WU_PTL_RX_AGAIN == step) {
+            break;
         } else {
-            dst = c->hdr + c->hdr_got;
-            want = WU_PTL_HDR_SIZE - c->hdr_got;
+            rc = step;
         }
-        n = recv_fd(c, dst, want, &bad);
-        if (bad) {
-            WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_WARN,
-                           "ptl:base: dropping peer: it passed file descriptors it may not pass");
-            teardown(c, WU_ERR_BAD_FORMAT);
-            break;
-        }
-        if (n < 0) {
-            if (EINTR == errno) {
-                continue;
-            }
-            if (EAGAIN != errno && EWOULDBLOCK != errno) {
-                teardown(c, WU_ERR_SYS);
-            }
-            break;
-        }
-        if (0 == n) {
-            teardown(c, mid_frame(c) ? WU_ERR_BAD_FORMAT : WU_PTL_PEER_CLOSED);
-            break;
-        }
-        if (!c->trusted && c->first_done) {
-            WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_WARN,
-                           "ptl:base: dropping a peer that sent more than one message before "
-                           "the server authenticated it");
-            teardown(c, WU_ERR_NO_PERMISSIONS);
-            break;
-        }
-        c->rx_bytes += (uint64_t)n;
-        if (c->trusted && !c->tmo_on && frame_timeout > 0) {
-            c->rx_mark = c->rx_bytes;
-            tmo_arm(c, frame_timeout);
-        }
-        if (c->in_payload) {
-            c->pgot += (size_t)n;
-        } else if (WU_PTL_HDR_SIZE == (c->hdr_got += (size_t)n) &&
-                   WU_SUCCESS != (rc = parse_header(c))) {
-            teardown(c, rc);
-            break;
-        }
+    }
+    if (0 != rc) {
+        teardown(c, rc);
+    }
+    if (c->ep >= 0) {
+        wu_ptl_base_direct_leave(c);
     }
     wu_ptl_conn_release(c);
 }
@@ -755,8 +771,10 @@ static wu_ptl_conn_t *conn_new(wu_progress_t *pt, int fd, wu_ptl_recv_fn_t recv,
     c->unix_sock = 0 == getsockname(fd, (struct sockaddr *)&sa, &salen) && AF_UNIX == sa.ss_family;
     atomic_init(&c->refs, 1);
     (void)pthread_mutex_init(&c->wlock, NULL);
+    (void)pthread_mutex_init(&c->rlock, NULL);
     c->pt = pt;
     c->fd = fd;
+    c->ep = -1;
     c->rx_fd = -1;
     c->recv = recv;
     c->closed_fn = closed;
@@ -804,7 +822,8 @@ int wu_ptl_connect(wu_progress_t *pt, const char *uri, wu_ptl_recv_fn_t recv,
         close(fd);
         return WU_ERR_NOMEM;
     }
-    c->trusted = true;     /* it reached the server it asked for */
+    c->trusted = true; /* it reached the server it asked for */
+    wu_ptl_base_direct_setup(c);
     wu_ptl_conn_retain(c); /* the caller's reference; the first is the base's */
     if (0 != event_add(c->rev, NULL)) {
         c->refs = 1;
