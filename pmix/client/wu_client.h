@@ -140,6 +140,18 @@ bool wu_client_msg_fits(const wu_buffer_t *buf);
  * giving PMIX_ERR_TIMEOUT. Returns PMIX_SUCCESS, or an error (PMIX_ERR_UNREACH when not
  * connected) and cb is not called. */
 int wu_client_request(wu_buffer_t *buf, double timeout, wu_client_reply_fn_t cb, void *cbdata);
+/* wu_client_request with options: WU_CLIENT_REQ_ANY_THREAD, cb may run in a thread waiting in
+ * wu_client_await (it only records the answer and releases a wait; it must not call the
+ * application). */
+#define WU_CLIENT_REQ_ANY_THREAD 1u
+int wu_client_request_opt(wu_buffer_t *buf, double timeout, wu_client_reply_fn_t cb, void *cbdata,
+                          unsigned opts);
+/* Before blocking on w until a request completes (not on the progress thread): read the
+ * connection in this thread meanwhile when possible, delivering replies to requests made with
+ * WU_CLIENT_REQ_ANY_THREAD here, which spares the progress thread's wakeup (wu_ptl_conn_await).
+ * Returns when w is released or the progress thread must take over; wait on w afterwards
+ * either way. */
+void wu_client_await(wu_wait_t *w);
 /* Begin a request buffer with its command byte. */
 int wu_client_msg_start(wu_buffer_t *buf, uint8_t cmd);
 /* ptl callbacks of the connection to the server. */

@@ -127,7 +127,8 @@ static int commit_request(wu_buffer_t *b)
 {
     int rc;
     atomic_fetch_add(&wu_client.commits_out, 1);
-    if (PMIX_SUCCESS != (rc = wu_client_request(b, 0, commit_reply, NULL))) {
+    if (PMIX_SUCCESS !=
+        (rc = wu_client_request_opt(b, 0, commit_reply, NULL, WU_CLIENT_REQ_ANY_THREAD))) {
         atomic_fetch_sub(&wu_client.commits_out, 1); /* commit_reply will not run */
     }
     return rc;

@@ -23,6 +23,7 @@ typedef struct {
     pmix_info_t *info;
     size_t ninfo;
     bool collect;
+    bool blocking; /* PMIx_Fence: done releases a wait, in any thread */
     fence_done_fn_t done;
     void *cbdata;
 } fence_req_t;
@@ -109,7 +110,8 @@ static void fence_fn(void *arg)
         return;
     }
     t = wu_client_timeout(f->info, f->ninfo);
-    rc = wu_client_request(&b, t > 0 ? t + WU_CLIENT_TIMEOUT_GRACE : 0, fence_reply, f);
+    rc = wu_client_request_opt(&b, t > 0 ? t + WU_CLIENT_TIMEOUT_GRACE : 0, fence_reply, f,
+                               f->blocking ? WU_CLIENT_REQ_ANY_THREAD : 0);
     if (PMIX_SUCCESS != rc) {
         fence_finish(f, rc);
     }
@@ -128,8 +130,8 @@ static bool singleton_participants_ok(const pmix_proc_t procs[], size_t nprocs)
 }
 
 /* A blocking fence without PMIX_TIMEOUT sends its request from the caller's thread when it may
- * (wu_client_may_send_here): one thread hop less. The reply completes it on the progress
- * thread either way. */
+ * (wu_client_may_send_here): one thread hop less. Its reply completes it in the caller's thread
+ * when the caller reads it there (wu_client_await), else on the progress thread. */
 static int fence_start(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
                        size_t ninfo, bool blocking, fence_done_fn_t done, void *cbdata)
 {
@@ -168,6 +170,7 @@ static int fence_start(const pmix_proc_t procs[], size_t nprocs, const pmix_info
         }
     }
     f->collect = wu_info_flag(info, ninfo, PMIX_COLLECT_DATA);
+    f->blocking = blocking;
     f->done = done;
     f->cbdata = cbdata;
     if (blocking && 0 == wu_client_timeout(info, ninfo) && wu_client_may_send_here()) {
@@ -226,6 +229,7 @@ pmix_status_t PMIx_Fence(const pmix_proc_t procs[], size_t nprocs, const pmix_in
     wu_wait_init(&w);
     rc = fence_start(procs, nprocs, info, ninfo, true, fence_blk_done, &w);
     if (PMIX_SUCCESS == rc) {
+        wu_client_await(&w);     /* reads the reply in this thread when it can */
         rc = wu_wait_for(&w, 0); /* ends: reply, timeout timer or lost connection */
     }
     wu_wait_destroy(&w);

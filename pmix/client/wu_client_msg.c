@@ -30,6 +30,7 @@ struct wu_client_req {
     wu_timer_t *timer;
     wu_client_reply_fn_t cb;
     void *cbdata;
+    bool any_thread; /* cb may run in a thread waiting in wu_client_await */
 };
 
 /* ---- thread shifting ------------------------------------------------------------------ */
@@ -243,6 +244,12 @@ bool wu_client_msg_fits(const wu_buffer_t *buf)
 
 int wu_client_request(wu_buffer_t *buf, double timeout, wu_client_reply_fn_t cb, void *cbdata)
 {
+    return wu_client_request_opt(buf, timeout, cb, cbdata, 0);
+}
+
+int wu_client_request_opt(wu_buffer_t *buf, double timeout, wu_client_reply_fn_t cb, void *cbdata,
+                          unsigned opts)
+{
     wu_client_req_t *r;
     int rc;
     if (wu_client.singleton || NULL == wu_client.conn) {
@@ -259,6 +266,7 @@ int wu_client_request(wu_buffer_t *buf, double timeout, wu_client_reply_fn_t cb,
     }
     r->cb = cb;
     r->cbdata = cbdata;
+    r->any_thread = 0 != (opts & WU_CLIENT_REQ_ANY_THREAD);
     /* Registered before it is sent (the reply can come at once, on the progress thread), and
      * under the lock with which a lost connection fails what is pending: never after that. */
     pthread_mutex_lock(&wu_client.req_lock);
@@ -304,6 +312,40 @@ int wu_client_request(wu_buffer_t *buf, double timeout, wu_client_reply_fn_t cb,
         return WU_ERR_VALUE_OUT_OF_BOUNDS == rc ? PMIX_ERR_OUT_OF_RESOURCE : PMIX_ERR_UNREACH;
     }
     return PMIX_SUCCESS;
+}
+
+/* May the reply tagged tag be delivered in a thread waiting in wu_client_await? Only that of
+ * a request whose callback may run in any thread and that has no timer (a timer firing on the
+ * progress thread could then race with the reply). */
+static bool await_mine(uint32_t tag, uint16_t flags, void *arg)
+{
+    bool mine = false;
+    (void)arg;
+    if (0 == (flags & WU_PROTO_FLAG_REPLY) || 0 == tag) {
+        return false;
+    }
+    pthread_mutex_lock(&wu_client.req_lock);
+    for (const wu_client_req_t *r = wu_client.pending; NULL != r; r = r->next) {
+        if (r->tag == tag) {
+            mine = r->any_thread && NULL == r->timer;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&wu_client.req_lock);
+    return mine;
+}
+
+static bool await_done(void *arg)
+{
+    return wu_wait_released(arg);
+}
+
+void wu_client_await(wu_wait_t *w)
+{
+    wu_ptl_conn_t *c = wu_client.conn;
+    if (NULL != c && !wu_client.singleton && !atomic_load(&wu_client.lost)) {
+        (void)wu_ptl_conn_await(c, await_mine, await_done, w);
+    }
 }
 
 void wu_client_fail_pending(int status)
