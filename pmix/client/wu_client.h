@@ -181,6 +181,8 @@ int wu_client_store_blob(const pmix_byte_object_t *bo);
 
 /* wu_client_data.c: free the staged puts (any thread; takes stage_lock). */
 void wu_client_staged_clear(void);
+/* wu_client_topo.c: destroy the node's topology PMIx_Load_topology lent out (last finalize). */
+void wu_client_topo_release(void);
 /* wu_client_misc.c: remove the singleton's registered cleanup paths (progress thread). */
 void wu_client_run_cleanup(void);
 /* wu_client_event.c (progress thread): an unsolicited message from the server (tag 0); the

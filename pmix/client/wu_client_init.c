@@ -303,6 +303,7 @@ static void teardown(void)
         wu_plog_base_close();
     }
     wu_client.psec_open = wu_client.ptl_open = wu_client.plog_open = false;
+    wu_client_topo_release();
     wu_mca_base_close();
 }
 

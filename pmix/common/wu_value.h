@@ -25,6 +25,13 @@ size_t wu_data_elem_size(pmix_data_type_t t);
  * cpuset/topology from a source other than hwloc) or PMIX_ERR_UNKNOWN_DATA_TYPE. */
 pmix_status_t wu_data_elems_copy(void *dst, const void *src, size_t n, pmix_data_type_t t);
 
+/* The node topology PMIx_Load_topology hands out is the library's, shared by its callers and
+ * destroyed by the library (at the last PMIx_Finalize): wu_topo_lend records its address, and
+ * releasing a PMIX_TOPO element that points at a topology lent (now or before) releases only
+ * the element's source string. Any thread. */
+void wu_topo_lend(const void *topology);
+bool wu_topo_lent(const void *topology);
+
 /* Release everything `n` elements of type `t` own (recursively), not the array itself, and zero
  * the elements. An info carrying PMIX_INFO_PERSISTENT keeps its value. Unknown types: no-op. */
 void wu_data_elems_destruct(void *array, size_t n, pmix_data_type_t t);

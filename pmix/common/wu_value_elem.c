@@ -5,7 +5,10 @@
  * Copy and release recurse through the types that contain others (values, infos, pdata, apps,
  * queries, nested arrays, geometries, node stats). Cpusets and topologies carry an opaque object
  * named by its `source`; only "hwloc" objects can be duplicated, any source's name is released.
+ * A topology the library lent out (PMIx_Load_topology) is the library's: releasing a
+ * pmix_topology_t that points at it releases only its source string.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -145,6 +148,34 @@ static void array_free(void *a, size_t n, pmix_data_type_t t)
 static bool is_hwloc(const char *source)
 {
     return NULL != source && 0 == strncasecmp(source, "hwloc", 5);
+}
+
+/* The topologies PMIx_Load_topology lent out, newest last: a ring of addresses, compared and
+ * never dereferenced, so one freed at a PMIx_Finalize is still recognized afterwards. */
+#define LENT_MAX 8
+static pthread_mutex_t lent_lock = PTHREAD_MUTEX_INITIALIZER;
+static const void *lent[LENT_MAX];
+static unsigned nlent;
+
+void wu_topo_lend(const void *topology)
+{
+    if (NULL == topology || wu_topo_lent(topology)) {
+        return;
+    }
+    pthread_mutex_lock(&lent_lock);
+    lent[nlent++ % LENT_MAX] = topology;
+    pthread_mutex_unlock(&lent_lock);
+}
+
+bool wu_topo_lent(const void *topology)
+{
+    bool found = false;
+    pthread_mutex_lock(&lent_lock);
+    for (unsigned i = 0; i < LENT_MAX && !found; i++) {
+        found = NULL != topology && lent[i] == topology;
+    }
+    pthread_mutex_unlock(&lent_lock);
+    return found;
 }
 
 /* Deep copy of one element; on failure whatever was copied into dst is released by the caller
@@ -470,7 +501,7 @@ static void elem_destruct(void *e, pmix_data_type_t t)
     }
     case PMIX_TOPO: {
         pmix_topology_t *tp = e;
-        if (NULL != tp->topology && is_hwloc(tp->source)) {
+        if (NULL != tp->topology && is_hwloc(tp->source) && !wu_topo_lent(tp->topology)) {
             hwloc_topology_destroy(tp->topology);
         }
         free(tp->source);
