@@ -46,7 +46,7 @@ static void load_array(pmix_info_t *i, const char *key, pmix_data_array_t *d, pm
  * under the wildcard rank, per-process data under rank 0, node and app data in their tables). */
 static int register_singleton(void)
 {
-    pmix_info_t job[12], proc[10], node[6], app[3];
+    pmix_info_t job[13], proc[10], node[6], app[3];
     pmix_data_array_t dproc, dnode, dapp;
     const char *host = wu_client.hostname, *ns = wu_client.myproc.nspace;
     size_t nj = 0, np = 0, nn = 0, na = 0;
@@ -65,6 +65,7 @@ static int register_singleton(void)
     PMIx_Info_load(&job[nj++], PMIX_LOCAL_PEERS, "0", PMIX_STRING);
     PMIx_Info_load(&job[nj++], PMIX_NSPACE, ns, PMIX_STRING);
     PMIx_Info_load(&job[nj++], PMIX_JOBID, ns, PMIX_STRING);
+    PMIx_Info_load(&job[nj++], PMIX_NODE_LIST, host, PMIX_STRING);
 
     wu_info_rank(&proc[np++], PMIX_RANK, 0); /* names the rank (gds does not store it) */
     wu_info_rank(&proc[np++], PMIX_RANK, 0); /* the rank's own data */

@@ -116,13 +116,10 @@ static int nodes_one(const char *ns, char **list)
 {
     int rc = wu_client.gds->resolve_nodes(wu_client.store, ns, list);
     if (PMIX_SUCCESS == rc && NULL == *list) {
-        char *nmap = job_string(ns, PMIX_NODE_MAP), **nodes = NULL;
-        if (NULL != nmap && PMIX_SUCCESS == wu_regex_nodes_decode(nmap, &nodes) && NULL != nodes &&
-            NULL != nodes[0]) {
-            *list = wu_argv_join(nodes, ',');
-            rc = NULL == *list ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
+        char *nmap = job_string(ns, PMIX_NODE_MAP);
+        if (NULL != nmap && PMIX_ERR_NOMEM == wu_regex_node_list(nmap, list)) {
+            rc = PMIX_ERR_NOMEM; /* a map that does not decode is as good as none */
         }
-        wu_argv_free(nodes);
         free(nmap);
     }
     return rc;

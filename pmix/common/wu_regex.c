@@ -331,6 +331,24 @@ pmix_status_t wu_regex_nodes_decode(const char *map, char ***nodes)
     return PMIX_SUCCESS;
 }
 
+pmix_status_t wu_regex_node_list(const char *map, char **list)
+{
+    char **nodes = NULL;
+    pmix_status_t rc;
+    if (NULL == list) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    *list = NULL;
+    if (PMIX_SUCCESS != (rc = wu_regex_nodes_decode(map, &nodes))) {
+        return rc;
+    }
+    if (NULL != nodes[0] && NULL == (*list = wu_argv_join(nodes, ','))) {
+        rc = PMIX_ERR_NOMEM;
+    }
+    wu_argv_free(nodes);
+    return rc;
+}
+
 pmix_status_t wu_regex_ppn_decode(const char *map, char ***per_node)
 {
     char **items, **res = NULL;

@@ -34,6 +34,9 @@ pmix_status_t wu_regex_ppn_encode(const char *list, char **out);
  * gives an empty argv. PMIX_ERR_BAD_PARAM for a malformed map (a foreign format such as
  * OpenPMIx's "pmix[...]" included), PMIX_ERR_NOMEM. */
 pmix_status_t wu_regex_nodes_decode(const char *map, char ***nodes);
+/* The nodes of a node map as a comma-separated list (PMIX_NODE_LIST's form), malloc'd; NULL for
+ * a map without nodes. The errors of wu_regex_nodes_decode. */
+pmix_status_t wu_regex_node_list(const char *map, char **list);
 /* Decode a proc map (tagged or plain) into an argv with one entry per node: that node's ranks
  * expanded and comma-separated ("0,1,2,3"), the format of PMIX_LOCAL_PEERS. */
 pmix_status_t wu_regex_ppn_decode(const char *map, char ***per_node);

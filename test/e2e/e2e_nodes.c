@@ -3,8 +3,8 @@
  * nodes (public PMIx API only; also built against OpenPMIx's headers by multinode.sh).
  *   - its node: PMIX_NUM_NODES is NNODES; PMIX_HOSTNAME, PMIX_NODEID, PMIX_LOCAL_RANK,
  *     PMIX_NODE_RANK, PMIX_LOCAL_SIZE and PMIX_LOCAL_PEERS agree with PMIx_Resolve_peers of its
- *     host; PMIx_Resolve_nodes lists NNODES nodes, and Resolve_peers of all of them together
- *     cover every rank exactly once; printed as "nodes rank R host H nodeid I local L/S peers P";
+ *     host; PMIx_Resolve_nodes lists NNODES nodes, as the job-level PMIX_NODE_LIST does, and
+ *     Resolve_peers of all of them together cover every rank exactly once; printed as "nodes rank R host H nodeid I local L/S peers P";
  *   - direct modex: each rank Puts and Commits a key, then Gets the next rank's without a fence
  *     (it may live on another node: the request goes to that node's server);
  *   - a collecting fence with 64 KiB per rank, every peer's blob checked byte for byte;
@@ -200,6 +200,11 @@ int main(int argc, char **argv)
         }
         free(copy);
         E2E_CHECK(0 == nnodes || count == nnodes, "Resolve_nodes gave %u nodes (%s)", count, nodes);
+        /* the job-level node list names the same nodes in the same order */
+        copy = e2e_get_str(e2e_me.nspace, PMIX_RANK_WILDCARD, PMIX_NODE_LIST);
+        E2E_CHECK(NULL != copy && 0 == strcmp(copy, nodes), "PMIX_NODE_LIST '%s', nodes '%s'",
+                  NULL != copy ? copy : "(null)", nodes);
+        free(copy);
         E2E_CHECK(total == size, "the nodes' peers add up to %u ranks, not %u", total, size);
         for (uint32_t r = 0; r < size; r++) {
             E2E_CHECK(1 == seen[r], "rank %u is on %d nodes", r, seen[r]);

@@ -123,6 +123,9 @@ START_TEST(job_strings_and_node_app)
     v = get_ok(&w, PMIX_LOCAL_PEERS, NULL, 0, PMIX_STRING);
     ck_assert_str_eq("0", v->data.string);
     PMIX_VALUE_RELEASE(v);
+    v = get_ok(&w, PMIX_NODE_LIST, NULL, 0, PMIX_STRING);
+    ck_assert_str_eq(host, v->data.string);
+    PMIX_VALUE_RELEASE(v);
     v = get_ok(&me, PMIX_HOSTNAME, NULL, 0, PMIX_STRING);
     ck_assert_str_eq(host, v->data.string);
     PMIX_VALUE_RELEASE(v);

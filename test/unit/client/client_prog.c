@@ -149,8 +149,8 @@ static void get_timeout(void)
     CHECK_RC(PMIX_SUCCESS, PMIx_Fence(NULL, 0, NULL, 0));
 }
 
-/* rank 0: another namespace (RFC0009 import, resolve from its maps), queries; rank 1: cleanup
- * registration and abort */
+/* rank 0: another namespace (RFC0009 import, resolve from its maps), the node lists derived
+ * from the registrations, queries; rank 1: cleanup registration and abort */
 static void misc(void)
 {
     const char *other = getenv("CTEST_OTHER_NSPACE"), *dir = getenv("CTEST_DIR");
@@ -176,14 +176,25 @@ static void misc(void)
         CHECK_RC(PMIX_SUCCESS, PMIx_Get(&p, PMIX_UNIV_SIZE, &info, 1, &v));
         CHECK(PMIX_UINT32 == v->type && 5 == v->data.uint32);
         PMIX_VALUE_RELEASE(v);
+        /* its host registered a node map and no node list: the list is the map's nodes */
+        snprintf(want, sizeof want, "hostA,%s", host);
+        CHECK_RC(PMIX_SUCCESS, PMIx_Get(&p, PMIX_NODE_LIST, &info, 1, &v));
+        CHECK(PMIX_STRING == v->type && 0 == strcmp(want, v->data.string));
+        PMIX_VALUE_RELEASE(v);
         PMIX_INFO_DESTRUCT(&info);
+        /* ours has neither: the list is its node arrays' hosts */
+        p.rank = PMIX_RANK_WILDCARD;
+        PMIX_LOAD_NSPACE(p.nspace, me.nspace);
+        CHECK_RC(PMIX_SUCCESS, PMIx_Get(&p, PMIX_NODE_LIST, NULL, 0, &v));
+        CHECK(PMIX_STRING == v->type && 0 == strcmp(host, v->data.string));
+        PMIX_VALUE_RELEASE(v);
+        PMIX_LOAD_NSPACE(p.nspace, other);
         CHECK_RC(PMIX_SUCCESS, PMIx_Resolve_peers(host, p.nspace, &procs, &n));
         CHECK(1 == n && 2 == procs[0].rank && 0 == strcmp(other, procs[0].nspace));
         PMIX_PROC_FREE(procs, n);
         CHECK_RC(PMIX_SUCCESS, PMIx_Resolve_peers("elsewhere", p.nspace, &procs, &n));
         CHECK(NULL == procs && 0 == n);
         CHECK_RC(PMIX_SUCCESS, PMIx_Resolve_nodes(p.nspace, &nodes));
-        snprintf(want, sizeof want, "hostA,%s", host);
         CHECK(NULL != nodes && 0 == strcmp(want, nodes));
         free(nodes);
         /* own job: from the node's PMIX_LOCAL_PEERS */
