@@ -6,9 +6,11 @@
  * PMIX_QUERY_ATTRIBUTE_SUPPORT (the client functions this library implements and, per
  * function, the attributes it honours, as comma-separated lists), any job-level key such as
  * PMIX_JOB_SIZE found in the store for the namespace of the PMIX_NSPACE qualifier (default: own;
- * PMIX_QUERY_REFRESH_CACHE skips the store), and for a singleton also PMIX_QUERY_NAMESPACES and
- * the (local) proc table. A connected client asks the server for the namespaces and proc tables,
- * which only the host knows.
+ * PMIX_QUERY_REFRESH_CACHE skips the store), the versions of the Standard's ABI this library
+ * implements (PMIX_QUERY_STABLE_ABI_VERSION, PMIX_QUERY_PROVISIONAL_ABI_VERSION; also before
+ * PMIx_Init, in the blocking form, for a query of nothing else, as OpenPMIx 4.2), and for a
+ * singleton also PMIX_QUERY_NAMESPACES and the (local) proc table. A connected client asks the
+ * server for the namespaces and proc tables, which only the host knows.
  *
  * Results are a flat array of infos, one per answered key, each under the key that was asked
  * (the layout of the WU_CMD_QUERY reply). Status: PMIX_SUCCESS when every key was answered,
@@ -41,10 +43,32 @@ static const char *const client_functions =
     "PMIx_Resolve_nodes,PMIx_Query_info,PMIx_Query_info_nb,PMIx_Log,PMIx_Log_nb,"
     "PMIx_Job_control,PMIx_Job_control_nb";
 
-#define QUERY_KEYS                                                                       \
-    PMIX_QUERY_SUPPORTED_KEYS "," PMIX_QUERY_ATTRIBUTE_SUPPORT "," PMIX_QUERY_NAMESPACES \
-                              "," PMIX_QUERY_PROC_TABLE "," PMIX_QUERY_LOCAL_PROC_TABLE  \
-                              "," PMIX_JOB_SIZE "," PMIX_NSPACE "," PMIX_QUERY_REFRESH_CACHE
+#define QUERY_KEYS                                                                           \
+    PMIX_QUERY_SUPPORTED_KEYS "," PMIX_QUERY_ATTRIBUTE_SUPPORT "," PMIX_QUERY_NAMESPACES     \
+                              "," PMIX_QUERY_PROC_TABLE "," PMIX_QUERY_LOCAL_PROC_TABLE      \
+                              "," PMIX_JOB_SIZE "," PMIX_NSPACE "," PMIX_QUERY_REFRESH_CACHE \
+                              "," PMIX_QUERY_STABLE_ABI_VERSION                              \
+                              "," PMIX_QUERY_PROVISIONAL_ABI_VERSION
+
+/* The versions of the Standard's stable and provisional ABI this library implements, as lists
+ * of "MAJOR.MINOR": none yet ("0.0"), the answer of OpenPMIx 4.2, whose ABI this library has.
+ * These two keys are answered before PMIx_Init too. */
+static const struct {
+    const char *key, *answer;
+} abi_keys[] = {
+    {PMIX_QUERY_STABLE_ABI_VERSION, "0.0"},
+    {PMIX_QUERY_PROVISIONAL_ABI_VERSION, "0.0"},
+};
+
+static const char *abi_answer(const char *key)
+{
+    for (size_t i = 0; i < sizeof abi_keys / sizeof abi_keys[0]; i++) {
+        if (0 == strcmp(key, abi_keys[i].key)) {
+            return abi_keys[i].answer;
+        }
+    }
+    return NULL;
+}
 
 static const struct {
     const char *fn, *attrs;
@@ -65,10 +89,7 @@ static const struct {
                                  "," PMIX_LOG_GENERATE_TIMESTAMP},
     {"PMIx_Job_control",
      PMIX_REGISTER_CLEANUP "," PMIX_REGISTER_CLEANUP_DIR "," PMIX_CLEANUP_RECURSIVE},
-    {"PMIx_Query_info",
-     PMIX_QUERY_SUPPORTED_KEYS "," PMIX_QUERY_ATTRIBUTE_SUPPORT "," PMIX_QUERY_NAMESPACES
-                               "," PMIX_QUERY_PROC_TABLE "," PMIX_QUERY_LOCAL_PROC_TABLE
-                               "," PMIX_JOB_SIZE "," PMIX_NSPACE "," PMIX_QUERY_REFRESH_CACHE},
+    {"PMIx_Query_info", QUERY_KEYS},
 };
 
 static pmix_info_t *res_slot(query_req_t *q)
@@ -166,7 +187,11 @@ static bool answer_local(query_req_t *q, const pmix_query_t *qry, const char *ke
     bool single = WU_CLIENT_SINGLETON == wu_client.mode;
     const char *ns = qual_nspace(qry);
     pmix_value_t *v = NULL;
+    const char *abi = abi_answer(key);
     bool found;
+    if (NULL != abi) {
+        return answer_string(q, key, abi);
+    }
     if (0 == strcmp(key, PMIX_QUERY_SUPPORTED_KEYS)) {
         return answer_string(q, key, QUERY_KEYS);
     }
@@ -421,6 +446,40 @@ static void query_blk_done(int status, pmix_info_t *info, size_t n, void *cbdata
     wu_wait_release(&b->wait, status);
 }
 
+/* Before PMIx_Init only the ABI versions are known; a query of anything else is refused. */
+static int query_pre_init(pmix_query_t queries[], size_t nqueries, pmix_info_t **results,
+                          size_t *nresults)
+{
+    query_req_t q = {.res = NULL, .nres = 0, .cap = 0};
+    if (NULL == queries || 0 == nqueries) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    for (size_t i = 0; i < nqueries; i++) {
+        if (NULL == queries[i].keys || NULL == queries[i].keys[0]) {
+            return PMIX_ERR_BAD_PARAM;
+        }
+        for (char **k = queries[i].keys; NULL != *k; k++) {
+            if (NULL == abi_answer(*k)) {
+                return PMIX_ERR_INIT;
+            }
+        }
+    }
+    for (size_t i = 0; i < nqueries; i++) {
+        for (char **k = queries[i].keys; NULL != *k; k++) {
+            if (!answer_string(&q, *k, abi_answer(*k))) {
+                for (size_t j = 0; j < q.nres; j++) {
+                    PMIX_INFO_DESTRUCT(&q.res[j]);
+                }
+                free(q.res);
+                return PMIX_ERR_NOMEM;
+            }
+        }
+    }
+    *results = q.res;
+    *nresults = q.nres;
+    return PMIX_SUCCESS;
+}
+
 /* wu-api: partial issue=14: namespaces, proc tables, job data; no groups, allocations, status */
 pmix_status_t PMIx_Query_info(pmix_query_t queries[], size_t nqueries, pmix_info_t **results,
                               size_t *nresults)
@@ -434,6 +493,9 @@ pmix_status_t PMIx_Query_info(pmix_query_t queries[], size_t nqueries, pmix_info
     *nresults = 0;
     if (wu_client_ready() && wu_progress_in_thread(wu_client.pt)) {
         return PMIX_ERR_WOULD_BLOCK;
+    }
+    if (!wu_client_ready()) {
+        return query_pre_init(queries, nqueries, results, nresults);
     }
     wu_wait_init(&b.wait);
     rc = query_start(queries, nqueries, query_blk_done, &b);

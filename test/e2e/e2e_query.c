@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* e2e_query.c -- `wrun -n N e2e_query DIR`: PMIx_Query_info (namespaces, job size, proc
- * table) and PMIx_Job_control_nb cleanup registration. DIR is the test's private temporary
+/* e2e_query.c -- `wrun -n N e2e_query DIR`: PMIx_Query_info (the ABI versions before and after
+ * PMIx_Init, namespaces, job size, proc table) and PMIx_Job_control_nb cleanup registration. DIR is the test's private temporary
  * directory: rank 0 creates DIR/cleanme/ (with a file inside) and DIR/cleanfile and registers
  * them with PMIX_REGISTER_CLEANUP_DIR (+ PMIX_CLEANUP_RECURSIVE) and PMIX_REGISTER_CLEANUP; the
  * script checks that both are gone after the job and DIR itself is not. Every rank also logs
@@ -100,6 +100,31 @@ static void query(const char *key, const char *ns, pmix_info_t **res, size_t *nr
               key);
 }
 
+/* Both ABI versions are answered, as strings of "MAJOR.MINOR" items (before PMIx_Init too). */
+static void query_abi(void)
+{
+    static const char *const keys[] = {PMIX_QUERY_STABLE_ABI_VERSION,
+                                       PMIX_QUERY_PROVISIONAL_ABI_VERSION};
+    pmix_query_t q;
+    pmix_info_t *res = NULL;
+    size_t nres = 0;
+    PMIX_QUERY_CONSTRUCT(&q);
+    q.keys = calloc(3, sizeof(char *));
+    E2E_CHECK(q.keys != NULL && (q.keys[0] = strdup(keys[0])) != NULL &&
+                  (q.keys[1] = strdup(keys[1])) != NULL,
+              "out of memory");
+    E2E_RC(PMIx_Query_info(&q, 1, &res, &nres), "PMIx_Query_info(ABI versions)");
+    PMIX_QUERY_DESTRUCT(&q);
+    for (size_t k = 0; k < 2; k++) {
+        const pmix_info_t *it = find_info(res, nres, keys[k]);
+        unsigned major, minor;
+        E2E_CHECK(it != NULL && it->value.type == PMIX_STRING && it->value.data.string != NULL &&
+                      2 == sscanf(it->value.data.string, "%u.%u", &major, &minor),
+                  "%s: not answered as \"MAJOR.MINOR\"", keys[k]);
+    }
+    PMIX_INFO_FREE(res, nres);
+}
+
 int main(int argc, char **argv)
 {
     pmix_info_t *res, dirs[2];
@@ -113,6 +138,8 @@ int main(int argc, char **argv)
     }
     gethostname(host, sizeof(host));
     host[sizeof(host) - 1] = '\0';
+    e2e_step("query the ABI versions before PMIx_Init");
+    query_abi();
     e2e_step("PMIx_Init");
     E2E_RC(PMIx_Init(&e2e_me, NULL, 0), "PMIx_Init");
     const char *ns = e2e_me.nspace;
@@ -131,6 +158,9 @@ int main(int argc, char **argv)
     E2E_CHECK(found, "own namespace %s not in '%s'", ns, it->value.data.string);
     free(list);
     PMIX_INFO_FREE(res, nres);
+
+    e2e_step("query the ABI versions");
+    query_abi();
 
     e2e_step("query job size");
     query(PMIX_JOB_SIZE, ns, &res, &nres);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* check_client_singleton.c -- the PMIx client without a server: a singleton's identity, job
- * data, Put/Commit/Get of its own data, fences over itself, Store_internal, Resolve, Query,
+ * data, Put/Commit/Get of its own data, fences over itself, Store_internal, Resolve, Query
+ * (the ABI versions also before PMIx_Init),
  * Log and Job_control. The server's environment variables are removed before each test. */
 #include "test/support/wu_test.h"
 
@@ -547,6 +548,78 @@ START_TEST(attribute_support)
 }
 END_TEST
 
+/* The ABI versions are answered before PMIx_Init (the blocking form, only those keys) and after. */
+static pmix_status_t query_abi(const char *extra, pmix_info_t **res, size_t *nres)
+{
+    pmix_query_t q[2];
+    pmix_status_t rc, arc;
+    PMIX_QUERY_CONSTRUCT(&q[0]);
+    PMIX_QUERY_CONSTRUCT(&q[1]);
+    PMIX_ARGV_APPEND(arc, q[0].keys, PMIX_QUERY_STABLE_ABI_VERSION);
+    ck_assert_int_eq(PMIX_SUCCESS, arc);
+    PMIX_ARGV_APPEND(arc, q[1].keys, PMIX_QUERY_PROVISIONAL_ABI_VERSION);
+    ck_assert_int_eq(PMIX_SUCCESS, arc);
+    if (NULL != extra) {
+        PMIX_ARGV_APPEND(arc, q[1].keys, extra);
+        ck_assert_int_eq(PMIX_SUCCESS, arc);
+    }
+    rc = PMIx_Query_info(q, 2, res, nres);
+    PMIX_QUERY_DESTRUCT(&q[0]);
+    PMIX_QUERY_DESTRUCT(&q[1]);
+    return rc;
+}
+
+static void abi_answered(pmix_info_t *res, size_t nres, size_t want)
+{
+    ck_assert_uint_eq(want, nres);
+    ck_assert_str_eq(PMIX_QUERY_STABLE_ABI_VERSION, res[0].key);
+    ck_assert_str_eq(PMIX_QUERY_PROVISIONAL_ABI_VERSION, res[1].key);
+    for (size_t i = 0; i < 2; i++) {
+        ck_assert_int_eq(PMIX_STRING, res[i].value.type);
+        ck_assert_str_eq("0.0", res[i].value.data.string);
+    }
+    PMIX_INFO_FREE(res, nres);
+}
+
+static void nb_never(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata,
+                     pmix_release_cbfunc_t release_fn, void *release_cbdata)
+{
+    (void)status;
+    (void)info;
+    (void)ninfo;
+    (void)cbdata;
+    (void)release_fn;
+    (void)release_cbdata;
+    ck_abort_msg("a refused query called back");
+}
+
+START_TEST(abi_versions)
+{
+    pmix_info_t *res = NULL;
+    size_t nres = 0;
+    pmix_query_t q;
+    pmix_status_t arc;
+    unsetenv("PMIX_NAMESPACE");
+    unsetenv("PMIX_RANK");
+    unsetenv("WU_PMIX_SERVER_URI");
+    ck_assert_int_eq(PMIX_SUCCESS, query_abi(NULL, &res, &nres));
+    abi_answered(res, nres, 2);
+    res = NULL;
+    ck_assert_int_eq(PMIX_ERR_INIT, query_abi(PMIX_JOB_SIZE, &res, &nres));
+    ck_assert_ptr_null(res);
+    PMIX_QUERY_CONSTRUCT(&q);
+    PMIX_ARGV_APPEND(arc, q.keys, PMIX_QUERY_STABLE_ABI_VERSION);
+    ck_assert_int_eq(PMIX_SUCCESS, arc);
+    ck_assert_int_eq(PMIX_ERR_INIT, PMIx_Query_info_nb(&q, 1, nb_never, NULL));
+    PMIX_QUERY_DESTRUCT(&q);
+    ck_assert_int_eq(PMIX_SUCCESS, PMIx_Init(NULL, NULL, 0));
+    ck_assert_int_eq(PMIX_SUCCESS, query_abi(PMIX_JOB_SIZE, &res, &nres));
+    ck_assert_str_eq(PMIX_JOB_SIZE, res[2].key);
+    abi_answered(res, nres, 3);
+    ck_assert_int_eq(PMIX_SUCCESS, PMIx_Finalize(NULL, 0));
+}
+END_TEST
+
 static Suite *client_singleton_suite(void)
 {
     Suite *s = suite_create("client_singleton");
@@ -572,6 +645,9 @@ static Suite *client_singleton_suite(void)
     tcase_add_test(tc, not_initialized);
     tcase_add_test(tc, attribute_support);
     tcase_add_exit_test(tc, singleton_abort_exits, 5);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("no_init");
+    tcase_add_test(tc, abi_versions);
     suite_add_tcase(s, tc);
     return s;
 }
