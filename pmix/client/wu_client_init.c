@@ -3,7 +3,11 @@
  *
  * Init is reference counted (Open MPI calls it again to declare its programming model, then
  * Finalize at once): the first call sets everything up, later ones return the same identity,
- * and only the last Finalize tears down. The first call either connects to the server named in
+ * and only the last Finalize tears down. A call that declares a programming model
+ * (PMIX_PROGRAMMING_MODEL, PMIX_MODEL_LIBRARY_NAME, PMIX_MODEL_LIBRARY_VERSION,
+ * PMIX_THREADING_MODEL) raises PMIX_MODEL_DECLARED in this process, for the handlers registered
+ * for that code (not the default ones); the first call also tells the server, whose process's
+ * handlers hear of it when the connection is accepted. The first call either connects to the server named in
  * the environment (PMIX_NAMESPACE, PMIX_RANK, WU_PMIX_SERVER_URI; see wu_proto.h for the
  * CONNECT handshake) or, when none of them is set, makes this process a singleton with a
  * one-process job registered in its own store. A partial environment is refused: it means a
@@ -152,8 +156,15 @@ static void connect_reply(int status, wu_buffer_t *reply, void *cbdata)
     wu_wait_call_done(call, status);
 }
 
+/* What CONNECT says besides the identity: the programming model declared (infos). */
+typedef struct {
+    const pmix_info_t *model;
+    size_t nmodel;
+} connect_args_t;
+
 static void connect_fn(wu_wait_call_t *call)
 {
+    const connect_args_t *args = call->cbdata;
     wu_buffer_t b;
     pmix_byte_object_t cred = {NULL, 0};
     const char *mode = wu_psec_base_mode();
@@ -191,6 +202,9 @@ static void connect_fn(wu_wait_call_t *call)
     if (PMIX_SUCCESS == rc) {
         rc = wu_pack(&b, &caps, 1, PMIX_UINT32);
     }
+    if (PMIX_SUCCESS == rc && args->nmodel > 0) {
+        rc = wu_proto_pack_list(&b, args->model, args->nmodel, PMIX_INFO);
+    }
     free(cred.bytes);
     if (PMIX_SUCCESS != rc) {
         wu_buffer_destruct(&b);
@@ -226,7 +240,8 @@ static int parse_rank(const char *s, pmix_rank_t *rank)
     return PMIX_SUCCESS;
 }
 
-static int connect_to_server(const char *ns, const char *rank, const char *uri)
+static int connect_to_server(const char *ns, const char *rank, const char *uri,
+                             const connect_args_t *args)
 {
     int rc;
     if (strlen(ns) > PMIX_MAX_NSLEN || PMIX_SUCCESS != parse_rank(rank, &wu_client.myproc.rank)) {
@@ -248,7 +263,7 @@ static int connect_to_server(const char *ns, const char *rank, const char *uri)
         wu_show_help("help-wu-client.txt", "connect-failed", true, uri, wu_strerror(rc));
         return PMIX_ERR_UNREACH;
     }
-    rc = wu_progress_shift_wait(wu_client.pt, connect_fn, NULL, 0);
+    rc = wu_progress_shift_wait(wu_client.pt, connect_fn, (void *)args, 0);
     if (PMIX_SUCCESS != rc) {
         wu_show_help("help-wu-client.txt", "handshake-failed", true, uri, ns, rank,
                      PMIx_Error_string(rc));
@@ -308,7 +323,7 @@ static void teardown(void)
     wu_mca_base_close();
 }
 
-static int setup(void)
+static int setup(const connect_args_t *args)
 {
     const char *ns = env("PMIX_NAMESPACE"), *rank = env("PMIX_RANK");
     const char *uri = env(WU_PROTO_URI_ENV), *host = env("PMIX_HOSTNAME");
@@ -359,7 +374,7 @@ static int setup(void)
         wu_client.myproc.rank = 0;
         rc = register_singleton();
     } else {
-        rc = connect_to_server(ns, rank, uri);
+        rc = connect_to_server(ns, rank, uri, args);
     }
     if (PMIX_SUCCESS != rc) {
         teardown();
@@ -378,12 +393,21 @@ static void watch_fork(void)
     (void)pthread_atfork(NULL, NULL, forked_child);
 }
 
+static void model_notified(pmix_status_t status, void *cbdata)
+{
+    (void)status;
+    (void)cbdata;
+}
+
 pmix_status_t PMIx_Init(pmix_proc_t *proc, pmix_info_t info[], size_t ninfo)
 {
     static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+    pmix_info_t *model = NULL;
+    /* a programming model declared: told to the server in CONNECT (the infos without the
+     * event's last, PMIX_EVENT_NON_DEFAULT), and to this process's handlers below */
+    size_t nmodel = wu_model_event_info(info, ninfo, &model);
+    connect_args_t args = {.model = model, .nmodel = nmodel > 0 ? nmodel - 1 : 0};
     int rc = PMIX_SUCCESS;
-    (void)info; /* no init directive changes what this library does */
-    (void)ninfo;
     pthread_mutex_lock(&wu_client.lock);
     if (wu_client.refs > 0 && wu_client.pid != getpid()) {
         /* inherited across fork: the parent's thread and connection are not ours to use */
@@ -399,7 +423,7 @@ pmix_status_t PMIx_Init(pmix_proc_t *proc, pmix_info_t info[], size_t ninfo)
     }
     if (0 == wu_client.refs) {
         memset(&wu_client.myproc, 0, sizeof wu_client.myproc);
-        rc = setup();
+        rc = setup(&args);
         if (PMIX_SUCCESS == rc) {
             wu_client.pid = getpid();
             wu_event_rt_set(WU_EVENT_CLIENT, &wu_client_event_rt);
@@ -414,6 +438,15 @@ pmix_status_t PMIx_Init(pmix_proc_t *proc, pmix_info_t info[], size_t ninfo)
         }
     }
     pthread_mutex_unlock(&wu_client.lock);
+    if (PMIX_SUCCESS == rc && nmodel > 0) {
+        /* to the handlers registered for it (Open MPI's declares itself with a second
+         * PMIx_Init and finalizes at once: the event must not be waited for) */
+        (void)PMIx_Notify_event(PMIX_MODEL_DECLARED, NULL, PMIX_RANGE_PROC_LOCAL, model, nmodel,
+                                model_notified, NULL);
+    }
+    if (NULL != model) {
+        PMIX_INFO_FREE(model, nmodel);
+    }
     return rc;
 }
 

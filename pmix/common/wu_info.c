@@ -4,7 +4,8 @@
  * As in OpenPMIx 4.2: loading resets the flags (so it also clears PMIX_INFO_ARRAY_END on the last
  * element of a PMIX_INFO_CREATE array), keys longer than PMIX_MAX_KEYLEN are truncated, and a
  * transfer copies the flags; a source marked PMIX_INFO_PERSISTENT lends its value (shallow copy)
- * instead of duplicating it. Also the lookups every role makes in the info arrays it is given.
+ * instead of duplicating it. Also the lookups every role makes in the info arrays it is given,
+ * and the programming-model declaration a client makes in PMIx_Init.
  */
 #include <string.h>
 
@@ -61,4 +62,38 @@ bool wu_info_flag(const pmix_info_t *info, size_t n, const char *key)
 bool wu_key_ok(const char *key)
 {
     return NULL != key && '\0' != key[0] && strnlen(key, PMIX_MAX_KEYLEN + 1) <= PMIX_MAX_KEYLEN;
+}
+
+size_t wu_model_event_info(const pmix_info_t *info, size_t n, pmix_info_t **out)
+{
+    static const char *const keys[] = {PMIX_PROGRAMMING_MODEL, PMIX_MODEL_LIBRARY_NAME,
+                                       PMIX_MODEL_LIBRARY_VERSION, PMIX_THREADING_MODEL};
+    const size_t nkeys = sizeof keys / sizeof keys[0];
+    const pmix_info_t *found[sizeof keys / sizeof keys[0]];
+    pmix_info_t *ev;
+    size_t m = 0;
+    bool yes = true;
+
+    *out = NULL;
+    for (size_t k = 0; k < nkeys; k++) {
+        if (NULL != (found[m] = wu_info_find(info, n, keys[k]))) {
+            m++;
+        }
+    }
+    if (0 == m) {
+        return 0;
+    }
+    PMIX_INFO_CREATE(ev, m + 1);
+    if (NULL == ev) {
+        return 0;
+    }
+    for (size_t i = 0; i < m; i++) {
+        if (PMIX_SUCCESS != PMIx_Info_xfer(&ev[i], found[i])) {
+            PMIX_INFO_FREE(ev, m + 1);
+            return 0;
+        }
+    }
+    PMIx_Info_load(&ev[m], PMIX_EVENT_NON_DEFAULT, &yes, PMIX_BOOL);
+    *out = ev;
+    return m + 1;
 }

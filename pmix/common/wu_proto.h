@@ -54,7 +54,12 @@
 typedef enum wu_proto_cmd {
     /* req:   STRING protocol version (WU_PROTO_VERSION), STRING psec mode (may be NULL),
      *        BYTE_OBJECT credential (may be empty), PROC the client's identity, PID its pid,
-     *        optionally UINT32 capabilities (WU_PROTO_CAP_*; absent: none)
+     *        optionally UINT32 capabilities (WU_PROTO_CAP_*; absent: none), then optionally
+     *        list of INFO: the programming model the client declared in PMIx_Init
+     *        (PMIX_PROGRAMMING_MODEL, PMIX_MODEL_LIBRARY_NAME, PMIX_MODEL_LIBRARY_VERSION,
+     *        PMIX_THREADING_MODEL; absent: none declared; other keys are ignored). The server
+     *        passes them to the host's client_connected2 and, once the connection is
+     *        accepted, raises PMIX_MODEL_DECLARED for its own process's handlers.
      * reply: list of INFO  = the namespace's registration (the info array the host gave
      *                        PMIx_server_register_nspace, loaded by the client with gds
      *                        register_nspace), UINT32 nlocalprocs,

@@ -46,6 +46,12 @@ void wu_darray_destruct(pmix_data_array_t *d);
 const pmix_info_t *wu_info_find(const pmix_info_t *info, size_t n, const char *key);
 /* Is `key` among the `n` infos, with a value that reads as true (PMIX_INFO_TRUE)? */
 bool wu_info_flag(const pmix_info_t *info, size_t n, const char *key);
+/* The infos of a PMIX_MODEL_DECLARED event for the programming model declared among info
+ * (PMIX_PROGRAMMING_MODEL, PMIX_MODEL_LIBRARY_NAME, PMIX_MODEL_LIBRARY_VERSION,
+ * PMIX_THREADING_MODEL; the first of each, copied), followed by PMIX_EVENT_NON_DEFAULT (the
+ * event is for the handlers registered for it, as in OpenPMIx): their count, the array in *out
+ * (PMIX_INFO_FREE). 0 and NULL when none is declared (or out of memory). */
+size_t wu_model_event_info(const pmix_info_t *info, size_t n, pmix_info_t **out);
 /* Can `key` name an info: not NULL, not empty, at most PMIX_MAX_KEYLEN characters? */
 bool wu_key_ok(const char *key);
 

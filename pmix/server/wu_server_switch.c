@@ -35,6 +35,8 @@ struct wu_srv_pconn {
     uint32_t caps;
     char *cred;
     size_t ncred;
+    pmix_info_t *model; /* PMIX_MODEL_DECLARED's infos, or NULL */
+    size_t nmodel;
     wu_timer_t *timer;
 };
 
@@ -80,6 +82,9 @@ static void pconn_free(wu_srv_pconn_t *pc)
     wu_progress_timer_cancel(pc->timer);
     wu_ptl_conn_release(pc->conn);
     free(pc->cred);
+    if (NULL != pc->model) {
+        PMIX_INFO_FREE(pc->model, pc->nmodel);
+    }
     free(pc);
 }
 
@@ -349,11 +354,19 @@ static void connect_done(wu_srv_op_t *op)
         wu_srv_reply(op->conn, op->tag, PMIX_SUCCESS, &body);
     }
     wu_buffer_destruct(&body);
+    if (NULL != op->info) {
+        /* the client declared its programming model: this process's handlers for
+         * PMIX_MODEL_DECLARED hear of it (a host that registered one) */
+        (void)wu_event_deliver(PMIX_MODEL_DECLARED, &op->proc, PMIX_RANGE_PROC_LOCAL, op->info,
+                               op->ninfo, NULL, NULL);
+    }
 }
 
-/* Check and accept a CONNECT whose client and namespace are registered. */
+/* Check and accept a CONNECT whose client and namespace are registered; model (nmodel infos,
+ * NULL: none) is the event of its programming model, which the operation takes. */
 static void connect_proceed(wu_ptl_conn_t *conn, uint32_t tag, const pmix_proc_t *proc, pid_t pid,
-                            uint32_t caps, const char *cred, size_t ncred)
+                            uint32_t caps, const char *cred, size_t ncred, pmix_info_t **model,
+                            size_t nmodel)
 {
     wu_srv_peer_t *peer = wu_ptl_conn_get_cbdata(conn);
     wu_srv_client_t *cl = wu_srv_client_find(proc);
@@ -394,10 +407,15 @@ static void connect_proceed(wu_ptl_conn_t *conn, uint32_t tag, const pmix_proc_t
         return;
     }
     op->proc = *proc;
+    op->info = *model;
+    op->ninfo = nmodel;
+    *model = NULL;
     wu_output_verbose(WU_VERB_INFO, wu_srv.out, "server: %s connecting (pid %d)", who,
                       (int)cl->pid);
     if (NULL != wu_srv.host.client_connected2) {
-        rc = wu_srv.host.client_connected2(&op->proc, cl->server_object, NULL, 0, wu_srv_op_cb, op);
+        /* the host is told the model too (the event's infos but its PMIX_EVENT_NON_DEFAULT) */
+        rc = wu_srv.host.client_connected2(&op->proc, cl->server_object, op->info,
+                                           op->ninfo > 0 ? op->ninfo - 1 : 0, wu_srv_op_cb, op);
     } else if (NULL != wu_srv.host.client_connected) {
         rc = wu_srv.host.client_connected(&op->proc, cl->server_object, wu_srv_op_cb, op);
     } else {
@@ -442,7 +460,8 @@ void wu_srv_pconn_retry(void)
         }
         *pp = pc->next;
         if (PMIX_SUCCESS == rc) {
-            connect_proceed(pc->conn, pc->tag, &pc->proc, pc->pid, pc->caps, pc->cred, pc->ncred);
+            connect_proceed(pc->conn, pc->tag, &pc->proc, pc->pid, pc->caps, pc->cred, pc->ncred,
+                            &pc->model, pc->nmodel);
         } else {
             wu_srv_reply_close(pc->conn, pc->tag, rc);
         }
@@ -476,6 +495,8 @@ static int cmd_connect(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
     pmix_proc_t proc = PMIX_PROC_STATIC_INIT;
     pid_t pid = 0;
     uint32_t caps = 0;
+    pmix_info_t *declared = NULL, *model = NULL;
+    size_t ndeclared = 0, nmodel = 0;
     int rc;
 
     if (peer->connected || peer->has_proc) {
@@ -488,6 +509,9 @@ static int cmd_connect(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
         PMIX_SUCCESS != (rc = wu_srv_unpack1(b, &pid, PMIX_PID)) ||
         (0 != wu_buffer_remaining(b) &&
          PMIX_SUCCESS != (rc = wu_srv_unpack1(b, &caps, PMIX_UINT32))) ||
+        (0 != wu_buffer_remaining(b) &&
+         PMIX_SUCCESS !=
+             (rc = wu_proto_unpack_list(b, (void **)&declared, &ndeclared, PMIX_INFO))) ||
         0 != wu_buffer_remaining(b) || NULL == version || PMIX_RANK_VALID < proc.rank ||
         '\0' == proc.nspace[0]) {
         wu_output_verbose(WU_VERB_WARN, wu_srv.out, "server: refusing a malformed connect request");
@@ -513,9 +537,11 @@ static int cmd_connect(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
         rc = PMIX_ERR_INVALID_CRED;
         goto refuse;
     }
+    /* of what the client declared, only its programming model is taken */
+    nmodel = wu_model_event_info(declared, ndeclared, &model);
     rc = connect_ready(&proc);
     if (PMIX_SUCCESS == rc) {
-        connect_proceed(peer->conn, tag, &proc, pid, caps, cred.bytes, cred.size);
+        connect_proceed(peer->conn, tag, &proc, pid, caps, cred.bytes, cred.size, &model, nmodel);
     } else if (PMIX_ERR_WOULD_BLOCK == rc) {
         wu_srv_pconn_t *pc = calloc(1, sizeof *pc);
         if (NULL == pc) {
@@ -531,6 +557,9 @@ static int cmd_connect(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
         pc->cred = cred.bytes;
         pc->ncred = cred.size;
         cred.bytes = NULL;
+        pc->model = model;
+        pc->nmodel = nmodel;
+        model = NULL;
         pc->timer = wu_progress_timer(wu_srv.pt, wu_srv_connect_wait, pconn_timeout, pc);
         if (NULL == pc->timer) {
             pconn_free(pc);
@@ -546,15 +575,20 @@ static int cmd_connect(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
                           wu_srv_proc_str(&proc, who, sizeof who));
         goto refuse;
     }
-    free(version);
-    free(mode);
-    PMIX_BYTE_OBJECT_DESTRUCT(&cred);
-    return PMIX_SUCCESS;
+    rc = PMIX_SUCCESS;
 refuse:
     free(version);
     free(mode);
     PMIX_BYTE_OBJECT_DESTRUCT(&cred);
-    wu_srv_reply_close(peer->conn, tag, rc);
+    if (NULL != declared) {
+        PMIX_INFO_FREE(declared, ndeclared);
+    }
+    if (NULL != model) {
+        PMIX_INFO_FREE(model, nmodel);
+    }
+    if (PMIX_SUCCESS != rc) {
+        wu_srv_reply_close(peer->conn, tag, rc);
+    }
     return PMIX_SUCCESS;
 }
 

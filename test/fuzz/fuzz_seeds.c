@@ -196,6 +196,7 @@ static void server_seeds(void)
     pmix_byte_object_t cred = {.bytes = NULL, .size = 0};
     pmix_status_t st = PMIX_EXTERNAL_ERR_BASE - 1; /* a user-defined event */
     pid_t pid = 1;
+    uint32_t caps = WU_PROTO_CAP_SEGMENTS;
     pmix_data_range_t range = PMIX_RANGE_NAMESPACE;
     pmix_query_t q;
 
@@ -207,6 +208,19 @@ static void server_seeds(void)
     put_proc(&b, 1);
     check(wu_pack(&b, &pid, 1, PMIX_PID), "pid");
     emit("server", "connect", &b);
+
+    put_cmd(&b, WU_CMD_CONNECT); /* with capabilities and a programming model */
+    check(wu_pack(&b, &ver, 1, PMIX_STRING), "version");
+    check(wu_pack(&b, &none, 1, PMIX_STRING), "mode");
+    check(wu_pack(&b, &cred, 1, PMIX_BYTE_OBJECT), "cred");
+    put_proc(&b, 1);
+    check(wu_pack(&b, &pid, 1, PMIX_PID), "pid");
+    check(wu_pack(&b, &caps, 1, PMIX_UINT32), "caps");
+    put_infos(&b, (kv_t[]){{PMIX_PROGRAMMING_MODEL, PMIX_STRING, "fuzz"},
+                           {PMIX_MODEL_LIBRARY_NAME, PMIX_STRING, "fuzz_seeds"},
+                           {PMIX_THREADING_MODEL, PMIX_STRING, "NONE"},
+                           {NULL, 0, NULL}});
+    emit("server", "connect-model", &b);
 
     put_cmd(&b, WU_CMD_FINALIZE);
     emit("server", "finalize", &b);

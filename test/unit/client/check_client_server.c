@@ -5,7 +5,9 @@
  * checks their exit statuses. A process is never client and server at once: the clients are
  * separate programs. */
 #include "test/support/wu_test.h"
+#include "test/unit/client/ctest_model.h"
 
+#include "pmix.h"
 #include "pmix_server.h"
 
 #include <stdatomic.h>
@@ -54,7 +56,48 @@ static pmix_status_t abort_up(const pmix_proc_t *proc, void *server_object, int 
     return PMIX_SUCCESS;
 }
 
-static pmix_server_module_t module = {.client_finalized = finalized_up, .abort = abort_up};
+/* What the host heard of the programming models its clients declared, by rank. */
+static _Atomic int connected_model[2], event_model[2];
+
+static bool declares(const pmix_info_t *info, size_t ninfo, const char *model)
+{
+    for (size_t i = 0; i < ninfo; i++) {
+        if (PMIX_CHECK_KEY(&info[i], PMIX_PROGRAMMING_MODEL) && PMIX_STRING == info[i].value.type &&
+            0 == strcmp(model, info[i].value.data.string)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static pmix_status_t connected2_up(const pmix_proc_t *proc, void *server_object, pmix_info_t info[],
+                                   size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    (void)server_object;
+    (void)cbfunc;
+    (void)cbdata;
+    if (proc->rank < 2 && declares(info, ninfo, "ctest")) {
+        connected_model[proc->rank]++;
+    }
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
+static pmix_server_module_t module = {
+    .client_finalized = finalized_up, .abort = abort_up, .client_connected2 = connected2_up};
+
+static void model_hdlr(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                       pmix_info_t info[], size_t ninfo, pmix_info_t results[], size_t nresults,
+                       pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+    (void)id;
+    (void)results;
+    (void)nresults;
+    if (PMIX_MODEL_DECLARED == status && source->rank < 2 &&
+        PMIX_CHECK_NSPACE(source->nspace, nspace) && declares(info, ninfo, "ctest")) {
+        event_model[source->rank]++;
+    }
+    cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
+}
 
 static void op_done(pmix_status_t status, void *cbdata)
 {
@@ -227,11 +270,13 @@ static int reap(pid_t pid, int secs)
     return -1;
 }
 
-static const char *const pair_scenarios[] = {"exchange", "dmodex", "timeout", "misc"};
+static const char *const pair_scenarios[] = {"exchange", "dmodex", "timeout", "misc", "model"};
 
 START_TEST(pair)
 {
     bool misc = 0 == strcmp("misc", pair_scenarios[_i]);
+    bool model = 0 == strcmp("model", pair_scenarios[_i]);
+    pmix_status_t code = PMIX_MODEL_DECLARED;
     char path[PATH_MAX + 16];
     _Atomic int st = 1;
     pid_t a, b;
@@ -239,6 +284,11 @@ START_TEST(pair)
     char num[16];
     if (misc) {
         register_other();
+    }
+    if (model) {
+        /* this process's handlers: one for the clients' declarations, a default one */
+        ck_assert_int_eq(0, ctest_register(&code, model_hdlr));
+        ck_assert_int_eq(0, ctest_register(NULL, ctest_default_hdlr));
     }
     /* a pipe from rank 0 to rank 1 for scenarios that need an order ("timeout") */
     ck_assert_int_eq(0, pipe(fds));
@@ -252,6 +302,19 @@ START_TEST(pair)
     close(fds[1]);
     ck_assert_int_eq(0, reap(a, 30));
     ck_assert_int_eq(0, reap(b, 30));
+    if (model) {
+        /* each client's first PMIx_Init declared "ctest": the host's upcall and this process's
+         * handler heard it once per client (its second declaration stays in the client), the
+         * default handler never */
+        for (int r = 0; r < 2; r++) {
+            ck_assert_int_eq(1, connected_model[r]);
+            for (int i = 0; i < 5000 && 0 == event_model[r]; i++) {
+                usleep(1000);
+            }
+            ck_assert_int_eq(1, event_model[r]);
+        }
+        ck_assert_int_eq(0, ctest_default_saw_model);
+    }
     if (misc) {
         ck_assert_int_eq(7, aborted); /* the host heard the abort */
         snprintf(path, sizeof path, "%s/cleanme", tmpdir);

@@ -3,6 +3,7 @@
  * per run (argv[1]), exit status 0 when every check passed, else 1 with the failed check on
  * stderr. Linked with libpmix.so, as an application is. */
 #include "pmix.h"
+#include "test/unit/client/ctest_model.h"
 
 #include <stdatomic.h>
 
@@ -226,6 +227,68 @@ static void misc(void)
     CHECK_RC(PMIX_SUCCESS, PMIx_Fence(NULL, 0, NULL, 0));
 }
 
+/* PMIX_MODEL_DECLARED: what the handler for that code saw, and whether the default one saw it */
+static _Atomic int model_seen = 0;
+static char model_name[64], model_threads[64];
+static bool model_has_library = true;
+static pmix_rank_t model_source = PMIX_RANK_UNDEF;
+
+static void model_hdlr(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                       pmix_info_t info[], size_t ninfo, pmix_info_t results[], size_t nresults,
+                       pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+    (void)id;
+    (void)results;
+    (void)nresults;
+    /* the first PMIx_Init's event may come after this handler was registered: only the
+     * second declaration is looked at */
+    bool second = false;
+    for (size_t i = 0; i < ninfo; i++) {
+        second = second || (PMIX_CHECK_KEY(&info[i], PMIX_PROGRAMMING_MODEL) &&
+                            0 == strcmp("ctest-second", info[i].value.data.string));
+    }
+    if (PMIX_MODEL_DECLARED == status && second && 0 == strcmp(source->nspace, me.nspace)) {
+        model_has_library = false;
+        for (size_t i = 0; i < ninfo; i++) {
+            if (PMIX_CHECK_KEY(&info[i], PMIX_PROGRAMMING_MODEL)) {
+                snprintf(model_name, sizeof model_name, "%s", info[i].value.data.string);
+            } else if (PMIX_CHECK_KEY(&info[i], PMIX_THREADING_MODEL)) {
+                snprintf(model_threads, sizeof model_threads, "%s", info[i].value.data.string);
+            } else if (PMIX_CHECK_KEY(&info[i], PMIX_MODEL_LIBRARY_NAME)) {
+                model_has_library = true;
+            }
+        }
+        model_source = source->rank;
+        model_seen++;
+    }
+    cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
+}
+
+/* A second PMIx_Init declaring a model, finalized at once (Open MPI's way): this process's
+ * handler for PMIX_MODEL_DECLARED hears it with the second declaration's infos, its default
+ * handler does not. (The first init declared one too: the server's host checks that.) */
+static void model(void)
+{
+    pmix_status_t code = PMIX_MODEL_DECLARED;
+    pmix_info_t mi[2];
+    CHECK(0 == ctest_register(&code, model_hdlr));
+    CHECK(0 == ctest_register(NULL, ctest_default_hdlr));
+    PMIX_INFO_LOAD(&mi[0], PMIX_PROGRAMMING_MODEL, "ctest-second", PMIX_STRING);
+    PMIX_INFO_LOAD(&mi[1], PMIX_THREADING_MODEL, "NONE", PMIX_STRING);
+    CHECK_RC(PMIX_SUCCESS, PMIx_Init(NULL, mi, 2));
+    CHECK_RC(PMIX_SUCCESS, PMIx_Finalize(NULL, 0));
+    PMIX_INFO_DESTRUCT(&mi[0]);
+    PMIX_INFO_DESTRUCT(&mi[1]);
+    for (int i = 0; i < 10000 && 0 == model_seen; i++) {
+        usleep(1000);
+    }
+    CHECK(1 == model_seen && me.rank == model_source);
+    CHECK(0 == strcmp("ctest-second", model_name) && 0 == strcmp("NONE", model_threads));
+    CHECK(!model_has_library);
+    CHECK(0 == ctest_default_saw_model);
+    CHECK_RC(PMIX_SUCCESS, PMIx_Fence(NULL, 0, NULL, 0));
+}
+
 static _Atomic int fence_status = 1;
 
 static void fence_cb(pmix_status_t status, void *cbdata)
@@ -264,7 +327,15 @@ static void lost(void)
 int main(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "";
-    CHECK_RC(PMIX_SUCCESS, PMIx_Init(&me, NULL, 0));
+    pmix_info_t mi[3];
+    PMIX_INFO_LOAD(&mi[0], PMIX_PROGRAMMING_MODEL, "ctest", PMIX_STRING);
+    PMIX_INFO_LOAD(&mi[1], PMIX_MODEL_LIBRARY_NAME, "client_prog", PMIX_STRING);
+    PMIX_INFO_LOAD(&mi[2], PMIX_MODEL_LIBRARY_VERSION, "1.0", PMIX_STRING);
+    /* the "model" scenario declares a model in its first PMIx_Init, which goes to the server */
+    CHECK_RC(PMIX_SUCCESS, PMIx_Init(&me, mi, 0 == strcmp(what, "model") ? 3 : 0));
+    for (int i = 0; i < 3; i++) {
+        PMIX_INFO_DESTRUCT(&mi[i]);
+    }
     job_info();
     if (0 == strcmp(what, "exchange")) {
         exchange();
@@ -276,6 +347,8 @@ int main(int argc, char **argv)
         misc();
     } else if (0 == strcmp(what, "lost")) {
         lost();
+    } else if (0 == strcmp(what, "model")) {
+        model();
     } else {
         CHECK(!"unknown scenario");
     }
