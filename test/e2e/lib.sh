@@ -168,6 +168,36 @@ e2e_pids_gone() {
     return $gone
 }
 
+# e2e_openpmix_build PROG SRC [LIBS...]: build SRC against OpenPMIx's installed headers and
+# library (WU_OPENPMIX_INCDIR, WU_OPENPMIX_LIBDIR) into PROG, and have the programs run next load
+# our libpmix.so.2 (LD_LIBRARY_PATH; in a sanitizer build also the runtimes a program built
+# elsewhere lacks). Returns 2 when OpenPMIx's development files are not installed, 1 when the
+# build fails (the compiler's errors in $e2e_tmp/cc.err), 0 when PROG is ready.
+e2e_openpmix_build() {
+    sys_inc=${WU_OPENPMIX_INCDIR:-/usr/lib/x86_64-linux-gnu/pmix2/include}
+    sys_libdir=${WU_OPENPMIX_LIBDIR:-/usr/lib/x86_64-linux-gnu/pmix2/lib}
+    if [ ! -r "$sys_inc/pmix.h" ] || [ ! -r "$sys_libdir/libpmix.so" ]; then
+        return 2
+    fi
+    prog=$1
+    src=$2
+    shift 2
+    ${CC:-cc} -std=gnu11 -I"$sys_inc" -o "$prog" "$src" -L"$sys_libdir" -lpmix "$@" \
+        2>"$e2e_tmp/cc.err" || return 1
+    . "$s/test/abi/lib.sh"
+    if [ -n "$wu_abi_preload" ]; then
+        LD_PRELOAD="$wu_abi_preload"
+        ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+        export LD_PRELOAD ASAN_OPTIONS
+    fi
+    case ":${LD_LIBRARY_PATH:-}:" in
+    *":$b/.libs:"*) ;;
+    *) LD_LIBRARY_PATH="$b/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" ;;
+    esac
+    export LD_LIBRARY_PATH
+    return 0
+}
+
 # e2e_exit: the last test (nothing left behind in TMPDIR by any run), then exit. TAP carries
 # the verdict: the script itself exits 0 (like the other TAP tests here)
 e2e_exit() {

@@ -18,26 +18,19 @@ else
     e2e_diag "$e2e_tmp/out"
 fi
 
-sys_inc=${WU_OPENPMIX_INCDIR:-/usr/lib/x86_64-linux-gnu/pmix2/include}
-sys_libdir=${WU_OPENPMIX_LIBDIR:-/usr/lib/x86_64-linux-gnu/pmix2/lib}
-if [ ! -r "$sys_inc/pmix.h" ] || [ ! -r "$sys_libdir/libpmix.so" ]; then
+e2e_openpmix_build "$e2e_tmp/e2e_topo" "$s/test/e2e/e2e_topo.c" -lhwloc
+case $? in
+2)
     e2e_skip "OpenPMIx development files not installed (libpmix-dev)"
     e2e_exit
-fi
-if ! ${CC:-cc} -std=gnu11 -I"$sys_inc" -o "$e2e_tmp/e2e_topo" "$s/test/e2e/e2e_topo.c" \
-    -L"$sys_libdir" -lpmix -lhwloc 2>"$e2e_tmp/cc.err"; then
+    ;;
+1)
     e2e_not_ok "could not build e2e_topo against OpenPMIx's headers"
     e2e_diag "$e2e_tmp/cc.err"
     e2e_exit
-fi
-. "$s/test/abi/lib.sh"
-if [ -n "$wu_abi_preload" ]; then
-    LD_PRELOAD="$wu_abi_preload"
-    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-    export LD_PRELOAD ASAN_OPTIONS
-fi
-LD_LIBRARY_PATH="$b/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" HWLOC_SYNTHETIC=$syn \
-    e2e_wrun "$e2e_tmp/out" 2 "$e2e_tmp/e2e_topo" 8 2
+    ;;
+esac
+HWLOC_SYNTHETIC=$syn e2e_wrun "$e2e_tmp/out" 2 "$e2e_tmp/e2e_topo" 8 2
 good=$(e2e_count_lines "$e2e_tmp/out" '^topo rank [01]: ok')
 if [ "$e2e_rc" -eq 0 ] && [ "$good" -eq 2 ]; then
     e2e_ok "the same, built against OpenPMIx's headers, on our library"
