@@ -5,8 +5,10 @@
  * WU_CLIENT_HANDSHAKE_TIMEOUT, for the host to have acted; a singleton prints the message and
  * terminates itself with the status, as the Standard asks when no host is there to do it.
  *
- * Job control: forwarded to the server. A singleton handles PMIX_REGISTER_CLEANUP(_DIR) itself
- * (the paths are removed at its last PMIx_Finalize) and refuses other directives. Success is
+ * Job control: forwarded to the server, which handles the cleanup registrations and hands the
+ * rest to its host (wrun signals, kills and terminates: pmix/rte/wu_rte_jobctl.c). A singleton
+ * handles PMIX_REGISTER_CLEANUP(_DIR) itself (the paths are removed at its last PMIx_Finalize)
+ * and refuses other directives: it has no host. Success is
  * reported as PMIX_SUCCESS, never PMIX_OPERATION_SUCCEEDED (Open MPI treats that as an error).
  *
  * Log: a connected client sends the request to its server (WU_CMD_LOG), which hands it to its
@@ -261,7 +263,6 @@ static bool singleton_directive_ok(const pmix_info_t *d)
            PMIX_CHECK_KEY(d, PMIX_CLEANUP_RECURSIVE);
 }
 
-/* wu-api: partial issue=14: cleanup registration only; the rest needs a host job_control */
 pmix_status_t PMIx_Job_control_nb(const pmix_proc_t targets[], size_t ntargets,
                                   const pmix_info_t directives[], size_t ndirs,
                                   pmix_info_cbfunc_t cbfunc, void *cbdata)
@@ -323,7 +324,6 @@ static void jc_blk_done(pmix_status_t status, pmix_info_t *info, size_t ninfo, v
     wu_wait_release(cbdata, status);
 }
 
-/* wu-api: partial issue=14: cleanup registration only; the rest needs a host job_control */
 pmix_status_t PMIx_Job_control(const pmix_proc_t targets[], size_t ntargets,
                                const pmix_info_t directives[], size_t ndirs, pmix_info_t **results,
                                size_t *nresults)

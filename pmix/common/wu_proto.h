@@ -113,7 +113,9 @@ typedef enum wu_proto_cmd {
     WU_CMD_GET = 6,
     /* req: list of PROC targets, list of INFO directives.  reply: nothing.
      * PMIX_REGISTER_CLEANUP / PMIX_REGISTER_CLEANUP_DIR (+ PMIX_CLEANUP_RECURSIVE): the server
-     * removes those paths when the namespace is deregistered. */
+     * removes those paths when the namespace is deregistered. Any other directive: the whole
+     * request goes to the host's job_control upcall (PMIX_ERR_NOT_SUPPORTED without one), whose
+     * status is the reply's. */
     WU_CMD_JOB_CONTROL = 7,
     /* req: list of QUERY.  reply: list of INFO, one per answered key (see PMIx_Query_info). */
     WU_CMD_QUERY = 8,

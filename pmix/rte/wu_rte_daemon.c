@@ -256,14 +256,18 @@ pmix_status_t wu_rte_daemon_abort(const pmix_proc_t *proc, int status, const cha
     return rc;
 }
 
-pmix_status_t wu_rte_daemon_event(const char *msg, size_t len)
+pmix_status_t wu_rte_daemon_up(uint32_t type, const char *msg, size_t len)
 {
     struct rte_daemon *d = the_daemon;
     if (NULL == d || NULL == d->conn || d->head_lost) {
         return PMIX_ERR_UNREACH;
     }
-    return WU_SUCCESS == wu_ptl_send(d->conn, WU_DMSG_EVENT, 0, msg, len) ? PMIX_SUCCESS
-                                                                          : PMIX_ERR_NOMEM;
+    return WU_SUCCESS == wu_ptl_send(d->conn, type, 0, msg, len) ? PMIX_SUCCESS : PMIX_ERR_NOMEM;
+}
+
+pmix_status_t wu_rte_daemon_event(const char *msg, size_t len)
+{
+    return wu_rte_daemon_up(WU_DMSG_EVENT, msg, len);
 }
 
 /* --- requests of other nodes about this node's procs ----------------------------------------- */
@@ -692,6 +696,9 @@ static void dispatch(struct rte_daemon *d, uint32_t tag, const void *payload, si
         break;
     case WU_DMSG_PIDS:
         (void)wu_rte_pids_apply(&m, NULL, UINT32_MAX); /* from wrun: other nodes' ranks */
+        break;
+    case WU_DMSG_JOBCTL:
+        wu_rte_jobctl_here(wu_rte_job, &m);
         break;
     default:
         break; /* a newer head's message: ignored */

@@ -44,6 +44,9 @@
  *                     PMIX_TIMEOUT, a count and that many (node, data) pairs
  *   PIDS        both  a count and that many (rank, pid): a node's ranks once started; wrun
  *                     passes each node's on to every other node (wu_rte_pids.c)
+ *   JOBCTL      both  a PMIx_Job_control signal, kill or terminate (wu_rte_jobctl.c): a daemon
+ *                     sends its client's up, the head carries it out and sends it to every
+ *                     daemon
  *
  * A daemon connects to its parent in the launch tree: wrun for the first level, else the daemon
  * that started it, which accepts its HELLO only for a daemon it started (same token) and relays
@@ -59,7 +62,7 @@
 #include <stdint.h>
 
 /* The protocol's name, in HELLO: a daemon of another version is refused. */
-#define WU_DMSG_VERSION "wireup-d3"
+#define WU_DMSG_VERSION "wireup-d4"
 /* Node index of the head node in DMODEX messages when it is the origin. */
 #define WU_DMSG_HEAD UINT32_MAX
 /* FWD_DOWN's destination for every daemon, and its "leave out nobody". */
@@ -92,6 +95,7 @@ enum {
     WU_DMSG_GONE,
     WU_DMSG_FENCE_AGG,
     WU_DMSG_PIDS,
+    WU_DMSG_JOBCTL,
 };
 
 /* A message being built or read: a PMIx data buffer. */

@@ -482,6 +482,11 @@ static void on_daemon_msg(dvm_node_t *n, uint32_t type, wu_dmsg_t *m)
             bad_peer(n);
         }
         break;
+    case WU_DMSG_JOBCTL:
+        if (!wu_rte_jobctl_from_daemon(job, m)) {
+            bad_peer(n);
+        }
+        break;
     case WU_DMSG_FENCE_AGG:
         if (&dvm->d[n->via] != n || !fence_agg(n, m)) {
             bad_peer(n); /* only a first-level relay sends it, for its branch */
@@ -982,6 +987,11 @@ void wu_rte_dvm_terminate(rte_job_t *job)
 void wu_rte_dvm_signal(rte_job_t *job, int sig)
 {
     send_all(job->dvm, WU_DMSG_SIGNAL, sig);
+}
+
+void wu_rte_dvm_jobctl(rte_job_t *job, const char *msg, size_t len)
+{
+    send_everyone(job->dvm, WU_DMSG_ALL, WU_DMSG_JOBCTL, msg, len);
 }
 
 bool wu_rte_dvm_done(const rte_job_t *job)

@@ -9,7 +9,7 @@
  * where the job state lives, and completed with its cbfunc from there (in wired it goes to the
  * head node). fence_nb and direct_modex run only for procs of other nodes (the server completes
  * fences within the node itself): in wrun they go to the daemons (wu_rte_dvm.c), in wired to
- * the head node (wu_rte_daemon.c). */
+ * the head node (wu_rte_daemon.c). job_control is wu_rte_jobctl.c's. */
 #include "pmix/rte/wu_rte_dmsg.h"
 #include "pmix/rte/wu_rte_internal.h"
 #include "pmix/server/wu_server_host.h"
@@ -258,6 +258,7 @@ int wu_rte_server_init(void)
     module.direct_modex = h_dmodex;
     module.notify_event = h_notify;
     module.log = wu_rte_log_upcall;
+    module.job_control = wu_rte_jobctl_upcall;
     wu_server_set_lost_hook(h_lost);
     wu_server_set_pid_hook(wu_rte_pids_lookup);
 

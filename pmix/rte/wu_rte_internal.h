@@ -38,6 +38,8 @@ typedef struct rte_proc {
     atomic_bool finalized; /* client_finalized seen */
     atomic_uint lost_seq;  /* 1, 2, ...: order in which connections ended unfinalized; 0: not */
     bool exited;           /* its end was reported: by pls, or by its node's daemon (rte thread) */
+    bool ordered_end;      /* head node: a PMIx_Job_control kill or terminate was aimed at it, so
+                            * its end is no failure (wu_rte_jobctl.c; rte thread) */
     int32_t lidx;          /* its index among job->pls's processes; -1: it runs on another node */
     /* How it ended, once exited (copied from pls, or from its daemon's report). */
     wu_pls_proc_state_t state;
@@ -237,6 +239,19 @@ void wu_rte_daemon_launch_failed(rte_job_t *job, int err);
 /* A process of the job called PMIx_Abort (or its daemon says it did): tell the user, end the
  * job with its status (rte thread). */
 void wu_rte_job_abort(const pmix_proc_t *proc, int status, const char *msg);
+
+/* wu_rte_jobctl.c: PMIx_Job_control's signal, kill and terminate (rules in the file). The host's
+ * job_control upcall (server thread); a daemon's JOBCTL (head, rte thread: false if it does not
+ * decode); the head's JOBCTL (wired, rte thread: this node's processes). */
+pmix_status_t wu_rte_jobctl_upcall(const pmix_proc_t *requester, const pmix_proc_t targets[],
+                                   size_t ntargets, const pmix_info_t directives[], size_t ndirs,
+                                   pmix_info_cbfunc_t cbfunc, void *cbdata);
+bool wu_rte_jobctl_from_daemon(rte_job_t *job, pmix_data_buffer_t *m);
+void wu_rte_jobctl_here(rte_job_t *job, pmix_data_buffer_t *m);
+/* Head, rte thread: a JOBCTL for every daemon. wired, any thread: a message of type for the
+ * head (PMIX_ERR_UNREACH when it is gone). */
+void wu_rte_dvm_jobctl(rte_job_t *job, const char *msg, size_t len);
+pmix_status_t wu_rte_daemon_up(uint32_t type, const char *msg, size_t len);
 
 /* wu_rte_host.c: the PMIx server and its host module (called on the launcher's main thread). */
 int wu_rte_server_init(void);

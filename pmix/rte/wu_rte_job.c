@@ -217,6 +217,9 @@ static int proc_failure(rte_job_t *job, const rte_proc_t *rp, bool say)
 {
     int st = rp->wait_status;
     const char *host = wu_rte_rank_host(job, rp->rank);
+    if (rp->ordered_end) {
+        return -1; /* ended at a PMIx_Job_control request (wu_rte_jobctl.c) */
+    }
     if (WU_PLS_PROC_FAILED == rp->state) {
         if (say) {
             wu_rte_say("exec-failed", wu_rte_tool, rank_prog(job, rp->rank),
@@ -261,8 +264,8 @@ static rte_proc_t *failed_earlier(rte_job_t *job, uint32_t rank)
     rte_proc_t *found = NULL;
     for (uint32_t r = 0; r < job->np; r++) {
         unsigned seq = atomic_load(&job->procs[r].lost_seq);
-        if (r != rank && !job->procs[r].exited && 0 != seq && (0 == mine || seq < mine) &&
-            (0 == best || seq < best)) {
+        if (r != rank && !job->procs[r].exited && !job->procs[r].ordered_end && 0 != seq &&
+            (0 == mine || seq < mine) && (0 == best || seq < best)) {
             best = seq;
             found = &job->procs[r];
         }

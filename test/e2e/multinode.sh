@@ -11,7 +11,8 @@
 # data, Resolve_nodes/Resolve_peers of every node, direct modex, a 64 KiB-per-rank collecting
 # fence and a namespace event from rank 0 on every node. wrun's stdin reaches a rank on another
 # node intact (5 MB), also when wrun's node runs no rank; SIGTERM to wrun ends the ranks of every
-# node (exit 143). A rank that leaves (finalizes and exits 0) while the others wait in a fence
+# node (exit 143). PMIx_Job_control kills a rank of another node, asked on the head's node and
+# on a daemon's. A rank that leaves (finalizes and exits 0) while the others wait in a fence
 # fails that fence on every node at once, named; a fence whose PMIX_TIMEOUT runs out fails on
 # every node and a later fence of the same ranks succeeds. --prefix DIR runs DIR/bin/wired
 # with DIR's bin and lib first in the remote ranks' paths; a --prefix without wired there is
@@ -25,7 +26,7 @@
 # is cut mid-job: wrun ends within 12 s naming node2, and node2's daemon and ranks go away by
 # themselves. The lab is taken down at exit whatever happens.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-ntests=37
+ntests=39
 e2e_plan $ntests
 e2e_mktemp
 lab="$s/test/lab/lab.sh"
@@ -101,7 +102,7 @@ nours() {
 # file system): no wired, no rank of the test's programs, nothing in the test's TMPDIR
 leftovers() {
     sleep 0.3
-    left=$(ours '^[^ ]*(wired --node|e2e_exchange|e2e_nodes|e2e_fail|mpi_shapes)|^sleep 3141|^ssh .*wired' | tr '\n' ' ')
+    left=$(ours '^[^ ]*(wired --node|e2e_exchange|e2e_nodes|e2e_fail|e2e_jobctl|mpi_shapes)|^sleep 3141|^ssh .*wired' | tr '\n' ' ')
     files=$(find "$e2e_tmp/t" -mindepth 1 2>/dev/null | head -5)
     if [ -n "$left" ] || [ -n "$files" ]; then
         echo "# left after $1: processes: $left; files: $files"
@@ -495,7 +496,25 @@ else
     e2e_skip "OpenPMIx development files not installed (libpmix-dev)"
 fi
 
-# 15-16: stdin to a rank on another node
+# 15-16: PMIx_Job_control across nodes: rank 2 (node2: through its daemon) kills rank 5
+# (node3), rank 0 (the head's node) kills rank 3 (node2); the others fence among themselves and
+# exit 0
+for req_victim in "2 5 node3" "0 3 node2"; do
+    # shellcheck disable=SC2086 # three words
+    set -- $req_victim
+    on1 "$e2e_tmp/jc.out" ./wrun -H $mn_hosts -np $mn_np test/e2e/e2e_jobctl kill "$1" "$2"
+    n=$(e2e_count_lines "$e2e_tmp/jc.out" "^jobctl rank [0-5]: ok")
+    if [ "$e2e_rc" -eq 0 ] && [ "$n" -eq 5 ] &&
+        grep -q "rank $2 of job .* killed at the request of rank $1" "$e2e_tmp/jc.out" &&
+        leftovers "e2e_jobctl kill $1 $2"; then
+        e2e_ok "Job_control: rank $1 kills rank $2 on $3, the other ranks go on, exit 0"
+    else
+        e2e_not_ok "Job_control: rank $1 kills rank $2 on $3 (exit $e2e_rc, $n ranks ok)"
+        e2e_diag "$e2e_tmp/jc.out"
+    fi
+done
+
+# 17-18: stdin to a rank on another node
 head -c 5000000 /dev/urandom >"$e2e_tmp/in.bin"
 want=$(md5sum <"$e2e_tmp/in.bin")
 # shellcheck disable=SC2016 # for the ranks' shell
@@ -520,7 +539,7 @@ else
     e2e_diag "$e2e_tmp/stdin2.out"
 fi
 
-# 17: SIGTERM to wrun reaches the ranks of every node
+# 19: SIGTERM to wrun reaches the ranks of every node
 start_sleepers "$e2e_tmp/term.out"
 w=$(ours '^[^ ]*wrun -H .* sleep 3141' | head -1)
 t0=$(date +%s)
@@ -535,7 +554,7 @@ else
     e2e_diag "$e2e_tmp/term.out"
 fi
 
-# 18: --timeout names what the ranks of every node wait in (rank 5 never becomes a client)
+# 20: --timeout names what the ranks of every node wait in (rank 5 never becomes a client)
 if tmo_run "$e2e_tmp/tmo.out" && grep -q "Ranks still running: 0-5" "$e2e_tmp/tmo.out" &&
     grep -q "node1: ranks 0-1 in a fence" "$e2e_tmp/tmo.out" &&
     leftovers "--timeout"; then
@@ -545,7 +564,7 @@ else
     e2e_diag "$e2e_tmp/tmo.out"
 fi
 
-# 19-20: node2's link is cut mid-job (no reset reaches anyone: only silence)
+# 21-22: node2's link is cut mid-job (no reset reaches anyone: only silence)
 start_sleepers "$e2e_tmp/cut.out"
 t0=$(date +%s)
 timeout 20 "$lab" on node2 ip link set eth0 down
