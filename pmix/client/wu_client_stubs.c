@@ -12,45 +12,6 @@
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
 /* wu-api: stub issue=later */
-pmix_status_t PMIx_Publish(const pmix_info_t info[], size_t ninfo)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=later */
-pmix_status_t PMIx_Publish_nb(const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc,
-                              void *cbdata)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=later */
-pmix_status_t PMIx_Lookup(pmix_pdata_t data[], size_t ndata, const pmix_info_t info[], size_t ninfo)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=later */
-pmix_status_t PMIx_Lookup_nb(char **keys, const pmix_info_t info[], size_t ninfo,
-                             pmix_lookup_cbfunc_t cbfunc, void *cbdata)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=later */
-pmix_status_t PMIx_Unpublish(char **keys, const pmix_info_t info[], size_t ninfo)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=later */
-pmix_status_t PMIx_Unpublish_nb(char **keys, const pmix_info_t info[], size_t ninfo,
-                                pmix_op_cbfunc_t cbfunc, void *cbdata)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=later */
 pmix_status_t PMIx_Spawn(const pmix_info_t job_info[], size_t ninfo, const pmix_app_t apps[],
                          size_t napps, pmix_nspace_t nspace)
 {

@@ -122,7 +122,24 @@ typedef enum wu_proto_cmd {
      *        upcall. The server also sends this command, with the same fields, to a client as a
      *        message of its own (tag 0): an event for the client's handlers. */
     WU_CMD_NOTIFY = 10,
-    WU_CMD_MAX = 11
+    /* req: list of INFO, the data to publish and the directives (PMIX_RANGE, PMIX_PERSISTENCE,
+     *      PMIX_TIMEOUT, PMIX_ACCESS_*) as the caller gave them.
+     * reply: nothing. The server passes them to the host's publish upcall with the client's
+     * PMIX_USERID and PMIX_GRPID added. Errors: the host's (PMIX_ERR_DUPLICATE_KEY ...),
+     * PMIX_ERR_NOT_SUPPORTED without the upcall. */
+    WU_CMD_PUBLISH = 11,
+    /* req: list of STRING keys (at least one), list of INFO directives (PMIX_RANGE, PMIX_WAIT,
+     *      PMIX_TIMEOUT).
+     * reply: with PMIX_SUCCESS and also with PMIX_ERR_PARTIAL_SUCCESS: list of PDATA, the keys
+     *        found (publisher and value). Errors: PMIX_ERR_NOT_FOUND, PMIX_ERR_NO_PERMISSIONS,
+     *        PMIX_ERR_TIMEOUT, the host's; PMIX_ERR_NOT_SUPPORTED without the upcall. */
+    WU_CMD_LOOKUP = 12,
+    /* req: list of STRING keys (empty: everything the caller published), list of INFO
+     *      directives (PMIX_RANGE).
+     * reply: nothing. Errors: the host's (PMIX_ERR_NOT_FOUND, PMIX_ERR_NO_PERMISSIONS for a
+     * key another process published), PMIX_ERR_NOT_SUPPORTED without the upcall. */
+    WU_CMD_UNPUBLISH = 13,
+    WU_CMD_MAX = 14
 } wu_proto_cmd_t;
 
 /* Command name for messages ("connect", "fence", ...); "unknown" for anything else. */

@@ -107,6 +107,13 @@ struct wu_srv_op {
     size_t ndata;
     pmix_info_t *info; /* copy of the host's info */
     size_t ninfo;
+    pmix_pdata_t *pdata; /* copy of the host's lookup answer */
+    size_t npdata;
+    /* What the upcall was given (a request's directives, keys), kept until the host answers:
+     * a host may keep pointers into them while it works (OpenPMIx keeps them alive too). */
+    pmix_info_t *req_info;
+    size_t nreq_info;
+    char **req_keys;     /* NULL-terminated */
     wu_ptl_conn_t *conn; /* requester (one reference), or NULL */
     uint32_t tag;
     pmix_proc_t proc;      /* whom the operation is about */
@@ -196,6 +203,7 @@ void wu_srv_op_modex_cb(pmix_status_t status, const char *data, size_t ndata, vo
                         pmix_release_cbfunc_t relfn, void *relcbdata);
 void wu_srv_op_info_cb(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata,
                        pmix_release_cbfunc_t relfn, void *relcbdata);
+void wu_srv_op_lookup_cb(pmix_status_t status, pmix_pdata_t data[], size_t ndata, void *cbdata);
 /* Finalize: orphan every op still waiting for the host (progress thread). */
 void wu_srv_ops_orphan(void);
 
@@ -275,6 +283,11 @@ pid_t wu_srv_host_pid(const char *nspace, pmix_rank_t rank);
 int wu_srv_cmd_log(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
 /* Remove the cleanup paths of ns (deregister_nspace). */
 void wu_srv_cleanup_run(wu_srv_nspace_t *ns);
+
+/* ---- the data service of the host (wu_server_pubsub.c) ----------------------------------- */
+int wu_srv_cmd_publish(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
+int wu_srv_cmd_lookup(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
+int wu_srv_cmd_unpublish(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
 
 /* ---- events (wu_server_event.c) ---------------------------------------------------------- */
 int wu_srv_cmd_notify(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);

@@ -57,6 +57,9 @@ static const struct {
     {WU_CMD_QUERY, "query", wu_srv_cmd_query},
     {WU_CMD_LOG, "log", wu_srv_cmd_log},
     {WU_CMD_NOTIFY, "notify", wu_srv_cmd_notify},
+    {WU_CMD_PUBLISH, "publish", wu_srv_cmd_publish},
+    {WU_CMD_LOOKUP, "lookup", wu_srv_cmd_lookup},
+    {WU_CMD_UNPUBLISH, "unpublish", wu_srv_cmd_unpublish},
 };
 
 /* ---- connections ----------------------------------------------------------------------------- */
