@@ -44,6 +44,9 @@
  *                     PMIX_TIMEOUT, a count and that many (node, data) pairs
  *   PIDS        both  a count and that many (rank, pid): a node's ranks once started; wrun
  *                     passes each node's on to every other node (wu_rte_pids.c)
+ *   RPC         d->h  origin node, request id, operation, payload: a request of the node's
+ *                     clients that the head serves (the data service; wu_rte_rpc.h)
+ *   RPC_REP     h->d  origin node, request id, status, payload: its answer
  *
  * A daemon connects to its parent in the launch tree: wrun for the first level, else the daemon
  * that started it, which accepts its HELLO only for a daemon it started (same token) and relays
@@ -92,6 +95,8 @@ enum {
     WU_DMSG_GONE,
     WU_DMSG_FENCE_AGG,
     WU_DMSG_PIDS,
+    WU_DMSG_RPC,
+    WU_DMSG_RPC_REP,
 };
 
 /* A message being built or read: a PMIx data buffer. */

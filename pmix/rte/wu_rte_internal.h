@@ -230,6 +230,10 @@ void wu_rte_daemon_output(rte_job_t *job, uint32_t rank, int stream, const char 
 void wu_rte_daemon_notice(const char *text);
 void wu_rte_daemon_exited(rte_job_t *job, rte_proc_t *rp);
 void wu_rte_daemon_local_done(rte_job_t *job);
+/* In wired: this node's index in the job map (UINT32_MAX outside a daemon), and a message
+ * to the head (m destructed here; rte thread): PMIX_ERR_UNREACH once the head is gone. */
+uint32_t wu_rte_daemon_node(void);
+pmix_status_t wu_rte_daemon_send(uint32_t type, pmix_data_buffer_t *m);
 /* In wired: did the head say TERMINATE (or SHUTDOWN, or go away)? (rte thread) */
 bool wu_rte_daemon_terminating(const rte_job_t *job);
 /* In wired: the program could not be started (err): every local rank failed (main thread). */
