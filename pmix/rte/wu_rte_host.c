@@ -12,6 +12,7 @@
  * the head node (wu_rte_daemon.c). */
 #include "pmix/rte/wu_rte_dmsg.h"
 #include "pmix/rte/wu_rte_internal.h"
+#include "pmix/rte/wu_rte_pubsub.h"
 #include "pmix/server/wu_server_host.h"
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_escape.h"
@@ -258,6 +259,7 @@ int wu_rte_server_init(void)
     module.direct_modex = h_dmodex;
     module.notify_event = h_notify;
     module.log = wu_rte_log_upcall;
+    wu_rte_pubsub_module(&module);
     wu_server_set_lost_hook(h_lost);
     wu_server_set_pid_hook(wu_rte_pids_lookup);
 

@@ -14,6 +14,8 @@
 #include "pmix/common/wu_regex.h"
 #include "pmix/server/wu_server_host.h"
 #include "pmix/rte/wu_rte_internal.h"
+#include "pmix/rte/wu_rte_pubsub.h"
+#include "pmix/rte/wu_rte_rdv.h"
 #include "pmix.h"
 
 #include <dlfcn.h>
@@ -278,6 +280,11 @@ void wu_rte_proc_ended(rte_job_t *job, rte_proc_t *rp)
     rp->exited = true;
     if (NULL != job->dvm) {
         wu_rte_dvm_proc_ended(job, rp->rank);
+    }
+    if (NULL == job->daemon) {
+        pmix_proc_t p;
+        PMIX_LOAD_PROCID(&p, job->nspace, rp->rank);
+        wu_rte_pubsub_proc_ended(&p); /* its PMIX_PERSIST_PROC data go */
     }
     if (job->status_set) {
         return; /* the job is ending already; later ends do not change its status */
@@ -574,6 +581,10 @@ static int proc_env(rte_job_t *job, const wu_rte_spec_t *app, uint32_t rank, cha
 
 static void forget_job(wu_wait_call_t *call)
 {
+    rte_job_t *job = call->cbdata;
+    if (NULL != job && NULL == job->daemon) {
+        wu_rte_pubsub_job_ended(job->nspace); /* its PMIX_PERSIST_APP data go */
+    }
     wu_rte_job = NULL;
     wu_wait_call_done(call, WU_SUCCESS);
 }
@@ -614,7 +625,7 @@ static void free_job(rte_job_t *job)
         wu_rte_dvm_stop(job); /* the other nodes' daemons end, and their processes with them */
     }
     wu_rte_watch_forget(); /* every process this launcher started is reaped */
-    (void)wu_progress_shift_wait(progress, forget_job, NULL, 0);
+    (void)wu_progress_shift_wait(progress, forget_job, job, 0);
     wu_rte_iof_flush(job);
     wu_rte_log_summary();
     if (NULL != job->map && UINT32_MAX != job->mynode) {
@@ -932,8 +943,12 @@ extern wu_mca_framework_t *const wu_mca_rte_frameworks[];
 
 int wu_rte_mca_register(void)
 {
+    int rc = wu_rte_rdv_register();
+    if (WU_SUCCESS != rc) {
+        return rc;
+    }
     for (size_t i = 0; NULL != wu_mca_rte_frameworks[i]; i++) {
-        int rc = wu_mca_framework_register(wu_mca_rte_frameworks[i]);
+        rc = wu_mca_framework_register(wu_mca_rte_frameworks[i]);
         if (WU_SUCCESS != rc) {
             return rc;
         }
@@ -978,8 +993,17 @@ int wu_rte_init(const char *tool)
     return WU_SUCCESS;
 }
 
+static void pubsub_fini(wu_wait_call_t *call)
+{
+    wu_rte_pubsub_finalize(); /* what is left of the data service, and its shared files */
+    wu_wait_call_done(call, WU_SUCCESS);
+}
+
 void wu_rte_finalize(void)
 {
+    if (NULL != progress && !wu_rte_daemon_mode) {
+        (void)wu_progress_shift_wait(progress, pubsub_fini, NULL, 0);
+    }
     wu_rte_server_finalize();
     wu_rte_log_stop();
     if (NULL != progress) {
