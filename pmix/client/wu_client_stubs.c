@@ -26,35 +26,6 @@ pmix_status_t PMIx_Spawn_nb(const pmix_info_t job_info[], size_t ninfo, const pm
 }
 
 /* wu-api: stub issue=later */
-pmix_status_t PMIx_Connect(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
-                           size_t ninfo)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=later */
-pmix_status_t PMIx_Connect_nb(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
-                              size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=later */
-pmix_status_t PMIx_Disconnect(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
-                              size_t ninfo)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=later */
-pmix_status_t PMIx_Disconnect_nb(const pmix_proc_t ranges[], size_t nprocs,
-                                 const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc,
-                                 void *cbdata)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=later */
 pmix_status_t PMIx_Allocation_request(pmix_alloc_directive_t directive, pmix_info_t *info,
                                       size_t ninfo, pmix_info_t **results, size_t *nresults)
 {

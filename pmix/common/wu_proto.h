@@ -139,7 +139,16 @@ typedef enum wu_proto_cmd {
      * reply: nothing. Errors: the host's (PMIX_ERR_NOT_FOUND, PMIX_ERR_NO_PERMISSIONS for a
      * key another process published), PMIX_ERR_NOT_SUPPORTED without the upcall. */
     WU_CMD_UNPUBLISH = 13,
-    WU_CMD_MAX = 14
+    /* PMIx_Connect. req: list of PROC participants (at least one; rank PMIX_RANK_WILDCARD: every
+     *      proc of that nspace), list of INFO directives (PMIX_TIMEOUT, others passed on).
+     * reply: as a collecting FENCE's: the data of every participant this client may see (a
+     *        blob, or a segment), the other namespaces' job data registered with the server.
+     * A collective: it completes when every participant has called it. Errors as FENCE's;
+     * PMIX_ERR_NOT_SUPPORTED when participants are elsewhere and the host cannot connect. */
+    WU_CMD_CONNECT_PROCS = 14,
+    /* PMIx_Disconnect. req: as WU_CMD_CONNECT_PROCS.  reply: nothing. A collective too. */
+    WU_CMD_DISCONNECT_PROCS = 15,
+    WU_CMD_MAX = 16
 } wu_proto_cmd_t;
 
 /* Command name for messages ("connect", "fence", ...); "unknown" for anything else. */

@@ -23,6 +23,7 @@
 #include "pmix/common/wu_buffer.h"
 #include "pmix/common/wu_value.h"
 #include "pmix/event/wu_event.h"
+#include "pmix/server/wu_server_host.h"
 #include "pmix_server.h"
 
 #include "pmix/common/wu_pack.h"
@@ -267,6 +268,11 @@ int wu_srv_cmd_commit(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
 
 /* ---- fences (wu_server_fence.c) ---------------------------------------------------------- */
 int wu_srv_cmd_fence(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
+/* PMIx_Connect and PMIx_Disconnect: collectives on the fence trackers (wu_server_fence.c). */
+int wu_srv_cmd_connect_procs(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
+int wu_srv_cmd_disconnect_procs(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
+/* The host's connect hook (wu_server_host.h), or NULL. */
+extern wu_server_connect_fn_t wu_srv_connect_hook;
 /* proc ended (terminated: WU_PROTO_ERR_TERMINATED to every fence it takes part in;
  * finalized: the same for the fences it has not contributed to). */
 void wu_srv_fence_proc_gone(const pmix_proc_t *proc, bool terminated);

@@ -60,6 +60,8 @@ static const struct {
     {WU_CMD_PUBLISH, "publish", wu_srv_cmd_publish},
     {WU_CMD_LOOKUP, "lookup", wu_srv_cmd_lookup},
     {WU_CMD_UNPUBLISH, "unpublish", wu_srv_cmd_unpublish},
+    {WU_CMD_CONNECT_PROCS, "connect-procs", wu_srv_cmd_connect_procs},
+    {WU_CMD_DISCONNECT_PROCS, "disconnect-procs", wu_srv_cmd_disconnect_procs},
 };
 
 /* ---- connections ----------------------------------------------------------------------------- */
@@ -108,6 +110,13 @@ void wu_server_set_pid_hook(wu_server_pid_fn_t fn)
 pid_t wu_srv_host_pid(const char *nspace, pmix_rank_t rank)
 {
     return NULL != pid_hook ? pid_hook(nspace, rank) : 0;
+}
+
+wu_server_connect_fn_t wu_srv_connect_hook = NULL;
+
+void wu_server_set_connect_hook(wu_server_connect_fn_t fn)
+{
+    wu_srv_connect_hook = fn;
 }
 
 void wu_server_set_lost_hook(wu_server_lost_fn_t fn)
