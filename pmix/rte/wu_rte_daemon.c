@@ -87,6 +87,11 @@ uint32_t wu_rte_daemon_node(void)
     return NULL != the_daemon ? the_daemon->node : UINT32_MAX;
 }
 
+const char *wu_rte_daemon_nspace(void)
+{
+    return NULL != the_daemon ? the_daemon->nspace : NULL;
+}
+
 pmix_status_t wu_rte_daemon_send(uint32_t type, pmix_data_buffer_t *m)
 {
     struct rte_daemon *d = the_daemon;

@@ -13,6 +13,7 @@
 #include "pmix/rte/wu_rte_dmsg.h"
 #include "pmix/rte/wu_rte_internal.h"
 #include "pmix/rte/wu_rte_pubsub.h"
+#include "pmix/rte/wu_rte_connect.h"
 #include "pmix/server/wu_server_host.h"
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_escape.h"
@@ -199,6 +200,10 @@ static pmix_status_t h_fence(const pmix_proc_t procs[], size_t nprocs, const pmi
             timeout = info[i].value.data.integer;
         }
     }
+    if (wu_rte_connect_foreign(procs, nprocs)) {
+        /* processes of other wrun instances take part: met like a connect's */
+        return wu_rte_connect_fence(procs, nprocs, data, ndata, timeout, cbfunc, cbdata);
+    }
     if (wu_rte_daemon_mode) {
         return wu_rte_daemon_fence(procs, nprocs, data, ndata, timeout, cbfunc, cbdata);
     }
@@ -260,6 +265,7 @@ int wu_rte_server_init(void)
     module.notify_event = h_notify;
     module.log = wu_rte_log_upcall;
     wu_rte_pubsub_module(&module);
+    wu_rte_connect_init();
     wu_server_set_lost_hook(h_lost);
     wu_server_set_pid_hook(wu_rte_pids_lookup);
 

@@ -233,6 +233,8 @@ void wu_rte_daemon_local_done(rte_job_t *job);
 /* In wired: this node's index in the job map (UINT32_MAX outside a daemon), and a message
  * to the head (m destructed here; rte thread): PMIX_ERR_UNREACH once the head is gone. */
 uint32_t wu_rte_daemon_node(void);
+/* In wired: the namespace of the job it serves (NULL before it came; any thread once set). */
+const char *wu_rte_daemon_nspace(void);
 pmix_status_t wu_rte_daemon_send(uint32_t type, pmix_data_buffer_t *m);
 /* In wired: did the head say TERMINATE (or SHUTDOWN, or go away)? (rte thread) */
 bool wu_rte_daemon_terminating(const rte_job_t *job);
@@ -248,6 +250,10 @@ void wu_rte_server_finalize(void);
 /* wu_rte_reg.c: the job's registration with the server, from its map (main thread). */
 int wu_rte_register_job(rte_job_t *job);
 void wu_rte_deregister_job(rte_job_t *job);
+/* The job's registration without what describes one node (its local peers, sizes, session
+ * directories, topology): what another wrun registers for it after a connect (rte thread). The
+ * array is the caller's (PMIX_INFO_FREE(*info, *n)). */
+int wu_rte_reg_portable_info(rte_job_t *job, pmix_info_t **info, size_t *n);
 /* Add the PMIx contact environment of rank to *env. */
 int wu_rte_setup_fork(rte_job_t *job, uint32_t rank, char ***env);
 

@@ -15,6 +15,7 @@
 #include "pmix/server/wu_server_host.h"
 #include "pmix/rte/wu_rte_internal.h"
 #include "pmix/rte/wu_rte_pubsub.h"
+#include "pmix/rte/wu_rte_connect.h"
 #include "pmix/rte/wu_rte_rdv.h"
 #include "pmix.h"
 
@@ -284,7 +285,8 @@ void wu_rte_proc_ended(rte_job_t *job, rte_proc_t *rp)
     if (NULL == job->daemon) {
         pmix_proc_t p;
         PMIX_LOAD_PROCID(&p, job->nspace, rp->rank);
-        wu_rte_pubsub_proc_ended(&p); /* its PMIX_PERSIST_PROC data go */
+        wu_rte_pubsub_proc_ended(&p);  /* its PMIX_PERSIST_PROC data go */
+        wu_rte_connect_proc_ended(&p); /* the connects it takes part in fail */
     }
     if (job->status_set) {
         return; /* the job is ending already; later ends do not change its status */
@@ -584,6 +586,9 @@ static void forget_job(wu_wait_call_t *call)
     rte_job_t *job = call->cbdata;
     if (NULL != job && NULL == job->daemon) {
         wu_rte_pubsub_job_ended(job->nspace); /* its PMIX_PERSIST_APP data go */
+    }
+    if (NULL != job) {
+        wu_rte_connect_job_ended(job->nspace); /* and what it learnt of other wruns' jobs */
     }
     wu_rte_job = NULL;
     wu_wait_call_done(call, WU_SUCCESS);

@@ -16,6 +16,7 @@
 #include "pmix/rte/wu_rte_internal.h"
 #include "pmix.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <event2/event.h>
 #include <fcntl.h>
@@ -41,13 +42,15 @@ typedef struct mine {
     struct mine *next;
     char *name;
     pmix_persistence_t persist;
+    bool other; /* a file of another kind (wu_rte_rdv_put) */
 } mine_t;
 static mine_t *mine;
 
 /* Watching. */
+#define MAX_WATCHERS 4
 static struct event *inev, *tick;
 static int infd = -1;
-static void (*on_change)(void);
+static void (*watchers[MAX_WATCHERS])(void);
 
 static const wu_mca_param_t rdv_params[] = {
     WU_PARAM_STRING("dir", &rdv_dir_param, WU_INFO_LVL_5,
@@ -428,8 +431,10 @@ static void changed_cb(evutil_socket_t fd, short what, void *arg)
         while (read(infd, buf, sizeof buf) > 0) {
         }
     }
-    if (NULL != on_change) {
-        on_change();
+    for (int i = 0; i < MAX_WATCHERS; i++) {
+        if (NULL != watchers[i]) {
+            watchers[i]();
+        }
     }
 }
 
@@ -453,8 +458,22 @@ void wu_rte_rdv_watch(bool on, void (*changed)(void))
 {
     struct event_base *base;
     struct timeval second = {1, 0};
-    on_change = changed;
-    if (!on) {
+    bool any = false;
+    for (int i = 0; i < MAX_WATCHERS; i++) {
+        if (watchers[i] == changed) {
+            watchers[i] = NULL;
+        }
+    }
+    for (int i = 0; on && i < MAX_WATCHERS; i++) {
+        if (NULL == watchers[i]) {
+            watchers[i] = changed;
+            break;
+        }
+    }
+    for (int i = 0; i < MAX_WATCHERS; i++) {
+        any = any || NULL != watchers[i];
+    }
+    if (!any) {
         watch_stop();
         return;
     }
@@ -478,14 +497,168 @@ void wu_rte_rdv_watch(bool on, void (*changed)(void))
     }
 }
 
+/* ---- files of other kinds ----------------------------------------------------------------- */
+
+/* Header of such a file: the magic line, then packed INT32 pid and UINT64 start time of the
+ * wrun that wrote it; its bytes follow. */
+#define RDV_XMAGIC "wireup-rdv-x1\n"
+
+pmix_status_t wu_rte_rdv_put(const char *name, const void *p, size_t n)
+{
+    char path[PATH_MAX], tmp[PATH_MAX];
+    pmix_data_buffer_t b;
+    int32_t pid = (int32_t)getpid();
+    pmix_status_t rc;
+    mine_t *m;
+    int fd;
+    if (!have_dir()) {
+        return PMIX_ERR_NOT_AVAILABLE;
+    }
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(tmp, sizeof tmp, "%s/t%d.%u", dir, (int)pid, ++tmp_seq);
+    PMIX_DATA_BUFFER_CONSTRUCT(&b);
+    rc = PMIx_Data_pack(NULL, &b, &pid, 1, PMIX_INT32);
+    rc = PMIX_SUCCESS == rc ? PMIx_Data_pack(NULL, &b, &my_start, 1, PMIX_UINT64) : rc;
+    if (PMIX_SUCCESS != rc || (fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0) {
+        PMIX_DATA_BUFFER_DESTRUCT(&b);
+        return PMIX_SUCCESS != rc ? rc : PMIX_ERR_FILE_OPEN_FAILURE;
+    }
+    rc = write_all(fd, RDV_XMAGIC, sizeof RDV_XMAGIC - 1);
+    rc = PMIX_SUCCESS == rc ? write_all(fd, b.base_ptr, b.bytes_used) : rc;
+    rc = PMIX_SUCCESS == rc ? write_all(fd, p, n) : rc;
+    PMIX_DATA_BUFFER_DESTRUCT(&b);
+    if (0 != close(fd)) {
+        rc = PMIX_ERROR;
+    }
+    if (PMIX_SUCCESS == rc && 0 != rename(tmp, path)) {
+        rc = PMIX_ERROR;
+    }
+    if (PMIX_SUCCESS != rc) {
+        (void)unlink(tmp);
+        return rc;
+    }
+    if (NULL == (m = calloc(1, sizeof *m)) || NULL == (m->name = strdup(path))) {
+        free(m);
+        (void)unlink(path);
+        return PMIX_ERR_NOMEM;
+    }
+    m->persist = PMIX_PERSIST_SESSION;
+    m->other = true;
+    m->next = mine;
+    mine = m;
+    return PMIX_SUCCESS;
+}
+
+void wu_rte_rdv_remove(const char *name)
+{
+    char path[PATH_MAX];
+    if (NULL == dir) {
+        return;
+    }
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    for (mine_t **pm = &mine; NULL != *pm; pm = &(*pm)->next) {
+        if (0 == strcmp((*pm)->name, path)) {
+            mine_t *m = *pm;
+            (void)unlink(path);
+            *pm = m->next;
+            free(m->name);
+            free(m);
+            return;
+        }
+    }
+}
+
+/* The whole file at path (malloc'd), or NULL. */
+static char *slurp(const char *path, size_t *n)
+{
+    struct stat st;
+    char *p;
+    ssize_t got = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) {
+        return NULL;
+    }
+    if (0 != fstat(fd, &st) || !S_ISREG(st.st_mode) || (size_t)st.st_size > RDV_FILE_MAX ||
+        NULL == (p = malloc((size_t)st.st_size + 1))) {
+        close(fd);
+        return NULL;
+    }
+    while (got < st.st_size) {
+        ssize_t r = read(fd, p + got, (size_t)(st.st_size - got));
+        if (r <= 0) {
+            break;
+        }
+        got += r;
+    }
+    close(fd);
+    if (got != st.st_size) {
+        free(p);
+        return NULL;
+    }
+    *n = (size_t)got;
+    return p;
+}
+
+void wu_rte_rdv_scan(const char *prefix,
+                     bool (*fn)(const char *name, const char *p, size_t n, void *arg), void *arg)
+{
+    DIR *d;
+    struct dirent *de;
+    size_t plen = strlen(prefix);
+    bool go = true;
+    if (!have_dir() || NULL == (d = opendir(dir))) {
+        return;
+    }
+    while (go && NULL != (de = readdir(d))) {
+        char path[PATH_MAX], *all;
+        size_t n = 0, hl = sizeof RDV_XMAGIC - 1;
+        pmix_data_buffer_t b;
+        pmix_byte_object_t bo;
+        int32_t pid = 0, one = 1;
+        uint64_t started = 0;
+        if (0 != strncmp(de->d_name, prefix, plen)) {
+            continue;
+        }
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        if (NULL == (all = slurp(path, &n))) {
+            continue;
+        }
+        if (n < hl || 0 != memcmp(all, RDV_XMAGIC, hl)) {
+            free(all);
+            continue;
+        }
+        bo.bytes = all + hl;
+        bo.size = n - hl;
+        PMIX_DATA_BUFFER_CONSTRUCT(&b);
+        if (PMIX_SUCCESS == PMIx_Data_embed(&b, &bo) &&
+            PMIX_SUCCESS == PMIx_Data_unpack(NULL, &b, &pid, &one, PMIX_INT32) &&
+            PMIX_SUCCESS == PMIx_Data_unpack(NULL, &b, &started, &one, PMIX_UINT64)) {
+            size_t used = (size_t)(b.unpack_ptr - b.base_ptr);
+            if (pid == (int32_t)getpid() && started == my_start) {
+                /* ours */
+            } else if (!wrun_alive(pid, started)) {
+                (void)unlink(path); /* its wrun has ended */
+            } else {
+                go = fn(de->d_name, all + hl + used, n - hl - used, arg);
+            }
+        }
+        PMIX_DATA_BUFFER_DESTRUCT(&b);
+        free(all);
+    }
+    closedir(d);
+}
+
 void wu_rte_rdv_finalize(void)
 {
+    memset(watchers, 0, sizeof watchers);
     watch_stop();
     while (NULL != mine) {
         mine_t *m = mine;
         rec_t r;
         mine = m->next;
-        if (PMIX_PERSIST_INDEF != m->persist && PMIX_SUCCESS == rec_read(m->name, &r)) {
+        if (m->other) {
+            (void)unlink(m->name);
+        } else if (PMIX_PERSIST_INDEF != m->persist && PMIX_SUCCESS == rec_read(m->name, &r)) {
             if (is_mine(&r)) {
                 (void)unlink(m->name);
             }

@@ -35,9 +35,22 @@ bool wu_rte_rdv_has(const char *key, pmix_data_range_t range, uint32_t uid);
  * PMIX_ERR_NOT_FOUND. */
 pmix_status_t wu_rte_rdv_lookup(const char *key, pmix_data_range_t range, uint32_t uid,
                                 pmix_proc_t *owner, pmix_value_t *value);
-/* Watch the directory while on (lookups wait), calling changed() when something may have been
- * published there. */
+/* Watch the directory for changed() while on (lookups and connects that wait), calling it
+ * when something may have been written there. Several callbacks may watch at once. */
 void wu_rte_rdv_watch(bool on, void (*changed)(void));
+
+/* Files of other kinds (a connect's contributions): name is a plain file name (no '/'),
+ * starting with a letter other than k, t and c (which are this module's own). */
+/* Write name with the n bytes at p, atomically (readers see all of it or nothing), owned by
+ * this wrun: removed by wu_rte_rdv_remove or at wu_rte_rdv_finalize. PMIX_ERR_NOT_AVAILABLE
+ * without a usable directory. */
+pmix_status_t wu_rte_rdv_put(const char *name, const void *p, size_t n);
+/* Call fn for each file whose name starts with prefix, written by another wrun that still runs
+ * (files of wruns that have ended are removed), with its bytes, until fn returns false. */
+void wu_rte_rdv_scan(const char *prefix,
+                     bool (*fn)(const char *name, const char *p, size_t n, void *arg), void *arg);
+/* Remove this wrun's file name. */
+void wu_rte_rdv_remove(const char *name);
 /* wrun ends: its files go (but PMIX_PERSIST_INDEF data), and the directory if it is empty. */
 void wu_rte_rdv_finalize(void);
 /* Register the parameter rte_rdv_dir. */

@@ -5,6 +5,7 @@
 #include "pmix/rte/wu_rte_dvm_int.h"
 #include "pmix/rte/wu_rte_internal.h"
 #include "pmix/rte/wu_rte_pubsub.h"
+#include "pmix/rte/wu_rte_connect.h"
 
 #include <stdlib.h>
 
@@ -137,6 +138,9 @@ void wu_rte_rpc_serve(struct rte_dvm *dvm, uint32_t origin, wu_dmsg_t *m)
     case WU_RTE_RPC_LOOKUP:
     case WU_RTE_RPC_UNPUBLISH:
         wu_rte_pubsub_serve(call, op, &args);
+        break;
+    case WU_RTE_RPC_CONNECT:
+        wu_rte_connect_serve(call, &args);
         break;
     default:
         wu_rte_rpc_answer(call, PMIX_ERR_NOT_SUPPORTED, NULL); /* a newer daemon's request */

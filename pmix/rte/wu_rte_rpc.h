@@ -22,6 +22,7 @@ enum {
     WU_RTE_RPC_PUBLISH = 1,
     WU_RTE_RPC_LOOKUP,
     WU_RTE_RPC_UNPUBLISH,
+    WU_RTE_RPC_CONNECT, /* wu_rte_connect.h */
 };
 
 /* wired: the answer to a request (payload NULL unless status says there is one; read it, it is
