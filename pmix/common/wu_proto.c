@@ -21,6 +21,7 @@ const char *wu_proto_cmd_name(int cmd)
         [WU_CMD_QUERY] = "query",
         [WU_CMD_LOG] = "log",
         [WU_CMD_NOTIFY] = "notify",
+        [WU_CMD_REGISTER_EVENTS] = "register-events",
     };
     if (cmd <= 0 || cmd >= WU_CMD_MAX || NULL == names[cmd]) {
         return "unknown";

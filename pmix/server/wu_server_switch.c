@@ -57,6 +57,7 @@ static const struct {
     {WU_CMD_QUERY, "query", wu_srv_cmd_query},
     {WU_CMD_LOG, "log", wu_srv_cmd_log},
     {WU_CMD_NOTIFY, "notify", wu_srv_cmd_notify},
+    {WU_CMD_REGISTER_EVENTS, "register-events", wu_srv_cmd_register_events},
 };
 
 /* ---- connections ----------------------------------------------------------------------------- */
@@ -349,6 +350,7 @@ static void connect_done(wu_srv_op_t *op)
         wu_srv_reply(op->conn, op->tag, PMIX_SUCCESS, &body);
     }
     wu_buffer_destruct(&body);
+    wu_srv_event_connected(cl); /* after the reply: the events held for it */
 }
 
 /* Check and accept a CONNECT whose client and namespace are registered. */
