@@ -13,6 +13,7 @@
 
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <spawn.h>
 #include <sys/wait.h>
 
@@ -74,10 +75,14 @@ static int exit_of(pid_t pid)
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+/* Wait for n clients to say they are ready; a client that failed its checks (they wait 10 s at
+ * most) never says so. */
 static void await_ready(int n)
 {
     char c;
     for (int i = 0; i < n; i++) {
+        struct pollfd p = {.fd = ready[0], .events = POLLIN};
+        ck_assert_msg(1 == poll(&p, 1, 20 * 1000), "a client did not get ready within 20 s");
         ck_assert_int_eq(1, read(ready[0], &c, 1));
     }
 }
