@@ -135,8 +135,9 @@ void wu_srv_event_keep(pmix_status_t status, const pmix_proc_t *source, pmix_dat
     bool job = wu_event_is_job(source, range, info, ninfo, NULL);
     wu_srv_ev_t *ev;
 
-    if (wu_info_flag(info, ninfo, PMIX_EVENT_DO_NOT_CACHE) || (!job && NULL == wu_srv.evcache)) {
-        return;
+    if (wu_info_flag(info, ninfo, PMIX_EVENT_DO_NOT_CACHE) || (!job && NULL == wu_srv.evcache) ||
+        PMIX_RANGE_RM == range || PMIX_RANGE_PROC_LOCAL == range) {
+        return; /* not wanted, or for no client */
     }
     if (NULL == (ev = calloc(1, sizeof *ev)) ||
         PMIX_SUCCESS != wu_event_rec_set(&ev->ev, status, source, range, info, ninfo, 0)) {
