@@ -15,10 +15,11 @@
  *
  * Registry. A mutex guards the handler list and the reference counter, and is never held while
  * a user callback runs. Registration and deregistration take effect at once; their callbacks are
- * shifted into the progress thread (a registration's once the server answered it, below). Precedence (the Standard's rules): handlers registered FIRST,
- * then handlers of one specific code, then handlers of several codes, then default handlers
- * (no codes), then handlers registered LAST. Within a category the order is FIFO, except that
- * PMIX_EVENT_HDLR_PREPEND puts a handler in front of its category.
+ * shifted into the progress thread (a registration's once the server answered it, below).
+ * Precedence (the Standard's rules): handlers registered FIRST, then handlers of one specific
+ * code, then handlers of several codes, then default handlers (no codes), then handlers
+ * registered LAST. Within a category the order is FIFO, except that PMIX_EVENT_HDLR_PREPEND
+ * puts a handler in front of its category.
  *
  * Delivery. A chain (wu_event_deliver) copies the event, takes the refs of the matching
  * handlers in precedence order and calls them one at a time on the progress thread. A handler
@@ -47,19 +48,19 @@
  * WU_EVENT_JOB_LEVEL (only job-specific events about this process's namespace),
  * WU_EVENT_ENVIRO_LEVEL (only environment events); both levels at once are PMIX_ERR_BAD_PARAM.
  *
- * Late registrations. The server caches the environment events it passes on (wu_server_event.c)
- * and holds job-specific ones for its clients that have not connected yet. A client's
- * registration (unless job-level) goes to the server (WU_CMD_REGISTER_EVENTS); the handler is
- * recorded at once and takes the events of this process, but none the server sends until its
- * registration is complete (the server answered, or for a job-level one, the registration
- * reached the progress thread). The registration's callback then runs (the blocking form
- * waits for it), and the handler gets, in this order: the kept events it takes, the cached
- * events the server sends after its answer, to that handler alone, and from then on what the
- * server sends. A job-specific event from the server that no handler took (it came before the
- * application had registered any: the events held for a client are sent when it connects) is
- * kept, up to WU_EVENT_KEEP_MAX, for the first handler registered later that takes it. So a
- * handler gets no event twice, and the events in the order the server sent them; one that
- * another handler took while this one was registering is not repeated for it. */
+ * Late registrations. The server caches the environment events it passes on, and holds
+ * job-specific ones for its clients that have not connected yet (wu_server_evcache.c). A
+ * client's registration (unless job-level) goes to the server (WU_CMD_REGISTER_EVENTS); the
+ * handler is recorded at once and takes the events of this process, but none the server sends
+ * until its registration is complete (the server answered, or for a job-level one, the
+ * registration reached the progress thread). The registration's callback then runs (the
+ * blocking form waits for it), and the handler gets, in this order: the kept events it takes,
+ * the cached events the server sends after its answer, to that handler alone, and from then on
+ * what the server sends. A job-specific event from the server that no handler took (it came
+ * before the application had registered any: the events held for a client are sent when it
+ * connects) is kept, up to WU_EVENT_KEEP_MAX, for the first handler registered later that
+ * takes it. So a handler gets no event twice, and the events in the order the server sent
+ * them; one that another handler took while this one was registering is not repeated for it. */
 #ifndef WU_EVENT_H
 #define WU_EVENT_H
 

@@ -93,7 +93,7 @@ pmix_status_t wu_event_unpack(wu_buffer_t *b, pmix_status_t *status, pmix_proc_t
     return rc;
 }
 
-/* ---- event records ---------------------------------------------------------------------------- */
+/* ---- event records --------------------------------------------------------------------------- */
 
 pmix_status_t wu_event_rec_set(wu_event_rec_t *r, pmix_status_t status, const pmix_proc_t *source,
                                pmix_data_range_t range, const pmix_info_t *info, size_t ninfo,
