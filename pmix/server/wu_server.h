@@ -19,6 +19,7 @@
 #include "mca/gds/gds.h"
 #include "mca/ptl/ptl.h"
 #include "opal/class/wu_hash_table.h"
+#include "opal/class/wu_ring_buffer.h"
 #include "opal/event/wu_progress.h"
 #include "pmix/common/wu_buffer.h"
 #include "pmix/common/wu_value.h"
@@ -128,6 +129,8 @@ struct wu_srv_op {
 typedef struct wu_srv_get wu_srv_get_t;
 /* A fence tracker (wu_server_fence.c). */
 typedef struct wu_srv_fence wu_srv_fence_t;
+/* An event the server keeps: cached or held (wu_server_evcache.c). */
+typedef struct wu_srv_ev wu_srv_ev_t;
 /* A CONNECT waiting for its namespace (wu_server_switch.c). */
 typedef struct wu_srv_pconn wu_srv_pconn_t;
 /* A PMIx_server_dmodex_request waiting for a commit (wu_server_api.c). */
@@ -158,6 +161,9 @@ typedef struct wu_srv {
     wu_srv_fence_t *fences;
     wu_srv_pconn_t *pconns;
     wu_srv_dmx_t *dmx;
+    wu_ring_buffer_t *evcache; /* recent environment events (NULL: caching off) */
+    wu_srv_ev_t *held;         /* job-specific events for clients not connected yet, oldest first */
+    size_t nheld;
     uint64_t next_id;
     int out; /* verbose stream */
 } wu_srv_t;
@@ -299,5 +305,29 @@ int wu_srv_cmd_unpublish(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
 int wu_srv_cmd_notify(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
 /* What pmix/event needs from the server: installed by PMIx_server_init. */
 extern const wu_event_rt_t wu_srv_event_rt;
+/* Does the event's range cover local client cl? */
+bool wu_srv_event_covers(const wu_srv_client_t *cl, const pmix_proc_t *source,
+                         pmix_data_range_t range, const pmix_info_t *info, size_t ninfo);
+/* Send the event to client cl as a message of the server's own (tag 0): WU_CMD_NOTIFY, or
+ * with ref not NULL WU_CMD_REGISTER_EVENTS for that handler. False if it could not go. */
+bool wu_srv_event_send(wu_srv_client_t *cl, const size_t *ref, const wu_event_rec_t *ev);
+
+/* ---- cached and held events (wu_server_evcache.c) ---------------------------------------- */
+extern int wu_srv_event_cache_size; /* server_event_cache_size */
+extern int wu_srv_event_hold_max;   /* server_event_hold_max */
+/* Make the cache (init); PMIX_ERR_NOMEM. */
+pmix_status_t wu_srv_events_open(void);
+/* Drop every cached and held event (finalize; safe to call twice). */
+void wu_srv_events_close(void);
+/* An event passed to the local clients (all but skip, may be NULL): cache it (an environment
+ * event) or hold it for the local clients it is for that have not connected yet
+ * (job-specific), unless it carries PMIX_EVENT_DO_NOT_CACHE. */
+void wu_srv_event_keep(pmix_status_t status, const pmix_proc_t *source, pmix_data_range_t range,
+                       const pmix_info_t *info, size_t ninfo, const pmix_proc_t *skip);
+/* Client cl has connected (its CONNECT reply is sent): send it the events held for it. */
+void wu_srv_event_connected(wu_srv_client_t *cl);
+/* proc was deregistered: it will not get the events held for it. */
+void wu_srv_event_forget(const pmix_proc_t *proc);
+int wu_srv_cmd_register_events(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
 
 #endif

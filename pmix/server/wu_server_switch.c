@@ -62,6 +62,7 @@ static const struct {
     {WU_CMD_UNPUBLISH, "unpublish", wu_srv_cmd_unpublish},
     {WU_CMD_CONNECT_PROCS, "connect-procs", wu_srv_cmd_connect_procs},
     {WU_CMD_DISCONNECT_PROCS, "disconnect-procs", wu_srv_cmd_disconnect_procs},
+    {WU_CMD_REGISTER_EVENTS, "register-events", wu_srv_cmd_register_events},
 };
 
 /* ---- connections ----------------------------------------------------------------------------- */
@@ -361,6 +362,7 @@ static void connect_done(wu_srv_op_t *op)
         wu_srv_reply(op->conn, op->tag, PMIX_SUCCESS, &body);
     }
     wu_buffer_destruct(&body);
+    wu_srv_event_connected(cl); /* after the reply: the events held for it */
 }
 
 /* Check and accept a CONNECT whose client and namespace are registered. */

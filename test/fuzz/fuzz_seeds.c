@@ -264,6 +264,23 @@ static void server_seeds(void)
     put_infos(&b, (kv_t[]){{NULL, 0, NULL}});
     emit("server", "notify", &b);
 
+    /* an environment event (cached), then a registration for it (answered with it) */
+    range = PMIX_RANGE_LOCAL;
+    put_cmd(&b, WU_CMD_NOTIFY);
+    check(wu_pack(&b, &st, 1, PMIX_STATUS), "status");
+    put_proc(&b, 0);
+    check(wu_pack(&b, &range, 1, PMIX_DATA_RANGE), "range");
+    put_infos(&b, (kv_t[]){{PMIX_EVENT_TEXT_MESSAGE, PMIX_STRING, "seed"}, {NULL, 0, NULL}});
+    put_cmd(&b, WU_CMD_REGISTER_EVENTS);
+    check(wu_pack(&b, &(size_t){3}, 1, PMIX_SIZE), "ref");
+    check(wu_proto_pack_list(&b, &st, 1, PMIX_STATUS), "codes");
+    {
+        pmix_proc_t all;
+        PMIX_LOAD_PROCID(&all, FZ_NS, PMIX_RANK_WILDCARD);
+        check(wu_proto_pack_list(&b, &all, 1, PMIX_PROC), "affected");
+    }
+    emit("server", "notify-register", &b);
+
     /* unframed: a frame header and a CONNECT's command byte, then nothing */
     check(wu_buffer_put(&b, (uint8_t[]){FZ_RAW, 'W', 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 7}, 13), "raw");
     check(wu_buffer_put_u16(&b, PMIX_UINT8), "raw");
