@@ -281,6 +281,35 @@ static void server_seeds(void)
     }
     emit("server", "notify-register", &b);
 
+    /* the data service */
+    put_cmd(&b, WU_CMD_PUBLISH);
+    put_infos(&b, (kv_t[]){{"fz.pub", PMIX_STRING, "v"},
+                           {PMIX_RANGE, PMIX_DATA_RANGE, &range},
+                           {NULL, 0, NULL}});
+    emit("server", "publish", &b);
+    put_cmd(&b, WU_CMD_LOOKUP);
+    {
+        char *keys[] = {"fz.pub", "fz.other"};
+        check(wu_proto_pack_list(&b, keys, 2, PMIX_STRING), "keys");
+    }
+    put_infos(&b, (kv_t[]){{PMIX_WAIT, PMIX_BOOL, &yes}, {NULL, 0, NULL}});
+    emit("server", "lookup", &b);
+    put_cmd(&b, WU_CMD_UNPUBLISH);
+    check(wu_proto_pack_list(&b, NULL, 0, PMIX_STRING), "keys");
+    put_infos(&b, (kv_t[]){{NULL, 0, NULL}});
+    emit("server", "unpublish", &b);
+
+    /* connect and disconnect, with a participant of another namespace (the host's upcalls) */
+    for (int k = 0; k < 2; k++) {
+        pmix_proc_t two[2];
+        PMIX_LOAD_PROCID(&two[0], FZ_NS, PMIX_RANK_WILDCARD);
+        PMIX_LOAD_PROCID(&two[1], "fz.other", 0);
+        put_cmd(&b, 0 == k ? WU_CMD_CONNECT_PROCS : WU_CMD_DISCONNECT_PROCS);
+        check(wu_proto_pack_list(&b, two, 2, PMIX_PROC), "procs");
+        put_infos(&b, (kv_t[]){{PMIX_TIMEOUT, PMIX_INT, &one_sec}, {NULL, 0, NULL}});
+        emit("server", 0 == k ? "connect-procs" : "disconnect-procs", &b);
+    }
+
     /* unframed: a frame header and a CONNECT's command byte, then nothing */
     check(wu_buffer_put(&b, (uint8_t[]){FZ_RAW, 'W', 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 7}, 13), "raw");
     check(wu_buffer_put_u16(&b, PMIX_UINT8), "raw");
