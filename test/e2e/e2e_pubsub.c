@@ -313,6 +313,7 @@ int main(int argc, char **argv)
         E2E_RC_IS(PMIx_Publish(&i, 1), PMIX_ERR_NOT_SUPPORTED, "a singleton's Publish");
         E2E_RC_IS(lookup("wu.alone", NULL, 0, NULL, NULL), PMIX_ERR_NOT_SUPPORTED,
                   "a singleton's Lookup");
+        PMIX_INFO_DESTRUCT(&i);
     } else {
         e2e_fail("usage: e2e_pubsub rules | meet a|b | absent KEY | keep KEY | find KEY | alone");
     }
