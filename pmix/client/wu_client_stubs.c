@@ -12,20 +12,6 @@
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
 /* wu-api: stub issue=later */
-pmix_status_t PMIx_Spawn(const pmix_info_t job_info[], size_t ninfo, const pmix_app_t apps[],
-                         size_t napps, pmix_nspace_t nspace)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=later */
-pmix_status_t PMIx_Spawn_nb(const pmix_info_t job_info[], size_t ninfo, const pmix_app_t apps[],
-                            size_t napps, pmix_spawn_cbfunc_t cbfunc, void *cbdata)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=later */
 pmix_status_t PMIx_Allocation_request(pmix_alloc_directive_t directive, pmix_info_t *info,
                                       size_t ninfo, pmix_info_t **results, size_t *nresults)
 {

@@ -27,6 +27,7 @@ const char *wu_proto_cmd_name(int cmd)
         [WU_CMD_CONNECT_PROCS] = "connect-procs",
         [WU_CMD_DISCONNECT_PROCS] = "disconnect-procs",
         [WU_CMD_REGISTER_EVENTS] = "register-events",
+        [WU_CMD_SPAWN] = "spawn",
     };
     if (cmd <= 0 || cmd >= WU_CMD_MAX || NULL == names[cmd]) {
         return "unknown";

@@ -161,7 +161,11 @@ typedef enum wu_proto_cmd {
      *        ref, then the fields of WU_CMD_NOTIFY. The client hands each to that handler alone.
      * Errors: PMIX_ERR_BAD_PARAM (more than WU_PROTO_MAX_EVENT_CODES codes or filter procs). */
     WU_CMD_REGISTER_EVENTS = 16,
-    WU_CMD_MAX = 17
+    /* PMIx_Spawn. req: list of INFO job directives, list of APP applications (at least one).
+     * reply: STRING the new job's namespace, once the host has started it. Errors: the host's;
+     * PMIX_ERR_NOT_SUPPORTED without its spawn upcall. */
+    WU_CMD_SPAWN = 17,
+    WU_CMD_MAX = 18
 } wu_proto_cmd_t;
 
 /* Command name for messages ("connect", "fence", ...); "unknown" for anything else. */

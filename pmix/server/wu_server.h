@@ -116,6 +116,8 @@ struct wu_srv_op {
     pmix_info_t *req_info;
     size_t nreq_info;
     char **req_keys;     /* NULL-terminated */
+    pmix_app_t *req_apps;
+    size_t nreq_apps;
     wu_ptl_conn_t *conn; /* requester (one reference), or NULL */
     uint32_t tag;
     pmix_proc_t proc;      /* whom the operation is about */
@@ -211,6 +213,8 @@ void wu_srv_op_modex_cb(pmix_status_t status, const char *data, size_t ndata, vo
 void wu_srv_op_info_cb(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata,
                        pmix_release_cbfunc_t relfn, void *relcbdata);
 void wu_srv_op_lookup_cb(pmix_status_t status, pmix_pdata_t data[], size_t ndata, void *cbdata);
+/* A spawn's answer: the new namespace, kept as op->data (a string). */
+void wu_srv_op_spawn_cb(pmix_status_t status, pmix_nspace_t nspace, void *cbdata);
 /* Finalize: orphan every op still waiting for the host (progress thread). */
 void wu_srv_ops_orphan(void);
 
@@ -293,6 +297,7 @@ int wu_srv_cmd_query(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
 /* The host's pid of a rank of another node (wu_server_set_pid_hook), 0 if unknown. */
 pid_t wu_srv_host_pid(const char *nspace, pmix_rank_t rank);
 int wu_srv_cmd_log(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
+int wu_srv_cmd_spawn(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
 /* Remove the cleanup paths of ns (deregister_nspace). */
 void wu_srv_cleanup_run(wu_srv_nspace_t *ns);
 

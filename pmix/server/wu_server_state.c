@@ -274,6 +274,9 @@ static void op_free(wu_srv_op_t *op)
         free(op->req_keys[i]);
     }
     free(op->req_keys);
+    if (NULL != op->req_apps) {
+        PMIX_APP_FREE(op->req_apps, op->nreq_apps);
+    }
     wu_ptl_conn_release(op->conn);
     free(op);
 }
@@ -389,6 +392,17 @@ void wu_srv_op_lookup_cb(pmix_status_t status, pmix_pdata_t data[], size_t ndata
                 }
             }
         }
+    }
+    op_deliver(op);
+}
+
+void wu_srv_op_spawn_cb(pmix_status_t status, pmix_nspace_t nspace, void *cbdata)
+{
+    wu_srv_op_t *op = cbdata;
+    op->status = status;
+    if (PMIX_SUCCESS == status &&
+        (NULL == nspace || NULL == (op->data = strndup(nspace, PMIX_MAX_NSLEN)))) {
+        op->status = NULL == nspace ? PMIX_ERR_BAD_PARAM : PMIX_ERR_NOMEM;
     }
     op_deliver(op);
 }

@@ -63,6 +63,7 @@ static const struct {
     {WU_CMD_CONNECT_PROCS, "connect-procs", wu_srv_cmd_connect_procs},
     {WU_CMD_DISCONNECT_PROCS, "disconnect-procs", wu_srv_cmd_disconnect_procs},
     {WU_CMD_REGISTER_EVENTS, "register-events", wu_srv_cmd_register_events},
+    {WU_CMD_SPAWN, "spawn", wu_srv_cmd_spawn},
 };
 
 /* ---- connections ----------------------------------------------------------------------------- */
