@@ -48,8 +48,8 @@ typedef struct {
 
 static rte_proc_t *find_proc(const pmix_proc_t *p)
 {
-    rte_job_t *job = wu_rte_job;
-    if (NULL == job || 0 != strncmp(job->nspace, p->nspace, PMIX_MAX_NSLEN) || p->rank >= job->np) {
+    rte_job_t *job = wu_rte_job_find(p->nspace);
+    if (NULL == job || p->rank >= job->np) {
         return NULL;
     }
     return &job->procs[p->rank];
@@ -73,8 +73,8 @@ void wu_rte_job_abort(const pmix_proc_t *proc, int status, const char *umsg)
     if (0 == st && 0 != status) {
         st = 1;
     }
-    if (NULL != wu_rte_job && NULL != p) {
-        wu_rte_job_fail(wu_rte_job, st);
+    if (NULL != p) {
+        wu_rte_job_fail(wu_rte_job_find(proc->nspace), st);
     }
 }
 
@@ -264,6 +264,7 @@ int wu_rte_server_init(void)
     module.direct_modex = h_dmodex;
     module.notify_event = h_notify;
     module.log = wu_rte_log_upcall;
+    module.spawn = wu_rte_children_spawn;
     wu_rte_pubsub_module(&module);
     wu_rte_connect_init();
     wu_server_set_lost_hook(h_lost);

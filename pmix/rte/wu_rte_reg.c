@@ -268,6 +268,10 @@ static void proc_data(ilist_t *l, const rte_job_t *job, uint32_t r)
     add_u32(&p, PMIX_NODEID, node->id);
     add(&p, PMIX_HOSTNAME, node->name, PMIX_STRING);
     add_u32(&p, PMIX_APPNUM, job->procs[r].ctx);
+    if (job->child) {
+        /* also per process: Open MPI asks for it with its own rank */
+        add(&p, PMIX_PARENT_ID, &job->parent, PMIX_PROC);
+    }
     if (here && NULL != job->nsdir) {
         char *pdir = NULL;
         (void)wu_asprintf(&pdir, "%s/%u", job->nsdir, r);
@@ -364,6 +368,11 @@ static pmix_status_t job_info(rte_job_t *job, const pmix_info_t *net, size_t nne
         }
     }
     maps(&l, job);
+    if (job->child) {
+        bool spawned = true;
+        add(&l, PMIX_PARENT_ID, &job->parent, PMIX_PROC);
+        add(&l, PMIX_SPAWNED, &spawned, PMIX_BOOL);
+    }
     add(&l, PMIX_MAPBY, map->mapby, PMIX_STRING);
     add(&l, PMIX_RANKBY, map->rankby, PMIX_STRING);
     add(&l, PMIX_BINDTO, map->bindto, PMIX_STRING);

@@ -142,6 +142,9 @@ void wu_rte_rpc_serve(struct rte_dvm *dvm, uint32_t origin, wu_dmsg_t *m)
     case WU_RTE_RPC_CONNECT:
         wu_rte_connect_serve(call, &args);
         break;
+    case WU_RTE_RPC_SPAWN:
+        wu_rte_children_serve(call, &args);
+        break;
     default:
         wu_rte_rpc_answer(call, PMIX_ERR_NOT_SUPPORTED, NULL); /* a newer daemon's request */
         break;

@@ -23,6 +23,7 @@ enum {
     WU_RTE_RPC_LOOKUP,
     WU_RTE_RPC_UNPUBLISH,
     WU_RTE_RPC_CONNECT, /* wu_rte_connect.h */
+    WU_RTE_RPC_SPAWN,   /* wu_rte_children.c */
 };
 
 /* wired: the answer to a request (payload NULL unless status says there is one; read it, it is
