@@ -9,6 +9,8 @@
  *   mpi_dpm client NAME     every rank looks NAME up and connects; the same allreduce
  *   mpi_dpm spawn N         MPI_Comm_spawn of N children (this program as "child"), a reduction
  *                           over the intercommunicator and a merged communicator
+ *   mpi_dpm multiple        MPI_Comm_spawn_multiple of two commands (this program as "child",
+ *                           1 and 2 processes): the same checks over 3 children
  * Prints "mpi_dpm MODE: rank R ok" per rank at the end. */
 #include <mpi.h>
 
@@ -145,6 +147,26 @@ static void spawn(const char *self, int n)
     CHECK(MPI_Comm_disconnect(&inter));
 }
 
+static void spawn_multiple(const char *self)
+{
+    MPI_Comm inter, merged;
+    char *cmds[2] = {(char *)self, (char *)self};
+    char *argv0[] = {"child", NULL}, *argv1[] = {"child", NULL};
+    char **argvs[2] = {argv0, argv1};
+    int np[2] = {1, 2}, errs[3], msize = 0;
+    MPI_Info infos[2] = {MPI_INFO_NULL, MPI_INFO_NULL};
+    CHECK(MPI_Comm_spawn_multiple(2, cmds, argvs, np, infos, 0, MPI_COMM_WORLD, &inter, errs));
+    check_inter(inter);
+    CHECK(MPI_Intercomm_merge(inter, 0, &merged));
+    CHECK(MPI_Comm_size(merged, &msize));
+    if (msize != size + 3) {
+        fail("the merged communicator's size", MPI_ERR_OTHER);
+    }
+    CHECK(MPI_Barrier(merged));
+    CHECK(MPI_Comm_free(&merged));
+    CHECK(MPI_Comm_disconnect(&inter));
+}
+
 static void child(void)
 {
     MPI_Comm parent, merged;
@@ -175,10 +197,12 @@ int main(int argc, char **argv)
         client(argv[2]);
     } else if (0 == strcmp(mode, "spawn") && argc > 2) {
         spawn(argv[0], atoi(argv[2]));
+    } else if (0 == strcmp(mode, "multiple")) {
+        spawn_multiple(argv[0]);
     } else if (0 == strcmp(mode, "child")) {
         child();
     } else {
-        fprintf(stderr, "usage: mpi_dpm pair | server NAME | client NAME | spawn N\n");
+        fprintf(stderr, "usage: mpi_dpm pair | server NAME | client NAME | spawn N | multiple\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     MPI_Finalize();
