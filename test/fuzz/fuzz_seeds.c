@@ -310,6 +310,22 @@ static void server_seeds(void)
         emit("server", 0 == k ? "connect-procs" : "disconnect-procs", &b);
     }
 
+    /* a spawn of one application with a job directive */
+    {
+        pmix_app_t app;
+        char *argv[] = {"fz-prog", "-x", NULL};
+        char *env[] = {"FZ=1", NULL};
+        PMIX_APP_CONSTRUCT(&app);
+        app.cmd = "fz-prog";
+        app.argv = argv;
+        app.env = env;
+        app.maxprocs = 2;
+        put_cmd(&b, WU_CMD_SPAWN);
+        put_infos(&b, (kv_t[]){{PMIX_MAPBY, PMIX_STRING, "slot"}, {NULL, 0, NULL}});
+        check(wu_proto_pack_list(&b, &app, 1, PMIX_APP), "apps");
+        emit("server", "spawn", &b);
+    }
+
     /* unframed: a frame header and a CONNECT's command byte, then nothing */
     check(wu_buffer_put(&b, (uint8_t[]){FZ_RAW, 'W', 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 7}, 13), "raw");
     check(wu_buffer_put_u16(&b, PMIX_UINT8), "raw");
