@@ -12,7 +12,7 @@
 /* The directory for temporary files: the first of $TMPDIR, $TEMP, $TMP that is set and
  * non-empty, else "/tmp". The string belongs to the environment (or is a literal): do not free
  * it, and copy it if the environment may change. */
-const char *wu_tmpdir(void);
+WU_EXPORT const char *wu_tmpdir(void);
 
 /* Join a NULL-terminated list of parts with exactly one '/' between them: trailing slashes of
  * the text so far and leading slashes of the next part are collapsed into one. Empty parts are

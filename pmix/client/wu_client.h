@@ -189,6 +189,9 @@ void wu_client_run_cleanup(void);
  * connection to the server was lost (after the pending requests failed). */
 void wu_client_event_recv(const void *payload, size_t len);
 void wu_client_event_lost(void);
+/* wu_client_event.c (any thread): a message from the server could not be read; raises
+ * PMIX_ERR_COMM_FAILURE to this process's handlers. */
+void wu_client_event_comm_failure(void);
 /* What pmix/event needs from the client: installed by PMIx_Init. */
 extern const wu_event_rt_t wu_client_event_rt;
 

@@ -1,12 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wu_client_fence.c -- PMIx_Fence and PMIx_Fence_nb.
+/* wu_client_fence.c -- PMIx_Fence, PMIx_Connect and PMIx_Disconnect (and their _nb forms): the
+ * client's collectives.
  *
  * A fence goes to the server (wu_proto.h WU_CMD_FENCE) with its participants and directives;
  * the server completes it when every participant has entered. With PMIX_COLLECT_DATA the reply
  * carries a blob with the participants' committed data, which is stored here under each proc so
  * later Gets are local. PMIX_TIMEOUT is the server's to enforce; a local timer a little later
  * bounds the wait should the server stay silent. A singleton's only possible participant is
- * itself: its fence completes at once. */
+ * itself: its fence completes at once.
+ *
+ * PMIx_Connect is a collective of the same kind (WU_CMD_CONNECT_PROCS) over the procs it names,
+ * of any namespaces: its reply is that of a collecting fence, every participant's data (the
+ * server has learnt the other namespaces' job data meanwhile), so that later Gets about them are
+ * answered here or by the server. PMIx_Disconnect (WU_CMD_DISCONNECT_PROCS) is one without
+ * data. */
 #include "pmix/client/wu_client.h"
 #include "pmix/common/wu_pack.h"
 #include "pmix/common/wu_proto.h"
@@ -18,6 +25,7 @@
 typedef void (*fence_done_fn_t)(int status, void *cbdata);
 
 typedef struct {
+    uint8_t cmd; /* WU_CMD_FENCE, WU_CMD_CONNECT_PROCS, WU_CMD_DISCONNECT_PROCS */
     pmix_proc_t *procs;
     size_t nprocs;
     pmix_info_t *info;
@@ -97,7 +105,7 @@ static void fence_fn(void *arg)
         fence_finish(f, PMIX_SUCCESS); /* participants were checked: only this process */
         return;
     }
-    rc = wu_client_msg_start(&b, WU_CMD_FENCE);
+    rc = wu_client_msg_start(&b, f->cmd);
     if (PMIX_SUCCESS == rc) {
         rc = wu_proto_pack_list(&b, f->procs, f->nprocs, PMIX_PROC);
     }
@@ -132,13 +140,15 @@ static bool singleton_participants_ok(const pmix_proc_t procs[], size_t nprocs)
 /* A blocking fence without PMIX_TIMEOUT sends its request from the caller's thread when it may
  * (wu_client_may_send_here): one thread hop less. Its reply completes it in the caller's thread
  * when the caller reads it there (wu_client_await), else on the progress thread. */
-static int fence_start(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
-                       size_t ninfo, bool blocking, fence_done_fn_t done, void *cbdata)
+static int fence_start(uint8_t cmd, const pmix_proc_t procs[], size_t nprocs,
+                       const pmix_info_t info[], size_t ninfo, bool blocking, fence_done_fn_t done,
+                       void *cbdata)
 {
     fence_req_t *f;
     int rc;
-    if ((NULL == procs && 0 < nprocs) || (NULL == info && 0 < ninfo)) {
-        return PMIX_ERR_BAD_PARAM;
+    if ((NULL == procs && 0 < nprocs) || (NULL == info && 0 < ninfo) ||
+        (WU_CMD_FENCE != cmd && (NULL == procs || 0 == nprocs))) {
+        return PMIX_ERR_BAD_PARAM; /* a connect names its participants */
     }
     if (!wu_client_ready()) {
         return PMIX_ERR_INIT;
@@ -169,7 +179,9 @@ static int fence_start(const pmix_proc_t procs[], size_t nprocs, const pmix_info
             (void)PMIx_Info_xfer(&f->info[i], &info[i]);
         }
     }
-    f->collect = wu_info_flag(info, ninfo, PMIX_COLLECT_DATA);
+    f->cmd = cmd;
+    f->collect = WU_CMD_CONNECT_PROCS == cmd ||
+                 (WU_CMD_FENCE == cmd && wu_info_flag(info, ninfo, PMIX_COLLECT_DATA));
     f->blocking = blocking;
     f->done = done;
     f->cbdata = cbdata;
@@ -197,8 +209,9 @@ static void fence_nb_done(int status, void *cbdata)
     }
 }
 
-pmix_status_t PMIx_Fence_nb(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
-                            size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
+static pmix_status_t collective_nb(uint8_t cmd, const pmix_proc_t procs[], size_t nprocs,
+                                   const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc,
+                                   void *cbdata)
 {
     fence_nb_t *nb = malloc(sizeof *nb);
     int rc;
@@ -207,7 +220,8 @@ pmix_status_t PMIx_Fence_nb(const pmix_proc_t procs[], size_t nprocs, const pmix
     }
     nb->cbfunc = cbfunc;
     nb->cbdata = cbdata;
-    if (PMIX_SUCCESS != (rc = fence_start(procs, nprocs, info, ninfo, false, fence_nb_done, nb))) {
+    if (PMIX_SUCCESS !=
+        (rc = fence_start(cmd, procs, nprocs, info, ninfo, false, fence_nb_done, nb))) {
         free(nb);
     }
     return rc;
@@ -218,8 +232,8 @@ static void fence_blk_done(int status, void *cbdata)
     wu_wait_release(cbdata, status);
 }
 
-pmix_status_t PMIx_Fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
-                         size_t ninfo)
+static pmix_status_t collective(uint8_t cmd, const pmix_proc_t procs[], size_t nprocs,
+                                const pmix_info_t info[], size_t ninfo)
 {
     wu_wait_t w;
     int rc;
@@ -227,11 +241,47 @@ pmix_status_t PMIx_Fence(const pmix_proc_t procs[], size_t nprocs, const pmix_in
         return PMIX_ERR_WOULD_BLOCK; /* from a callback: the thread cannot wait for itself */
     }
     wu_wait_init(&w);
-    rc = fence_start(procs, nprocs, info, ninfo, true, fence_blk_done, &w);
+    rc = fence_start(cmd, procs, nprocs, info, ninfo, true, fence_blk_done, &w);
     if (PMIX_SUCCESS == rc) {
         wu_client_await(&w);     /* reads the reply in this thread when it can */
         rc = wu_wait_for(&w, 0); /* ends: reply, timeout timer or lost connection */
     }
     wu_wait_destroy(&w);
     return rc;
+}
+
+pmix_status_t PMIx_Fence_nb(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                            size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    return collective_nb(WU_CMD_FENCE, procs, nprocs, info, ninfo, cbfunc, cbdata);
+}
+
+pmix_status_t PMIx_Fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                         size_t ninfo)
+{
+    return collective(WU_CMD_FENCE, procs, nprocs, info, ninfo);
+}
+
+pmix_status_t PMIx_Connect_nb(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                              size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    return collective_nb(WU_CMD_CONNECT_PROCS, procs, nprocs, info, ninfo, cbfunc, cbdata);
+}
+
+pmix_status_t PMIx_Connect(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                           size_t ninfo)
+{
+    return collective(WU_CMD_CONNECT_PROCS, procs, nprocs, info, ninfo);
+}
+
+pmix_status_t PMIx_Disconnect_nb(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                                 size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    return collective_nb(WU_CMD_DISCONNECT_PROCS, procs, nprocs, info, ninfo, cbfunc, cbdata);
+}
+
+pmix_status_t PMIx_Disconnect(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                              size_t ninfo)
+{
+    return collective(WU_CMD_DISCONNECT_PROCS, procs, nprocs, info, ninfo);
 }

@@ -378,6 +378,7 @@ void wu_client_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *
         return;
     }
     if (0 == (flags & WU_PROTO_FLAG_REPLY) || 0 == tag) {
+        wu_client_event_comm_failure(); /* neither a reply nor a message of the server's own */
         return;
     }
     pthread_mutex_lock(&wu_client.req_lock);
@@ -395,6 +396,7 @@ void wu_client_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *
     b.used = b.cap = len;
     if (PMIX_SUCCESS != wu_unpack(&b, &status, &one, PMIX_STATUS)) {
         req_finish(r, PMIX_ERR_UNPACK_FAILURE, NULL);
+        wu_client_event_comm_failure();
         return;
     }
     req_finish(r, status, &b);

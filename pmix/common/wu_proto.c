@@ -21,6 +21,13 @@ const char *wu_proto_cmd_name(int cmd)
         [WU_CMD_QUERY] = "query",
         [WU_CMD_LOG] = "log",
         [WU_CMD_NOTIFY] = "notify",
+        [WU_CMD_PUBLISH] = "publish",
+        [WU_CMD_LOOKUP] = "lookup",
+        [WU_CMD_UNPUBLISH] = "unpublish",
+        [WU_CMD_CONNECT_PROCS] = "connect-procs",
+        [WU_CMD_DISCONNECT_PROCS] = "disconnect-procs",
+        [WU_CMD_REGISTER_EVENTS] = "register-events",
+        [WU_CMD_SPAWN] = "spawn",
     };
     if (cmd <= 0 || cmd >= WU_CMD_MAX || NULL == names[cmd]) {
         return "unknown";

@@ -6,7 +6,8 @@
  * order from the command. The frame tag matches a reply to its request: the client picks a
  * nonzero tag per request, the server answers with the same tag and the flag
  * WU_PROTO_FLAG_REPLY. Tag 0 is reserved for messages the server sends on its own, unflagged:
- * a PMIX_UINT8 command, then its fields (only WU_CMD_NOTIFY so far).
+ * a PMIX_UINT8 command, then its fields (WU_CMD_NOTIFY and WU_CMD_REGISTER_EVENTS). A client
+ * that cannot read a message of the server raises PMIX_ERR_COMM_FAILURE to its own handlers.
  *
  * Request payload:  PMIX_UINT8 command, then the command's fields.
  * Reply payload:    PMIX_STATUS status, then (only when status is PMIX_SUCCESS unless said
@@ -45,6 +46,9 @@
 #define WU_PROTO_CAP_JOB_SEGMENT 0x2u
 
 #define WU_PROTO_FLAG_REPLY 0x1u
+
+/* The most codes, and the most processes in the filter, of one WU_CMD_REGISTER_EVENTS. */
+#define WU_PROTO_MAX_EVENT_CODES 4096
 
 /* The status of requests that fail because a process they wait for ended without finalizing
  * (what the design calls PMIX_ERR_PROC_TERMINATED). PMIx 4.2 has no status of that name; the closest is
@@ -129,7 +133,46 @@ typedef enum wu_proto_cmd {
      *        upcall. The server also sends this command, with the same fields, to a client as a
      *        message of its own (tag 0): an event for the client's handlers. */
     WU_CMD_NOTIFY = 10,
-    WU_CMD_MAX = 11
+    /* req: list of INFO, the data to publish and the directives (PMIX_RANGE, PMIX_PERSISTENCE,
+     *      PMIX_TIMEOUT, PMIX_ACCESS_*) as the caller gave them.
+     * reply: nothing. The server passes them to the host's publish upcall with the client's
+     * PMIX_USERID and PMIX_GRPID added. Errors: the host's (PMIX_ERR_DUPLICATE_KEY ...),
+     * PMIX_ERR_NOT_SUPPORTED without the upcall. */
+    WU_CMD_PUBLISH = 11,
+    /* req: list of STRING keys (at least one), list of INFO directives (PMIX_RANGE, PMIX_WAIT,
+     *      PMIX_TIMEOUT).
+     * reply: with PMIX_SUCCESS and also with PMIX_ERR_PARTIAL_SUCCESS: list of PDATA, the keys
+     *        found (publisher and value). Errors: PMIX_ERR_NOT_FOUND, PMIX_ERR_NO_PERMISSIONS,
+     *        PMIX_ERR_TIMEOUT, the host's; PMIX_ERR_NOT_SUPPORTED without the upcall. */
+    WU_CMD_LOOKUP = 12,
+    /* req: list of STRING keys (empty: everything the caller published), list of INFO
+     *      directives (PMIX_RANGE).
+     * reply: nothing. Errors: the host's (PMIX_ERR_NOT_FOUND, PMIX_ERR_NO_PERMISSIONS for a
+     * key another process published), PMIX_ERR_NOT_SUPPORTED without the upcall. */
+    WU_CMD_UNPUBLISH = 13,
+    /* PMIx_Connect. req: list of PROC participants (at least one; rank PMIX_RANK_WILDCARD: every
+     *      proc of that nspace), list of INFO directives (PMIX_TIMEOUT, others passed on).
+     * reply: as a collecting FENCE's: the data of every participant this client may see (a
+     *        blob, or a segment), the other namespaces' job data registered with the server.
+     * A collective: it completes when every participant has called it. Errors as FENCE's;
+     * PMIX_ERR_NOT_SUPPORTED when participants are elsewhere and the host cannot connect. */
+    WU_CMD_CONNECT_PROCS = 14,
+    /* PMIx_Disconnect. req: as WU_CMD_CONNECT_PROCS.  reply: nothing. A collective too. */
+    WU_CMD_DISCONNECT_PROCS = 15,
+    /* req: SIZE ref (the client's handler), list of STATUS codes (empty: every code, a default
+     *      handler), list of PROC (the handler's PMIX_EVENT_AFFECTED_PROC(S) filter; empty: none).
+     * reply: nothing, once the server has taken note. The server then sends, as messages of its
+     *        own (tag 0), each environment event it has cached that the handler takes (its
+     *        code, not PMIX_EVENT_NON_DEFAULT for a default handler, affected processes meeting
+     *        the filter) and whose range covers the client, oldest first: this command, SIZE
+     *        ref, then the fields of WU_CMD_NOTIFY. The client hands each to that handler alone.
+     * Errors: PMIX_ERR_BAD_PARAM (more than WU_PROTO_MAX_EVENT_CODES codes or filter procs). */
+    WU_CMD_REGISTER_EVENTS = 16,
+    /* PMIx_Spawn. req: list of INFO job directives, list of APP applications (at least one).
+     * reply: STRING the new job's namespace, once the host has started it. Errors: the host's;
+     * PMIX_ERR_NOT_SUPPORTED without its spawn upcall. */
+    WU_CMD_SPAWN = 17,
+    WU_CMD_MAX = 18
 } wu_proto_cmd_t;
 
 /* Command name for messages ("connect", "fence", ...); "unknown" for anything else. */

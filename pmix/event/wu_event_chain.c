@@ -1,23 +1,23 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wu_event_chain.c -- delivering one event to this process's handlers, one handler at a time,
- * in precedence order (see wu_event.h). */
+ * in precedence order, and keeping the events from the server that no handler took for the
+ * handlers registered later (see wu_event.h). */
 #include "pmix/common/wu_value.h"
 #include "pmix/event/wu_event.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct chain {
-    pmix_status_t status;
-    pmix_proc_t source;
-    pmix_data_range_t range;
-    pmix_info_t *info; /* the event's info and one slot for PMIX_EVENT_RETURN_OBJECT */
-    size_t ninfo;
+    wu_event_rec_t ev;    /* the info has a spare slot for PMIX_EVENT_RETURN_OBJECT */
     pmix_info_t *results; /* what the handlers so far reported */
     size_t nresults;
     size_t *refs; /* matching handlers, in precedence order */
     size_t nrefs, next;
-    char *name; /* of the handler running */
+    size_t called; /* handlers called so far */
+    bool keep;     /* WU_EVENT_KEEP: kept if no handler is called */
+    char *name;    /* of the handler running */
     /* what the running handler handed back */
     pmix_status_t hstatus;
     pmix_op_cbfunc_t relfn;
@@ -27,12 +27,11 @@ typedef struct chain {
 } chain_t;
 
 static void step(chain_t *c);
+static void keep(chain_t *c);
 
 static void chain_free(chain_t *c)
 {
-    if (NULL != c->info) {
-        PMIX_INFO_FREE(c->info, c->ninfo + 1);
-    }
+    wu_event_rec_clear(&c->ev);
     if (NULL != c->results) {
         PMIX_INFO_FREE(c->results, c->nresults);
     }
@@ -45,6 +44,9 @@ static void finish(chain_t *c, pmix_status_t status)
 {
     if (NULL != c->done) {
         c->done(status, c->cbdata);
+    }
+    if (c->keep && 0 == c->called) {
+        keep(c); /* takes the event */
     }
     chain_free(c);
 }
@@ -119,7 +121,7 @@ static void hdlr_done(pmix_status_t status, pmix_info_t *results, size_t nresult
 static void step(chain_t *c)
 {
     while (c->next < c->nrefs) {
-        size_t ref = c->refs[c->next++], n = c->ninfo;
+        size_t ref = c->refs[c->next++], n = c->ev.ninfo;
         pmix_notification_fn_t fn;
         void *cbdata, *object;
         free(c->name);
@@ -127,46 +129,175 @@ static void step(chain_t *c)
         if (!wu_event_lookup(ref, &fn, &cbdata, &object, &c->name)) {
             continue; /* deregistered since the event arrived */
         }
-        PMIX_INFO_DESTRUCT(&c->info[c->ninfo]);
+        PMIX_INFO_DESTRUCT(&c->ev.info[c->ev.ninfo]);
         if (NULL != object) {
-            PMIx_Info_load(&c->info[n++], PMIX_EVENT_RETURN_OBJECT, object, PMIX_POINTER);
+            PMIx_Info_load(&c->ev.info[n++], PMIX_EVENT_RETURN_OBJECT, object, PMIX_POINTER);
         }
-        fn(ref, c->status, &c->source, n > 0 ? c->info : NULL, n, c->results, c->nresults,
+        c->called++;
+        fn(ref, c->ev.status, &c->ev.source, n > 0 ? c->ev.info : NULL, n, c->results, c->nresults,
            hdlr_done, c);
         return;
     }
     finish(c, PMIX_SUCCESS);
 }
 
+/* The view of an event that the handlers' filters look at. */
+static void view_make(wu_event_view_t *v, pmix_status_t status, const pmix_proc_t *source,
+                      pmix_data_range_t range, const pmix_info_t *info, size_t ninfo,
+                      unsigned flags)
+{
+    const wu_event_rt_t *rt = wu_event_rt();
+    v->status = status;
+    v->non_default = wu_info_flag(info, ninfo, PMIX_EVENT_NON_DEFAULT);
+    v->job = wu_event_is_job(source, range, info, ninfo, NULL);
+    v->own_job =
+        v->job && NULL != rt && wu_event_is_job(source, range, info, ninfo, rt->me->nspace);
+    v->from_server = 0 != (flags & WU_EVENT_FROM_SERVER);
+    v->info = info;
+    v->ninfo = ninfo;
+}
+
+/* A chain for the event (copied), with no handlers yet; NULL when out of memory. */
+static chain_t *chain_new(pmix_status_t status, const pmix_proc_t *source, pmix_data_range_t range,
+                          const pmix_info_t *info, size_t ninfo)
+{
+    chain_t *c = calloc(1, sizeof *c);
+    if (NULL != c &&
+        PMIX_SUCCESS != wu_event_rec_set(&c->ev, status, source, range, info, ninfo, 1)) {
+        free(c);
+        c = NULL;
+    }
+    return c;
+}
+
 pmix_status_t wu_event_deliver(pmix_status_t status, const pmix_proc_t *source,
                                pmix_data_range_t range, const pmix_info_t *info, size_t ninfo,
-                               pmix_op_cbfunc_t done, void *cbdata)
+                               unsigned flags, pmix_op_cbfunc_t done, void *cbdata)
 {
-    const pmix_info_t *nd = NULL;
-    chain_t *c = calloc(1, sizeof *c);
+    wu_event_view_t v;
+    chain_t *c = chain_new(status, source, range, info, ninfo);
 
     if (NULL == c) {
         return PMIX_ERR_NOMEM;
     }
-    c->status = status;
-    c->source = *source;
-    c->range = range;
     c->done = done;
     c->cbdata = cbdata;
-    PMIX_INFO_CREATE(c->info, ninfo + 1);
-    if (NULL == c->info ||
-        (ninfo > 0 && PMIX_SUCCESS != wu_data_elems_copy(c->info, info, ninfo, PMIX_INFO))) {
-        c->done = NULL;
-        chain_free(c);
-        return PMIX_ERR_NOMEM;
-    }
-    c->ninfo = ninfo;
-    for (size_t i = 0; i < ninfo; i++) {
-        if (PMIX_CHECK_KEY(&info[i], PMIX_EVENT_NON_DEFAULT)) {
-            nd = &info[i];
-        }
-    }
-    c->nrefs = wu_event_match(status, NULL != nd && PMIX_INFO_TRUE(nd), &c->refs);
+    c->keep = 0 != (flags & WU_EVENT_KEEP);
+    view_make(&v, status, source, range, c->ev.info, c->ev.ninfo, flags);
+    c->nrefs = wu_event_match(&v, &c->refs);
     step(c);
     return PMIX_SUCCESS;
+}
+
+pmix_status_t wu_event_deliver_to(size_t ref, pmix_status_t status, const pmix_proc_t *source,
+                                  pmix_data_range_t range, const pmix_info_t *info, size_t ninfo,
+                                  unsigned flags)
+{
+    wu_event_view_t v;
+    chain_t *c;
+
+    view_make(&v, status, source, range, info, ninfo, flags);
+    if (!wu_event_match_one(ref, &v)) {
+        return PMIX_SUCCESS;
+    }
+    if (NULL == (c = chain_new(status, source, range, info, ninfo)) ||
+        NULL == (c->refs = malloc(sizeof *c->refs))) {
+        if (NULL != c) {
+            chain_free(c);
+        }
+        return PMIX_ERR_NOMEM;
+    }
+    c->refs[0] = ref;
+    c->nrefs = 1;
+    step(c);
+    return PMIX_SUCCESS;
+}
+
+/* ---- events kept for later handlers ------------------------------------------------------ */
+
+typedef struct kept {
+    struct kept *next;
+    wu_event_rec_t ev; /* as a chain's */
+} kept_t;
+
+/* Oldest first. The lock is taken before the registry's, never after. */
+static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
+static kept_t *kept_head, **kept_tail = &kept_head;
+static size_t nkept;
+
+static void kept_free(kept_t *k)
+{
+    wu_event_rec_clear(&k->ev);
+    free(k);
+}
+
+/* Keep the event of a chain no handler took; the oldest kept goes when there are too many. */
+static void keep(chain_t *c)
+{
+    kept_t *k = malloc(sizeof *k), *old = NULL;
+    if (NULL == k) {
+        return;
+    }
+    *k = (kept_t){.next = NULL, .ev = c->ev};
+    c->ev.info = NULL; /* moved */
+    pthread_mutex_lock(&kept_lock);
+    *kept_tail = k;
+    kept_tail = &k->next;
+    if (++nkept > WU_EVENT_KEEP_MAX) {
+        old = kept_head;
+        kept_head = old->next;
+        nkept--;
+    }
+    pthread_mutex_unlock(&kept_lock);
+    if (NULL != old) {
+        kept_free(old);
+    }
+}
+
+void wu_event_deliver_kept(size_t ref)
+{
+    kept_t *mine = NULL, **mine_tail = &mine;
+    pthread_mutex_lock(&kept_lock);
+    for (kept_t **pp = &kept_head; NULL != *pp;) {
+        kept_t *k = *pp;
+        wu_event_view_t v;
+        view_make(&v, k->ev.status, &k->ev.source, k->ev.range, k->ev.info, k->ev.ninfo,
+                  WU_EVENT_FROM_SERVER);
+        if (!wu_event_match_one(ref, &v)) {
+            pp = &k->next;
+            continue;
+        }
+        *pp = k->next;
+        if (kept_tail == &k->next) {
+            kept_tail = pp;
+        }
+        nkept--;
+        k->next = NULL;
+        *mine_tail = k;
+        mine_tail = &k->next;
+    }
+    pthread_mutex_unlock(&kept_lock);
+    while (NULL != mine) {
+        kept_t *k = mine;
+        mine = k->next;
+        (void)wu_event_deliver_to(ref, k->ev.status, &k->ev.source, k->ev.range, k->ev.info,
+                                  k->ev.ninfo, WU_EVENT_FROM_SERVER);
+        kept_free(k);
+    }
+}
+
+void wu_event_kept_release(void)
+{
+    kept_t *list;
+    pthread_mutex_lock(&kept_lock);
+    list = kept_head;
+    kept_head = NULL;
+    kept_tail = &kept_head;
+    nkept = 0;
+    pthread_mutex_unlock(&kept_lock);
+    while (NULL != list) {
+        kept_t *k = list;
+        list = k->next;
+        kept_free(k);
+    }
 }

@@ -46,34 +46,6 @@ bool wu_event_in_thread(void)
     return NULL != rt && rt->in_thread();
 }
 
-static bool proc_covers(const pmix_proc_t *target, const pmix_proc_t *p)
-{
-    return PMIX_CHECK_NSPACE(target->nspace, p->nspace) &&
-           (PMIX_RANK_WILDCARD == target->rank || target->rank == p->rank);
-}
-
-bool wu_event_in_custom_range(const pmix_proc_t *proc, const pmix_info_t *info, size_t ninfo)
-{
-    const pmix_info_t *r = wu_info_find(info, ninfo, PMIX_EVENT_CUSTOM_RANGE);
-    const pmix_data_array_t *d;
-    if (NULL == r) {
-        return false;
-    }
-    if (PMIX_PROC == r->value.type) {
-        return NULL != r->value.data.proc && proc_covers(r->value.data.proc, proc);
-    }
-    if (PMIX_DATA_ARRAY != r->value.type || NULL == (d = r->value.data.darray) ||
-        PMIX_PROC != d->type) {
-        return false;
-    }
-    for (size_t i = 0; i < d->size; i++) {
-        if (proc_covers(&((const pmix_proc_t *)d->array)[i], proc)) {
-            return true;
-        }
-    }
-    return false;
-}
-
 /* ---- the message body ------------------------------------------------------------------------- */
 
 pmix_status_t wu_event_pack(wu_buffer_t *b, pmix_status_t status, const pmix_proc_t *source,
@@ -121,15 +93,44 @@ pmix_status_t wu_event_unpack(wu_buffer_t *b, pmix_status_t *status, pmix_proc_t
     return rc;
 }
 
+/* ---- event records --------------------------------------------------------------------------- */
+
+pmix_status_t wu_event_rec_set(wu_event_rec_t *r, pmix_status_t status, const pmix_proc_t *source,
+                               pmix_data_range_t range, const pmix_info_t *info, size_t ninfo,
+                               size_t spare)
+{
+    pmix_status_t rc;
+    *r = (wu_event_rec_t){.status = status, .source = *source, .range = range};
+    if (0 == ninfo + spare) {
+        return PMIX_SUCCESS;
+    }
+    PMIX_INFO_CREATE(r->info, ninfo + spare);
+    if (NULL == r->info) {
+        return PMIX_ERR_NOMEM;
+    }
+    r->ninfo = ninfo;
+    r->spare = spare;
+    rc = ninfo > 0 ? wu_data_elems_copy(r->info, info, ninfo, PMIX_INFO) : PMIX_SUCCESS;
+    if (PMIX_SUCCESS != rc) {
+        wu_event_rec_clear(r); /* a failed copy left the elements empty */
+    }
+    return rc;
+}
+
+void wu_event_rec_clear(wu_event_rec_t *r)
+{
+    if (NULL != r->info) {
+        PMIX_INFO_FREE(r->info, r->ninfo + r->spare);
+    }
+    r->info = NULL;
+    r->ninfo = r->spare = 0;
+}
+
 /* ---- PMIx_Notify_event ------------------------------------------------------------------------ */
 
 typedef struct {
     const wu_event_rt_t *rt; /* of the role that took the event */
-    pmix_status_t status;
-    pmix_proc_t source;
-    pmix_data_range_t range;
-    pmix_info_t *info;
-    size_t ninfo;
+    wu_event_rec_t ev;
     pmix_op_cbfunc_t cbfunc; /* nonblocking form */
     void *cbdata;
     wu_wait_call_t *call; /* blocking form */
@@ -137,9 +138,7 @@ typedef struct {
 
 static void notify_free(notify_t *n)
 {
-    if (NULL != n->info) {
-        PMIX_INFO_FREE(n->info, n->ninfo);
-    }
+    wu_event_rec_clear(&n->ev);
     free(n);
 }
 
@@ -167,14 +166,15 @@ static void notify_run(notify_t *n)
 {
     pmix_status_t rc = PMIX_SUCCESS;
 
-    if (n->rt->covers(n->range, n->info, n->ninfo)) {
-        rc = wu_event_deliver(n->status, &n->source, n->range, n->info, n->ninfo, NULL, NULL);
+    const wu_event_rec_t *e = &n->ev;
+    if (n->rt->covers(e->range, e->info, e->ninfo)) {
+        rc = wu_event_deliver(e->status, &e->source, e->range, e->info, e->ninfo, 0, NULL, NULL);
     }
-    if (PMIX_RANGE_PROC_LOCAL == n->range || PMIX_SUCCESS != rc) {
+    if (PMIX_RANGE_PROC_LOCAL == e->range || PMIX_SUCCESS != rc) {
         notify_finish(n, rc);
         return;
     }
-    rc = n->rt->forward(n->status, &n->source, n->range, n->info, n->ninfo, notify_done, n);
+    rc = n->rt->forward(e->status, &e->source, e->range, e->info, e->ninfo, notify_done, n);
     if (PMIX_SUCCESS != rc) {
         notify_finish(n, PMIX_OPERATION_SUCCEEDED == rc ? PMIX_SUCCESS : rc);
     }
@@ -206,23 +206,25 @@ pmix_status_t PMIx_Notify_event(pmix_status_t status, const pmix_proc_t *source,
     if ((NULL == info && ninfo > 0) || PMIX_RANGE_INVALID == range) {
         return PMIX_ERR_BAD_PARAM;
     }
+    if (wu_event_has_custom_range(info, ninfo)) {
+        const pmix_proc_t *targets;
+        if (0 == wu_event_procs(info, ninfo, PMIX_EVENT_CUSTOM_RANGE, &targets)) {
+            return PMIX_ERR_BAD_PARAM; /* names no process */
+        }
+        range = PMIX_RANGE_CUSTOM; /* the processes named are the range */
+    } else if (PMIX_RANGE_CUSTOM == range) {
+        return PMIX_ERR_BAD_PARAM; /* a custom range without its processes */
+    }
     if (NULL == (n = calloc(1, sizeof *n))) {
         return PMIX_ERR_NOMEM;
     }
     n->rt = rt;
-    n->status = status;
-    n->source = NULL != source ? *source : *rt->me;
-    n->range = range;
     n->cbfunc = cbfunc;
     n->cbdata = cbdata;
-    if (ninfo > 0) {
-        PMIX_INFO_CREATE(n->info, ninfo);
-        n->ninfo = ninfo;
-        if (NULL == n->info ||
-            PMIX_SUCCESS != (rc = wu_data_elems_copy(n->info, info, ninfo, PMIX_INFO))) {
-            notify_free(n); /* a failed copy left the elements empty */
-            return rc;
-        }
+    rc = wu_event_rec_set(&n->ev, status, NULL != source ? source : rt->me, range, info, ninfo, 0);
+    if (PMIX_SUCCESS != rc) {
+        free(n);
+        return rc;
     }
     if (NULL == cbfunc && !rt->in_thread()) {
         /* blocking: wait until the event was handed on */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wu_event_reg.c -- the event handler registry: PMIx_Register_event_handler,
  * PMIx_Deregister_event_handler, and the lookups of the delivery chain (see wu_event.h). */
-#include "pmix/event/wu_event.h"
+#include "opal/util/wu_error.h"
 #include "pmix/common/wu_value.h"
+#include "pmix/event/wu_event.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -10,6 +11,8 @@
 
 /* Precedence categories, in the order handlers are called. */
 enum { CAT_FIRST, CAT_SINGLE, CAT_MULTI, CAT_DEFAULT, CAT_LAST };
+/* Which events a handler takes by their kind ("Targets" in wu_event.h). */
+enum { LEVEL_ANY, LEVEL_JOB, LEVEL_ENVIRO };
 
 typedef struct hdlr {
     struct hdlr *next;
@@ -17,6 +20,10 @@ typedef struct hdlr {
     int cat;
     pmix_status_t *codes; /* NULL for a default handler */
     size_t ncodes;
+    pmix_proc_t *affected; /* PMIX_EVENT_AFFECTED_PROC(S) filter, or NULL */
+    size_t naffected;
+    int level;
+    bool pending; /* the server has not answered its registration yet */
     char *name;
     void *object; /* PMIX_EVENT_RETURN_OBJECT */
     pmix_notification_fn_t fn;
@@ -30,6 +37,7 @@ static size_t next_ref;
 static void hdlr_free(hdlr_t *h)
 {
     free(h->codes);
+    free(h->affected);
     free(h->name);
     free(h);
 }
@@ -46,30 +54,34 @@ static void link_hdlr(hdlr_t *h, bool prepend)
     *pp = h;
 }
 
-static bool matches(const hdlr_t *h, pmix_status_t status, bool non_default)
+static bool matches(const hdlr_t *h, const wu_event_view_t *ev)
 {
-    if (NULL == h->codes) {
-        return !non_default;
+    bool code = NULL == h->codes && !ev->non_default;
+    for (size_t i = 0; !code && i < h->ncodes; i++) {
+        code = h->codes[i] == ev->status;
     }
-    for (size_t i = 0; i < h->ncodes; i++) {
-        if (h->codes[i] == status) {
-            return true;
-        }
+    if (!code || (LEVEL_JOB == h->level && !ev->own_job) || (LEVEL_ENVIRO == h->level && ev->job)) {
+        return false;
     }
-    return false;
+    if (NULL != h->affected && !wu_event_affects(ev->info, ev->ninfo, h->affected, h->naffected)) {
+        return false;
+    }
+    /* until the registration is complete, what the server sends reaches the handler later, in
+     * order: the environment events by the server's replay, the others if kept */
+    return !(h->pending && ev->from_server);
 }
 
-size_t wu_event_match(pmix_status_t status, bool non_default, size_t **refs)
+size_t wu_event_match(const wu_event_view_t *ev, size_t **refs)
 {
     size_t n = 0, k = 0;
     *refs = NULL;
     pthread_mutex_lock(&lock);
     for (hdlr_t *h = hdlrs; NULL != h; h = h->next) {
-        n += matches(h, status, non_default) ? 1 : 0;
+        n += matches(h, ev) ? 1 : 0;
     }
     if (n > 0 && NULL != (*refs = malloc(n * sizeof **refs))) {
         for (hdlr_t *h = hdlrs; NULL != h; h = h->next) {
-            if (matches(h, status, non_default)) {
+            if (matches(h, ev)) {
                 (*refs)[k++] = h->ref;
             }
         }
@@ -78,14 +90,32 @@ size_t wu_event_match(pmix_status_t status, bool non_default, size_t **refs)
     return k;
 }
 
+/* The handler of ref, or NULL. Lock held. */
+static hdlr_t *find_ref(size_t ref)
+{
+    hdlr_t *h = hdlrs;
+    while (NULL != h && h->ref != ref) {
+        h = h->next;
+    }
+    return h;
+}
+
+bool wu_event_match_one(size_t ref, const wu_event_view_t *ev)
+{
+    hdlr_t *h;
+    bool yes;
+    pthread_mutex_lock(&lock);
+    yes = NULL != (h = find_ref(ref)) && matches(h, ev);
+    pthread_mutex_unlock(&lock);
+    return yes;
+}
+
 bool wu_event_lookup(size_t ref, pmix_notification_fn_t *fn, void **cbdata, void **object,
                      char **name)
 {
     hdlr_t *h;
     pthread_mutex_lock(&lock);
-    for (h = hdlrs; NULL != h && h->ref != ref; h = h->next) {
-    }
-    if (NULL != h) {
+    if (NULL != (h = find_ref(ref))) {
         *fn = h->fn;
         *cbdata = h->cbdata;
         *object = h->object;
@@ -108,9 +138,39 @@ void wu_event_release_all(void)
         list = h->next;
         hdlr_free(h);
     }
+    wu_event_kept_release();
 }
 
 /* ---- registration ---------------------------------------------------------------------------- */
+
+/* The handler's affected-process filter: the processes of PMIX_EVENT_AFFECTED_PROC and
+ * PMIX_EVENT_AFFECTED_PROCS in info. PMIX_ERR_BAD_PARAM if either names none. */
+static pmix_status_t take_affected(hdlr_t *h, const pmix_info_t info[], size_t ninfo)
+{
+    static const char *const keys[] = {PMIX_EVENT_AFFECTED_PROC, PMIX_EVENT_AFFECTED_PROCS};
+    const pmix_proc_t *p[2];
+    size_t n[2], total = 0;
+    for (size_t k = 0; k < 2; k++) {
+        n[k] = wu_event_procs(info, ninfo, keys[k], &p[k]);
+        if (0 == n[k] && NULL != wu_info_find(info, ninfo, keys[k])) {
+            return PMIX_ERR_BAD_PARAM; /* not a process, or an empty or mistyped array */
+        }
+        total += n[k];
+    }
+    if (0 == total) {
+        return PMIX_SUCCESS;
+    }
+    if (NULL == (h->affected = malloc(total * sizeof *h->affected))) {
+        return PMIX_ERR_NOMEM;
+    }
+    for (size_t k = 0; k < 2; k++) {
+        if (n[k] > 0) {
+            memcpy(&h->affected[h->naffected], p[k], n[k] * sizeof *p[k]);
+            h->naffected += n[k];
+        }
+    }
+    return PMIX_SUCCESS;
+}
 
 /* A new handler from the arguments of PMIx_Register_event_handler; *prepend from the info. */
 static pmix_status_t hdlr_new(const pmix_status_t codes[], size_t ncodes, const pmix_info_t info[],
@@ -119,10 +179,21 @@ static pmix_status_t hdlr_new(const pmix_status_t codes[], size_t ncodes, const 
 {
     const pmix_info_t *name = wu_info_find(info, ninfo, PMIX_EVENT_HDLR_NAME);
     const pmix_info_t *obj = wu_info_find(info, ninfo, PMIX_EVENT_RETURN_OBJECT);
-    hdlr_t *h = calloc(1, sizeof *h);
+    bool job = wu_info_flag(info, ninfo, WU_EVENT_JOB_LEVEL);
+    bool env = wu_info_flag(info, ninfo, WU_EVENT_ENVIRO_LEVEL);
+    hdlr_t *h;
+    pmix_status_t rc;
 
-    if (NULL == h) {
+    if (job && env) {
+        return PMIX_ERR_BAD_PARAM; /* no event is both */
+    }
+    if (NULL == (h = calloc(1, sizeof *h))) {
         return PMIX_ERR_NOMEM;
+    }
+    h->level = job ? LEVEL_JOB : env ? LEVEL_ENVIRO : LEVEL_ANY;
+    if (PMIX_SUCCESS != (rc = take_affected(h, info, ninfo))) {
+        hdlr_free(h);
+        return rc;
     }
     h->fn = fn;
     h->cbdata = cbdata;
@@ -157,39 +228,103 @@ static pmix_status_t hdlr_new(const pmix_status_t codes[], size_t ncodes, const 
     return PMIX_SUCCESS;
 }
 
+/* ---- the registration's way through the server ---------------------------------------- */
+
 typedef struct {
-    pmix_hdlr_reg_cbfunc_t reg_cb;
+    size_t ref;
+    pmix_hdlr_reg_cbfunc_t cbfunc; /* nonblocking form */
+    void *cbdata;
+    wu_wait_call_t *call; /* blocking form: its caller owns this */
+} reg_t;
+
+/* Progress thread: the registration is complete (the server answered, or could not, or there
+ * was none to ask). The handler is registered here whatever the server said: it takes every
+ * event from now on; the caller learns its ref, then the handler gets the kept events. */
+static void reg_done(pmix_status_t status, void *arg)
+{
+    reg_t *r = arg;
+    size_t ref = r->ref;
+    hdlr_t *h;
+    (void)status;
+    pthread_mutex_lock(&lock);
+    if (NULL != (h = find_ref(ref))) {
+        h->pending = false;
+    }
+    pthread_mutex_unlock(&lock);
+    if (NULL != r->call) {
+        wu_wait_call_done(r->call, PMIX_SUCCESS); /* r is the caller's again */
+    } else {
+        if (NULL != r->cbfunc) {
+            r->cbfunc(PMIX_SUCCESS, ref, r->cbdata);
+        }
+        free(r);
+    }
+    wu_event_deliver_kept(ref);
+}
+
+/* Progress thread: tell the server, if the role has one and the handler is waiting for it. */
+static void reg_run(reg_t *r)
+{
+    const wu_event_rt_t *rt = wu_event_rt();
+    pmix_status_t *codes = NULL;
+    pmix_proc_t *aff = NULL;
+    size_t ncodes = 0, naff = 0;
+    pmix_status_t rc = PMIX_OPERATION_SUCCEEDED;
+    bool ask = false;
+    hdlr_t *h;
+
+    pthread_mutex_lock(&lock);
+    /* job-level handlers stay here: the server sends its job-specific events anyway */
+    if (NULL != (h = find_ref(r->ref)) && h->pending && LEVEL_JOB != h->level) {
+        ask = (0 == h->ncodes || NULL != (codes = malloc(h->ncodes * sizeof *codes))) &&
+              (0 == h->naffected || NULL != (aff = malloc(h->naffected * sizeof *aff)));
+        if (ask) {
+            ncodes = h->ncodes;
+            naff = h->naffected;
+            if (ncodes > 0) {
+                memcpy(codes, h->codes, ncodes * sizeof *codes);
+            }
+            if (naff > 0) {
+                memcpy(aff, h->affected, naff * sizeof *aff);
+            }
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    if (ask && NULL != rt && NULL != rt->register_hdlr) {
+        rc = rt->register_hdlr(r->ref, codes, ncodes, aff, naff, reg_done, r);
+    }
+    free(codes);
+    free(aff);
+    if (PMIX_SUCCESS != rc) {
+        reg_done(rc, r);
+    }
+}
+
+static void reg_fn(void *arg)
+{
+    reg_run(arg);
+}
+
+static void reg_wait_fn(wu_wait_call_t *call)
+{
+    reg_t *r = call->cbdata;
+    r->call = call;
+    reg_run(r);
+}
+
+/* ---- the API --------------------------------------------------------------------------- */
+
+typedef struct {
     pmix_op_cbfunc_t op_cb;
     pmix_status_t status;
-    size_t ref;
     void *cbdata;
 } reply_t;
 
 static void reply_fn(void *arg)
 {
     reply_t *r = arg;
-    if (NULL != r->reg_cb) {
-        r->reg_cb(r->status, r->ref, r->cbdata);
-    } else {
-        r->op_cb(r->status, r->cbdata);
-    }
+    r->op_cb(r->status, r->cbdata);
     free(r);
-}
-
-/* Call back later, on the progress thread. */
-static pmix_status_t reply_later(pmix_hdlr_reg_cbfunc_t reg_cb, pmix_op_cbfunc_t op_cb,
-                                 pmix_status_t status, size_t ref, void *cbdata)
-{
-    reply_t *r = malloc(sizeof *r);
-    pmix_status_t rc;
-    if (NULL == r) {
-        return PMIX_ERR_NOMEM;
-    }
-    *r = (reply_t){reg_cb, op_cb, status, ref, cbdata};
-    if (PMIX_SUCCESS != (rc = wu_event_shift(reply_fn, r))) {
-        free(r);
-    }
-    return rc;
 }
 
 /* Unlink and free the handler of ref; false if there is none. */
@@ -211,17 +346,20 @@ static bool remove_ref(size_t ref)
     return NULL != h;
 }
 
-/* Record the handler at once; cbfunc (progress thread) or the return value gives its ref. */
+/* Record the handler at once; cbfunc (progress thread) or the return value gives its ref once
+ * the server, if any, has answered (see "Late registrations" in wu_event.h). */
 pmix_status_t PMIx_Register_event_handler(pmix_status_t codes[], size_t ncodes, pmix_info_t info[],
                                           size_t ninfo, pmix_notification_fn_t evhdlr,
                                           pmix_hdlr_reg_cbfunc_t cbfunc, void *cbdata)
 {
+    const wu_event_rt_t *rt = wu_event_rt();
     hdlr_t *h = NULL;
     bool prepend = false;
+    reg_t *r;
     size_t ref;
     pmix_status_t rc;
 
-    if (NULL == wu_event_rt()) {
+    if (NULL == rt) {
         return PMIX_ERR_INIT;
     }
     if (NULL == evhdlr || (NULL == codes && ncodes > 0) || (NULL == info && ninfo > 0)) {
@@ -230,25 +368,45 @@ pmix_status_t PMIx_Register_event_handler(pmix_status_t codes[], size_t ncodes, 
     if (PMIX_SUCCESS != (rc = hdlr_new(codes, ncodes, info, ninfo, evhdlr, cbdata, &h, &prepend))) {
         return rc;
     }
+    if (NULL == (r = calloc(1, sizeof *r))) {
+        hdlr_free(h);
+        return PMIX_ERR_NOMEM;
+    }
+    h->pending = NULL != rt->register_hdlr;
     pthread_mutex_lock(&lock);
-    ref = h->ref = next_ref++;
+    ref = r->ref = h->ref = next_ref++;
     link_hdlr(h, prepend);
     pthread_mutex_unlock(&lock);
-    if (NULL == cbfunc) {
-        /* PMIx 4: the blocking form returns the ref */
+    r->cbfunc = cbfunc;
+    r->cbdata = cbdata;
+    if (NULL == cbfunc && !rt->in_thread()) {
+        /* blocking: the ref once the server answered (its request is bounded in time) */
+        rc = rt->wait_call(reg_wait_fn, r);
+        free(r); /* no time limit: reg_wait_fn has finished with r, or never ran */
+        if (PMIX_SUCCESS != rc) {
+            (void)remove_ref(ref);
+            return rc <= WU_INTERNAL_ERR_BASE ? PMIX_ERR_INIT : rc;
+        }
         return ref <= (size_t)INT32_MAX ? (pmix_status_t)ref : PMIX_ERR_OUT_OF_RESOURCE;
     }
-    if (PMIX_SUCCESS != (rc = reply_later(cbfunc, NULL, PMIX_SUCCESS, ref, cbdata))) {
+    if (PMIX_SUCCESS != (rc = wu_event_shift(reg_fn, r))) {
         (void)remove_ref(ref);
+        free(r);
+        return rc;
     }
-    return rc;
+    if (NULL == cbfunc) {
+        /* PMIx 4: the blocking form returns the ref (here from a callback: not waiting) */
+        return ref <= (size_t)INT32_MAX ? (pmix_status_t)ref : PMIX_ERR_OUT_OF_RESOURCE;
+    }
+    return PMIX_SUCCESS;
 }
 
 /* Remove the handler at once; an event chain already running skips it from now on. */
 pmix_status_t PMIx_Deregister_event_handler(size_t evhdlr_ref, pmix_op_cbfunc_t cbfunc,
                                             void *cbdata)
 {
-    pmix_status_t status;
+    reply_t *r;
+    pmix_status_t status, rc;
     if (NULL == wu_event_rt()) {
         return PMIX_ERR_INIT;
     }
@@ -256,5 +414,13 @@ pmix_status_t PMIx_Deregister_event_handler(size_t evhdlr_ref, pmix_op_cbfunc_t 
     if (NULL == cbfunc) {
         return status;
     }
-    return reply_later(NULL, cbfunc, status, 0, cbdata);
+    /* call back later, on the progress thread */
+    if (NULL == (r = malloc(sizeof *r))) {
+        return PMIX_ERR_NOMEM;
+    }
+    *r = (reply_t){cbfunc, status, cbdata};
+    if (PMIX_SUCCESS != (rc = wu_event_shift(reply_fn, r))) {
+        free(r);
+    }
+    return rc;
 }

@@ -23,6 +23,7 @@
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_show_help.h"
 #include "pmix/rte/wu_rte_dmsg.h"
+#include "pmix/rte/wu_rte_rpc.h"
 #include "pmix/rte/wu_rte_relay.h"
 #include "pmix/server/wu_server_host.h"
 #include "pmix/rte/wu_rte_internal.h"
@@ -79,6 +80,29 @@ static void send_msg(struct rte_daemon *d, uint32_t type, wu_dmsg_t *m, pmix_sta
         (void)wu_ptl_send(d->conn, type, 0, m->base_ptr, m->bytes_used);
     }
     PMIX_DATA_BUFFER_DESTRUCT(m);
+}
+
+uint32_t wu_rte_daemon_node(void)
+{
+    return NULL != the_daemon ? the_daemon->node : UINT32_MAX;
+}
+
+const char *wu_rte_daemon_nspace(void)
+{
+    return NULL != the_daemon ? the_daemon->nspace : NULL;
+}
+
+pmix_status_t wu_rte_daemon_send(uint32_t type, pmix_data_buffer_t *m)
+{
+    struct rte_daemon *d = the_daemon;
+    pmix_status_t rc = PMIX_ERR_UNREACH;
+    if (NULL != d && NULL != d->conn && !d->head_lost) {
+        rc = WU_SUCCESS == wu_ptl_send(d->conn, type, 0, m->base_ptr, m->bytes_used)
+                 ? PMIX_SUCCESS
+                 : PMIX_ERR_UNREACH;
+    }
+    PMIX_DATA_BUFFER_DESTRUCT(m);
+    return rc;
 }
 
 /* --- output and ends of this node's processes (rte thread) ----------------------------------- */
@@ -700,6 +724,9 @@ static void dispatch(struct rte_daemon *d, uint32_t tag, const void *payload, si
     case WU_DMSG_JOBCTL:
         wu_rte_jobctl_here(wu_rte_job, &m);
         break;
+    case WU_DMSG_RPC_REP:
+        wu_rte_rpc_on_reply(&m);
+        break;
     default:
         break; /* a newer head's message: ignored */
     }
@@ -718,6 +745,7 @@ static void on_closed(wu_ptl_conn_t *c, int status, void *cbdata)
     }
     d->head_lost = true;
     fail_pending(d);
+    wu_rte_rpc_fail_all(PMIX_ERR_LOST_CONNECTION);
     shut_down(d);
     release_once(&d->launched, &d->launched_done);
     release_once(&d->end, &d->end_done);

@@ -44,6 +44,9 @@
  *                     PMIX_TIMEOUT, a count and that many (node, data) pairs
  *   PIDS        both  a count and that many (rank, pid): a node's ranks once started; wrun
  *                     passes each node's on to every other node (wu_rte_pids.c)
+ *   RPC         d->h  origin node, request id, operation, payload: a request of the node's
+ *                     clients that the head serves (the data service; wu_rte_rpc.h)
+ *   RPC_REP     h->d  origin node, request id, status, payload: its answer
  *   JOBCTL      both  a PMIx_Job_control signal, kill or terminate (wu_rte_jobctl.c): a daemon
  *                     sends its client's up, the head carries it out and sends it to every
  *                     daemon
@@ -95,6 +98,8 @@ enum {
     WU_DMSG_GONE,
     WU_DMSG_FENCE_AGG,
     WU_DMSG_PIDS,
+    WU_DMSG_RPC,
+    WU_DMSG_RPC_REP,
     WU_DMSG_JOBCTL,
 };
 

@@ -32,6 +32,7 @@
 #include "opal/util/wu_escape.h"
 #include "opal/util/wu_show_help.h"
 #include "pmix/rte/wu_rte_dvm_int.h"
+#include "pmix/rte/wu_rte_rpc.h"
 #include "pmix.h"
 
 #include <arpa/inet.h>
@@ -428,6 +429,9 @@ static void on_daemon_msg(dvm_node_t *n, uint32_t type, wu_dmsg_t *m)
         break;
     case WU_DMSG_DMODEX_REP:
         wu_rte_dvm_on_dmodex_rep(dvm, m);
+        break;
+    case WU_DMSG_RPC:
+        wu_rte_rpc_serve(dvm, n->node, m); /* the origin is the sender */
         break;
     case WU_DMSG_ABORT:
         if (PMIX_SUCCESS == wu_dmsg_get_u32(m, &u1) && PMIX_SUCCESS == wu_dmsg_get_i32(m, &i1) &&

@@ -12,6 +12,8 @@
  * the head node (wu_rte_daemon.c). job_control is wu_rte_jobctl.c's. */
 #include "pmix/rte/wu_rte_dmsg.h"
 #include "pmix/rte/wu_rte_internal.h"
+#include "pmix/rte/wu_rte_pubsub.h"
+#include "pmix/rte/wu_rte_connect.h"
 #include "pmix/server/wu_server_host.h"
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_escape.h"
@@ -46,8 +48,8 @@ typedef struct {
 
 static rte_proc_t *find_proc(const pmix_proc_t *p)
 {
-    rte_job_t *job = wu_rte_job;
-    if (NULL == job || 0 != strncmp(job->nspace, p->nspace, PMIX_MAX_NSLEN) || p->rank >= job->np) {
+    rte_job_t *job = wu_rte_job_find(p->nspace);
+    if (NULL == job || p->rank >= job->np) {
         return NULL;
     }
     return &job->procs[p->rank];
@@ -71,8 +73,8 @@ void wu_rte_job_abort(const pmix_proc_t *proc, int status, const char *umsg)
     if (0 == st && 0 != status) {
         st = 1;
     }
-    if (NULL != wu_rte_job && NULL != p) {
-        wu_rte_job_fail(wu_rte_job, st);
+    if (NULL != p) {
+        wu_rte_job_fail(wu_rte_job_find(proc->nspace), st);
     }
 }
 
@@ -198,6 +200,10 @@ static pmix_status_t h_fence(const pmix_proc_t procs[], size_t nprocs, const pmi
             timeout = info[i].value.data.integer;
         }
     }
+    if (wu_rte_connect_foreign(procs, nprocs)) {
+        /* processes of other wrun instances take part: met like a connect's */
+        return wu_rte_connect_fence(procs, nprocs, data, ndata, timeout, cbfunc, cbdata);
+    }
     if (wu_rte_daemon_mode) {
         return wu_rte_daemon_fence(procs, nprocs, data, ndata, timeout, cbfunc, cbdata);
     }
@@ -259,6 +265,9 @@ int wu_rte_server_init(void)
     module.notify_event = h_notify;
     module.log = wu_rte_log_upcall;
     module.job_control = wu_rte_jobctl_upcall;
+    module.spawn = wu_rte_children_spawn;
+    wu_rte_pubsub_module(&module);
+    wu_rte_connect_init();
     wu_server_set_lost_hook(h_lost);
     wu_server_set_pid_hook(wu_rte_pids_lookup);
 

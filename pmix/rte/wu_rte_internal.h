@@ -88,10 +88,45 @@ typedef struct rte_job {
     wu_wait_t done;      /* released when every process has ended (any thread may wait) */
     bool done_released;  /* done was released */
     bool registered;     /* the server knows the job (requests about its procs can be served) */
+    /* A job started by PMIx_Spawn (wu_rte_children.c), on this node, beside the launcher's own
+     * job (wu_rte_job): who spawned it, whether it is independent of its parent's job
+     * (PMIX_REPORT_CHILD_SEP: its failure does not end that job, that job's end does not end
+     * it), and its description (owned by it). */
+    bool child;
+    pmix_proc_t parent;
+    bool independent;
+    wu_rte_spec_t *own_app;
 } rte_job_t;
 
 /* wu_rte_job.c */
 extern const char *wu_rte_tool;   /* "wrun" */
+/* A child job (rte thread); NULL when nspace is none of them. */
+rte_job_t *wu_rte_child_find(const char *nspace);
+/* The launcher's job or a child of it running here, by namespace (rte thread), or NULL. */
+rte_job_t *wu_rte_job_find(const char *nspace);
+/* wu_rte_job.c for wu_rte_children.c: the number of processes app describes (its contexts
+ * checked, as for the launcher's job), a job record for it, and its whole life in the calling
+ * thread (not the rte thread): set-up, launch, launched(job, status) once its processes run or
+ * could not be started, the wait for its end, release. Returns the job's exit status. */
+int wu_rte_spec_check(const wu_rte_spec_t *app, uint32_t *np);
+rte_job_t *wu_rte_job_new(const wu_rte_spec_t *app, uint32_t np);
+/* Free a record of wu_rte_job_new that was never run. */
+void wu_rte_job_discard(rte_job_t *job);
+int wu_rte_run_child(rte_job_t *job, void (*launched)(rte_job_t *job, int rc, void *arg),
+                     void *arg);
+/* wu_rte_children.c: the spawn upcall (server thread); on the main thread, at the launcher's
+ * job's end, wait until every child has ended and its thread is gone; on the rte thread, a
+ * signal for the children, and the launcher's job failing (its children end too). */
+pmix_status_t wu_rte_children_spawn(const pmix_proc_t *proc, const pmix_info_t job_info[],
+                                    size_t ninfo, const pmix_app_t apps[], size_t napps,
+                                    pmix_spawn_cbfunc_t cbfunc, void *cbdata);
+/* The head, rte thread: a daemon's spawn request (WU_RTE_RPC_SPAWN); its answer is the new
+ * namespace (a string). */
+struct wu_rte_rpc;
+void wu_rte_children_serve(struct wu_rte_rpc *call, pmix_data_buffer_t *args);
+void wu_rte_children_wait(void);
+void wu_rte_children_signal(int sig);
+void wu_rte_children_fail(int status);
 extern char wu_rte_hostname[256]; /* this node */
 extern rte_job_t *wu_rte_job;     /* the running job, or NULL */
 extern bool wu_rte_daemon_mode;   /* this process is wired (set before the server starts) */
@@ -232,6 +267,12 @@ void wu_rte_daemon_output(rte_job_t *job, uint32_t rank, int stream, const char 
 void wu_rte_daemon_notice(const char *text);
 void wu_rte_daemon_exited(rte_job_t *job, rte_proc_t *rp);
 void wu_rte_daemon_local_done(rte_job_t *job);
+/* In wired: this node's index in the job map (UINT32_MAX outside a daemon), and a message
+ * to the head (m destructed here; rte thread): PMIX_ERR_UNREACH once the head is gone. */
+uint32_t wu_rte_daemon_node(void);
+/* In wired: the namespace of the job it serves (NULL before it came; any thread once set). */
+const char *wu_rte_daemon_nspace(void);
+pmix_status_t wu_rte_daemon_send(uint32_t type, pmix_data_buffer_t *m);
 /* In wired: did the head say TERMINATE (or SHUTDOWN, or go away)? (rte thread) */
 bool wu_rte_daemon_terminating(const rte_job_t *job);
 /* In wired: the program could not be started (err): every local rank failed (main thread). */
@@ -259,6 +300,10 @@ void wu_rte_server_finalize(void);
 /* wu_rte_reg.c: the job's registration with the server, from its map (main thread). */
 int wu_rte_register_job(rte_job_t *job);
 void wu_rte_deregister_job(rte_job_t *job);
+/* The job's registration without what describes one node (its local peers, sizes, session
+ * directories, topology): what another wrun registers for it after a connect (rte thread). The
+ * array is the caller's (PMIX_INFO_FREE(*info, *n)). */
+int wu_rte_reg_portable_info(rte_job_t *job, pmix_info_t **info, size_t *n);
 /* Add the PMIx contact environment of rank to *env. */
 int wu_rte_setup_fork(rte_job_t *job, uint32_t rank, char ***env);
 
@@ -270,6 +315,9 @@ bool wu_rte_iof_output(rte_job_t *job, uint32_t rank, int stream, const char *da
  * write out what is left of every partial line, free the buffers and output files, and wait
  * until the queued output is written or given up (a bounded time, see the file comment). */
 void wu_rte_iof_flush(rte_job_t *job);
+/* The same for a child job's processes: their partial lines and files only (the launcher's
+ * queues go on serving its own job). */
+void wu_rte_iof_flush_lines(rte_job_t *job);
 /* rte thread: text for the launcher's own stdout or stderr (fd 1 or 2: its messages, the log
  * lines of plog), queued behind the job's output while a job runs or is being flushed. false:
  * no queue now, the caller writes it itself. */

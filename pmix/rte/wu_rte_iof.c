@@ -650,11 +650,9 @@ bool wu_rte_iof_message(int fd, const char *text, size_t len)
     return true;
 }
 
-/* The partial lines, the files, then the queues (rte thread; completes call when done). */
-static void flush_in_rte(wu_wait_call_t *call)
+/* Write out what is left of the job's partial lines, and close its output files. */
+static void close_lines(rte_job_t *job)
 {
-    rte_job_t *job = call->cbdata;
-    double now = wu_time_now();
     for (uint32_t r = 0; r < job->np; r++) {
         for (int s = WU_PLS_STDOUT; s <= WU_PLS_STDERR; s++) {
             flush_line(job, r, s);
@@ -666,6 +664,14 @@ static void flush_in_rte(wu_wait_call_t *call)
             }
         }
     }
+}
+
+/* The partial lines, the files, then the queues (rte thread; completes call when done). */
+static void flush_in_rte(wu_wait_call_t *call)
+{
+    rte_job_t *job = call->cbdata;
+    double now = wu_time_now();
+    close_lines(job);
     flush_stall = 0 != job->forwarded_sig || (job->status_set && WU_RTE_EXIT_TIMEOUT == job->status)
                       ? HURRY_STALL
                       : DRAIN_STALL;
@@ -693,6 +699,17 @@ void wu_rte_iof_flush(rte_job_t *job)
             }
         }
     }
+}
+
+static void flush_lines_in_rte(wu_wait_call_t *call)
+{
+    close_lines(call->cbdata);
+    wu_wait_call_done(call, WU_SUCCESS);
+}
+
+void wu_rte_iof_flush_lines(rte_job_t *job)
+{
+    (void)wu_progress_shift_wait(wu_rte_progress(), flush_lines_in_rte, job, 0);
 }
 
 int wu_rte_iof_open_files(rte_job_t *job)

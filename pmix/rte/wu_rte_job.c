@@ -14,6 +14,9 @@
 #include "pmix/common/wu_regex.h"
 #include "pmix/server/wu_server_host.h"
 #include "pmix/rte/wu_rte_internal.h"
+#include "pmix/rte/wu_rte_pubsub.h"
+#include "pmix/rte/wu_rte_connect.h"
+#include "pmix/rte/wu_rte_rdv.h"
 #include "pmix.h"
 
 #include <dlfcn.h>
@@ -181,11 +184,30 @@ const char *wu_rte_rank_host(const rte_job_t *job, uint32_t rank)
 
 void wu_rte_job_fail(rte_job_t *job, int status)
 {
+    bool first = !job->terminating;
     if (!job->status_set) {
         job->status_set = true;
         job->status = status;
     }
     terminate_all(job);
+    if (!first) {
+        return; /* what it ends was ended the first time */
+    }
+    if (job->child && !job->independent && 0 != status && NULL != wu_rte_job &&
+        !wu_rte_job->child) {
+        /* a spawned job that fails ends its parent's job too, as mpirun does */
+        wu_rte_job_fail(wu_rte_job, status);
+    } else if (!job->child) {
+        wu_rte_children_fail(status); /* and the launcher's job ends its children */
+    }
+}
+
+rte_job_t *wu_rte_job_find(const char *nspace)
+{
+    if (NULL != wu_rte_job && PMIX_CHECK_NSPACE(wu_rte_job->nspace, nspace)) {
+        return wu_rte_job;
+    }
+    return wu_rte_child_find(nspace);
 }
 
 static int exec_status(int err)
@@ -282,6 +304,12 @@ void wu_rte_proc_ended(rte_job_t *job, rte_proc_t *rp)
     if (NULL != job->dvm) {
         wu_rte_dvm_proc_ended(job, rp->rank);
     }
+    if (NULL == job->daemon) {
+        pmix_proc_t p;
+        PMIX_LOAD_PROCID(&p, job->nspace, rp->rank);
+        wu_rte_pubsub_proc_ended(&p);  /* its PMIX_PERSIST_PROC data go */
+        wu_rte_connect_proc_ended(&p); /* the connects it takes part in fail */
+    }
     if (job->status_set) {
         return; /* the job is ending already; later ends do not change its status */
     }
@@ -370,6 +398,7 @@ static void interrupt_in_rte(void *arg)
         }
         return;
     }
+    wu_rte_children_signal(sig);
     switch (sig) {
     case SIGUSR1:
     case SIGUSR2:
@@ -577,7 +606,14 @@ static int proc_env(rte_job_t *job, const wu_rte_spec_t *app, uint32_t rank, cha
 
 static void forget_job(wu_wait_call_t *call)
 {
-    wu_rte_job = NULL;
+    rte_job_t *job = call->cbdata;
+    if (NULL == job->daemon) {
+        wu_rte_pubsub_job_ended(job->nspace); /* its PMIX_PERSIST_APP data go */
+    }
+    if (!job->child) {
+        wu_rte_connect_job_ended(job->nspace); /* and what it learnt of other wruns' jobs */
+        wu_rte_job = NULL;
+    }
     wu_wait_call_done(call, WU_SUCCESS);
 }
 
@@ -608,7 +644,9 @@ static void stdin_stop(wu_wait_call_t *call)
 
 static void free_job(rte_job_t *job)
 {
-    (void)wu_progress_shift_wait(progress, stdin_stop, job, 0); /* before the pipes close */
+    if (!job->child) {
+        (void)wu_progress_shift_wait(progress, stdin_stop, job, 0); /* before the pipes close */
+    }
     if (NULL != job->pls) {
         wu_pls_job_free(job->pls); /* kills and reaps whatever still runs */
         job->pls = NULL;
@@ -616,10 +654,17 @@ static void free_job(rte_job_t *job)
     if (NULL != job->dvm) {
         wu_rte_dvm_stop(job); /* the other nodes' daemons end, and their processes with them */
     }
-    wu_rte_watch_forget(); /* every process this launcher started is reaped */
-    (void)wu_progress_shift_wait(progress, forget_job, NULL, 0);
-    wu_rte_iof_flush(job);
-    wu_rte_log_summary();
+    if (job->child) {
+        /* a child: its lines and files (the launcher's output queues go on) */
+        (void)wu_progress_shift_wait(progress, forget_job, job, 0);
+        wu_rte_iof_flush_lines(job);
+    } else {
+        wu_rte_children_wait(); /* before the launcher's job goes: its children have ended */
+        wu_rte_watch_forget();  /* every process this launcher started is reaped */
+        (void)wu_progress_shift_wait(progress, forget_job, job, 0);
+        wu_rte_iof_flush(job);
+        wu_rte_log_summary();
+    }
     if (NULL != job->map && UINT32_MAX != job->mynode) {
         wu_rte_deregister_job(job);
     }
@@ -634,7 +679,7 @@ static void free_job(rte_job_t *job)
 }
 
 /* Check what to run before anything is made; *np is the job's size. Errors are reported. */
-static int check_spec(const wu_rte_spec_t *app, uint32_t *np)
+int wu_rte_spec_check(const wu_rte_spec_t *app, uint32_t *np)
 {
     *np = 0;
     if (NULL == progress || NULL == app || 0 == app->nctx || NULL == app->ctx) {
@@ -661,6 +706,23 @@ static int check_spec(const wu_rte_spec_t *app, uint32_t *np)
 
 /* The job record: its processes numbered through the contexts, and its namespace (nspace, or
  * a new one when NULL). */
+static rte_job_t *job_new(const wu_rte_spec_t *app, uint32_t np, const char *nspace);
+
+rte_job_t *wu_rte_job_new(const wu_rte_spec_t *app, uint32_t np)
+{
+    return job_new(app, np, NULL);
+}
+
+void wu_rte_job_discard(rte_job_t *job)
+{
+    wu_wait_destroy(&job->done);
+    free(job->ctx_first);
+    free(job->ctx_size);
+    free(job->scratch);
+    free(job->procs);
+    free(job);
+}
+
 static rte_job_t *job_new(const wu_rte_spec_t *app, uint32_t np, const char *nspace)
 {
     rte_job_t *job;
@@ -770,7 +832,9 @@ static int job_setup(rte_job_t *job)
         (NULL != job->app->output_dir && WU_SUCCESS != (rc = wu_rte_iof_open_files(job)))) {
         return rc;
     }
-    wu_rte_job = job; /* published to the rte thread by the shifts below */
+    if (!job->child) {
+        wu_rte_job = job; /* published to the rte thread by the shifts below */
+    }
     if (NULL == job->daemon && wu_rte_job_remote(job) &&
         WU_SUCCESS != (rc = wu_rte_dvm_start(job))) {
         return rc;
@@ -887,6 +951,21 @@ fail:
     return rc;
 }
 
+int wu_rte_run_child(rte_job_t *job, void (*launched)(rte_job_t *job, int rc, void *arg), void *arg)
+{
+    int status = 1, rc = job_setup(job);
+    if (WU_SUCCESS == rc) {
+        rc = job_launch(job, &status);
+    }
+    launched(job, rc, arg);
+    if (WU_SUCCESS == rc) {
+        job_wait(job);
+        status = job->status_set ? job->status : 0;
+    }
+    free_job(job);
+    return status;
+}
+
 int wu_rte_run(const wu_rte_spec_t *app, int *status)
 {
     rte_job_t *job;
@@ -894,7 +973,7 @@ int wu_rte_run(const wu_rte_spec_t *app, int *status)
     int rc;
 
     *status = 1;
-    if (WU_SUCCESS != (rc = check_spec(app, &np))) {
+    if (WU_SUCCESS != (rc = wu_rte_spec_check(app, &np))) {
         return rc;
     }
     if (NULL == (job = job_new(app, np, NULL))) {
@@ -935,8 +1014,12 @@ extern wu_mca_framework_t *const wu_mca_rte_frameworks[];
 
 int wu_rte_mca_register(void)
 {
+    int rc = wu_rte_rdv_register();
+    if (WU_SUCCESS != rc) {
+        return rc;
+    }
     for (size_t i = 0; NULL != wu_mca_rte_frameworks[i]; i++) {
-        int rc = wu_mca_framework_register(wu_mca_rte_frameworks[i]);
+        rc = wu_mca_framework_register(wu_mca_rte_frameworks[i]);
         if (WU_SUCCESS != rc) {
             return rc;
         }
@@ -981,8 +1064,17 @@ int wu_rte_init(const char *tool)
     return WU_SUCCESS;
 }
 
+static void pubsub_fini(wu_wait_call_t *call)
+{
+    wu_rte_pubsub_finalize(); /* what is left of the data service, and its shared files */
+    wu_wait_call_done(call, WU_SUCCESS);
+}
+
 void wu_rte_finalize(void)
 {
+    if (NULL != progress && !wu_rte_daemon_mode) {
+        (void)wu_progress_shift_wait(progress, pubsub_fini, NULL, 0);
+    }
     wu_rte_server_finalize();
     wu_rte_log_stop();
     if (NULL != progress) {

@@ -17,6 +17,17 @@
 
 /* ---- topology ---------------------------------------------------------------------------- */
 
+/* Keep t's v2 XML (flags 0) in t->xml; NULL when hwloc cannot export it. */
+static void export_xml(wu_rte_topo_t *t)
+{
+    char *buf = NULL;
+    int len = 0;
+    if (0 == hwloc_topology_export_xmlbuffer(t->topo, &buf, &len, 0) && NULL != buf) {
+        t->xml = strdup(buf);
+        hwloc_free_xmlbuffer(t->topo, buf);
+    }
+}
+
 /* Init a topology, let set() choose its source, load it. */
 static int load_with(int (*set)(hwloc_topology_t, const void *), const void *arg,
                      wu_rte_topo_t **out)
@@ -43,6 +54,7 @@ static int load_with(int (*set)(hwloc_topology_t, const void *), const void *arg
         free(t);
         return NULL != set ? WU_ERR_BAD_PARAM : WU_ERROR;
     }
+    export_xml(t);
     *out = t;
     return WU_SUCCESS;
 }
@@ -96,6 +108,7 @@ void wu_rte_topo_free(wu_rte_topo_t *t)
 {
     if (NULL != t) {
         hwloc_topology_destroy(t->topo);
+        free(t->xml);
         free(t);
     }
 }
@@ -107,8 +120,6 @@ hwloc_topology_t wu_rte_topo_hwloc(const wu_rte_topo_t *t)
 
 int wu_rte_topo_xml(const wu_rte_topo_t *t, char **xml)
 {
-    char *buf = NULL;
-    int len = 0;
     if (NULL == xml) {
         return WU_ERR_BAD_PARAM;
     }
@@ -116,12 +127,10 @@ int wu_rte_topo_xml(const wu_rte_topo_t *t, char **xml)
     if (NULL == t) {
         return WU_ERR_BAD_PARAM;
     }
-    /* flags 0: the v2 format */
-    if (0 != hwloc_topology_export_xmlbuffer(t->topo, &buf, &len, 0) || NULL == buf) {
+    if (NULL == t->xml) {
         return WU_ERROR;
     }
-    *xml = strdup(buf); /* the caller frees with free(), not hwloc_free_xmlbuffer */
-    hwloc_free_xmlbuffer(t->topo, buf);
+    *xml = strdup(t->xml); /* the caller frees with free() */
     return NULL == *xml ? WU_ERR_NOMEM : WU_SUCCESS;
 }
 

@@ -7,6 +7,10 @@
 
 struct wu_rte_topo {
     hwloc_topology_t topo;
+    /* its v2 XML, exported once when loaded: by the thread that loads it (libxml2 keeps state
+     * per thread, which a later export from the progress thread would leave behind) and not
+     * again for every job */
+    char *xml;
 };
 
 /* What one rank occupies under map: HWLOC_OBJ_CORE, or HWLOC_OBJ_PU. */

@@ -268,6 +268,10 @@ static void proc_data(ilist_t *l, const rte_job_t *job, uint32_t r)
     add_u32(&p, PMIX_NODEID, node->id);
     add(&p, PMIX_HOSTNAME, node->name, PMIX_STRING);
     add_u32(&p, PMIX_APPNUM, job->procs[r].ctx);
+    if (job->child) {
+        /* also per process: Open MPI asks for it with its own rank */
+        add(&p, PMIX_PARENT_ID, &job->parent, PMIX_PROC);
+    }
     if (here && NULL != job->nsdir) {
         char *pdir = NULL;
         (void)wu_asprintf(&pdir, "%s/%u", job->nsdir, r);
@@ -364,6 +368,11 @@ static pmix_status_t job_info(rte_job_t *job, const pmix_info_t *net, size_t nne
         }
     }
     maps(&l, job);
+    if (job->child) {
+        bool spawned = true;
+        add(&l, PMIX_PARENT_ID, &job->parent, PMIX_PROC);
+        add(&l, PMIX_SPAWNED, &spawned, PMIX_BOOL);
+    }
     add(&l, PMIX_MAPBY, map->mapby, PMIX_STRING);
     add(&l, PMIX_RANKBY, map->rankby, PMIX_STRING);
     add(&l, PMIX_BINDTO, map->bindto, PMIX_STRING);
@@ -399,6 +408,58 @@ static pmix_status_t job_info(rte_job_t *job, const pmix_info_t *net, size_t nne
     }
     PMIx_Info_list_release(l.list);
     return l.rc;
+}
+
+/* Keys of a registration that describe the node it is made for, not the job. */
+static bool node_key(const char *key)
+{
+    static const char *const keys[] = {
+        PMIX_LOCAL_SIZE,  PMIX_NODE_SIZE, PMIX_LOCALLDR, PMIX_NODEID,       PMIX_HOSTNAME,
+        PMIX_LOCAL_PEERS, PMIX_TMPDIR,    PMIX_NSDIR,    PMIX_TDIR_RMCLEAN, PMIX_HWLOC_XML_V2};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        if (0 == strcmp(key, keys[i])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+int wu_rte_reg_portable_info(rte_job_t *job, pmix_info_t **info, size_t *n)
+{
+    pmix_data_array_t d = {.type = PMIX_INFO, .size = 0, .array = NULL};
+    uint32_t mynode = job->mynode;
+    pmix_info_t *all, *out;
+    size_t k = 0;
+    pmix_status_t rc;
+    if (UINT32_MAX == job->mynode) {
+        job->mynode = 0; /* some node's keys: left out below */
+    }
+    rc = job_info(job, NULL, 0, &d);
+    job->mynode = mynode;
+    if (PMIX_SUCCESS != rc) {
+        return rc;
+    }
+    all = d.array;
+    PMIX_INFO_CREATE(out, d.size > 0 ? d.size : 1);
+    if (NULL == out) {
+        free_infos(&d);
+        return PMIX_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < d.size; i++) {
+        if (!node_key(all[i].key) && !PMIX_CHECK_KEY(&all[i], PMIX_PROCDIR)) {
+            if (PMIX_SUCCESS != (rc = PMIx_Info_xfer(&out[k++], &all[i]))) {
+                break;
+            }
+        }
+    }
+    free_infos(&d);
+    if (PMIX_SUCCESS != rc) {
+        PMIX_INFO_FREE(out, d.size > 0 ? d.size : 1);
+        return rc;
+    }
+    *info = out;
+    *n = k;
+    return PMIX_SUCCESS;
 }
 
 /* --- the server calls ------------------------------------------------------------------------ */

@@ -19,10 +19,12 @@
 #include "mca/gds/gds.h"
 #include "mca/ptl/ptl.h"
 #include "opal/class/wu_hash_table.h"
+#include "opal/class/wu_ring_buffer.h"
 #include "opal/event/wu_progress.h"
 #include "pmix/common/wu_buffer.h"
 #include "pmix/common/wu_value.h"
 #include "pmix/event/wu_event.h"
+#include "pmix/server/wu_server_host.h"
 #include "pmix_server.h"
 
 #include "pmix/common/wu_pack.h"
@@ -107,6 +109,15 @@ struct wu_srv_op {
     size_t ndata;
     pmix_info_t *info; /* copy of the host's info */
     size_t ninfo;
+    pmix_pdata_t *pdata; /* copy of the host's lookup answer */
+    size_t npdata;
+    /* What the upcall was given (a request's directives, keys), kept until the host answers:
+     * a host may keep pointers into them while it works (OpenPMIx keeps them alive too). */
+    pmix_info_t *req_info;
+    size_t nreq_info;
+    char **req_keys;     /* NULL-terminated */
+    pmix_app_t *req_apps;
+    size_t nreq_apps;
     wu_ptl_conn_t *conn; /* requester (one reference), or NULL */
     uint32_t tag;
     pmix_proc_t proc;      /* whom the operation is about */
@@ -120,6 +131,8 @@ struct wu_srv_op {
 typedef struct wu_srv_get wu_srv_get_t;
 /* A fence tracker (wu_server_fence.c). */
 typedef struct wu_srv_fence wu_srv_fence_t;
+/* An event the server keeps: cached or held (wu_server_evcache.c). */
+typedef struct wu_srv_ev wu_srv_ev_t;
 /* A CONNECT waiting for its namespace (wu_server_switch.c). */
 typedef struct wu_srv_pconn wu_srv_pconn_t;
 /* A PMIx_server_dmodex_request waiting for a commit (wu_server_api.c). */
@@ -150,6 +163,9 @@ typedef struct wu_srv {
     wu_srv_fence_t *fences;
     wu_srv_pconn_t *pconns;
     wu_srv_dmx_t *dmx;
+    wu_ring_buffer_t *evcache; /* recent environment events (NULL: caching off) */
+    wu_srv_ev_t *held;         /* job-specific events for clients not connected yet, oldest first */
+    size_t nheld;
     uint64_t next_id;
     int out; /* verbose stream */
 } wu_srv_t;
@@ -196,6 +212,9 @@ void wu_srv_op_modex_cb(pmix_status_t status, const char *data, size_t ndata, vo
                         pmix_release_cbfunc_t relfn, void *relcbdata);
 void wu_srv_op_info_cb(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata,
                        pmix_release_cbfunc_t relfn, void *relcbdata);
+void wu_srv_op_lookup_cb(pmix_status_t status, pmix_pdata_t data[], size_t ndata, void *cbdata);
+/* A spawn's answer: the new namespace, kept as op->data (a string). */
+void wu_srv_op_spawn_cb(pmix_status_t status, pmix_nspace_t nspace, void *cbdata);
 /* Finalize: orphan every op still waiting for the host (progress thread). */
 void wu_srv_ops_orphan(void);
 
@@ -259,6 +278,11 @@ int wu_srv_cmd_commit(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
 
 /* ---- fences (wu_server_fence.c) ---------------------------------------------------------- */
 int wu_srv_cmd_fence(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
+/* PMIx_Connect and PMIx_Disconnect: collectives on the fence trackers (wu_server_fence.c). */
+int wu_srv_cmd_connect_procs(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
+int wu_srv_cmd_disconnect_procs(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
+/* The host's connect hook (wu_server_host.h), or NULL. */
+extern wu_server_connect_fn_t wu_srv_connect_hook;
 /* proc ended (terminated: WU_PROTO_ERR_TERMINATED to every fence it takes part in;
  * finalized: the same for the fences it has not contributed to). */
 void wu_srv_fence_proc_gone(const pmix_proc_t *proc, bool terminated);
@@ -273,12 +297,42 @@ int wu_srv_cmd_query(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
 /* The host's pid of a rank of another node (wu_server_set_pid_hook), 0 if unknown. */
 pid_t wu_srv_host_pid(const char *nspace, pmix_rank_t rank);
 int wu_srv_cmd_log(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
+int wu_srv_cmd_spawn(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
 /* Remove the cleanup paths of ns (deregister_nspace). */
 void wu_srv_cleanup_run(wu_srv_nspace_t *ns);
+
+/* ---- the data service of the host (wu_server_pubsub.c) ----------------------------------- */
+int wu_srv_cmd_publish(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
+int wu_srv_cmd_lookup(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
+int wu_srv_cmd_unpublish(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
 
 /* ---- events (wu_server_event.c) ---------------------------------------------------------- */
 int wu_srv_cmd_notify(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
 /* What pmix/event needs from the server: installed by PMIx_server_init. */
 extern const wu_event_rt_t wu_srv_event_rt;
+/* Does the event's range cover local client cl? */
+bool wu_srv_event_covers(const wu_srv_client_t *cl, const pmix_proc_t *source,
+                         pmix_data_range_t range, const pmix_info_t *info, size_t ninfo);
+/* Send the event to client cl as a message of the server's own (tag 0): WU_CMD_NOTIFY, or
+ * with ref not NULL WU_CMD_REGISTER_EVENTS for that handler. False if it could not go. */
+bool wu_srv_event_send(wu_srv_client_t *cl, const size_t *ref, const wu_event_rec_t *ev);
+
+/* ---- cached and held events (wu_server_evcache.c) ---------------------------------------- */
+extern int wu_srv_event_cache_size; /* server_event_cache_size */
+extern int wu_srv_event_hold_max;   /* server_event_hold_max */
+/* Make the cache (init); PMIX_ERR_NOMEM. */
+pmix_status_t wu_srv_events_open(void);
+/* Drop every cached and held event (finalize; safe to call twice). */
+void wu_srv_events_close(void);
+/* An event passed to the local clients (all but skip, may be NULL): cache it (an environment
+ * event) or hold it for the local clients it is for that have not connected yet
+ * (job-specific), unless it carries PMIX_EVENT_DO_NOT_CACHE. */
+void wu_srv_event_keep(pmix_status_t status, const pmix_proc_t *source, pmix_data_range_t range,
+                       const pmix_info_t *info, size_t ninfo, const pmix_proc_t *skip);
+/* Client cl has connected (its CONNECT reply is sent): send it the events held for it. */
+void wu_srv_event_connected(wu_srv_client_t *cl);
+/* proc was deregistered: it will not get the events held for it. */
+void wu_srv_event_forget(const pmix_proc_t *proc);
+int wu_srv_cmd_register_events(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
 
 #endif

@@ -38,6 +38,12 @@ static const wu_mca_param_t server_params[] = {
                  "Verbosity of the PMIx server library (0: errors only ... 100: everything)"),
     WU_PARAM_INT_RANGE("connect_wait", &wu_srv_connect_wait, 1, 3600, WU_INFO_LVL_6,
                        "Seconds a connecting client may wait for the host to register it"),
+    WU_PARAM_INT_RANGE("event_cache_size", &wu_srv_event_cache_size, 0, 65536, WU_INFO_LVL_5,
+                       "Environment events the server keeps for the handlers its clients register "
+                       "later, the oldest pushed out by the newest (0: none)"),
+    WU_PARAM_INT_RANGE("event_hold_max", &wu_srv_event_hold_max, 0, 65536, WU_INFO_LVL_5,
+                       "Job-specific events the server holds for its clients that have not "
+                       "connected yet; past it the oldest is dropped, with a message (0: none)"),
     WU_PARAM_END};
 
 /* ---- the call helper ------------------------------------------------------------------------- */
@@ -160,6 +166,7 @@ static void teardown_state(void)
         wu_srv_nspace_free(ns);
     }
     wu_srv_stores_release();
+    wu_srv_events_close();
     if (NULL != wu_srv.session_dir) {
         (void)wu_session_dir_remove(wu_srv.session_dir);
         free(wu_srv.session_dir);
@@ -227,7 +234,8 @@ pmix_status_t PMIx_server_init(pmix_server_module_t *module, pmix_info_t info[],
     wu_output_set_verbosity(wu_srv.out, verbose);
     if (WU_SUCCESS != wu_plog_base_open() || WU_SUCCESS != wu_gds_base_open() ||
         WU_SUCCESS != wu_ptl_base_open() || WU_SUCCESS != wu_psec_base_open() ||
-        NULL == (wu_srv.gds = wu_gds_base_module()) || PMIX_SUCCESS != wu_srv_stores_create()) {
+        NULL == (wu_srv.gds = wu_gds_base_module()) || PMIX_SUCCESS != wu_srv_stores_create() ||
+        PMIX_SUCCESS != wu_srv_events_open()) {
         teardown_state();
         return PMIX_ERR_INIT;
     }
@@ -479,6 +487,7 @@ static pmix_status_t deregister_nspace_run(call_t *c)
         }
         wu_srv_fence_proc_gone(&cl->proc, false);
         wu_srv_data_gone(&cl->proc, WU_PROTO_ERR_TERMINATED);
+        wu_srv_event_forget(&cl->proc);
         wu_srv_client_free(cl);
     }
     wu_srv_stores_purge(c->nspace);
@@ -569,6 +578,7 @@ static pmix_status_t deregister_client_run(call_t *c)
                 wu_ptl_close(cl->conn);
             }
             wu_srv_data_gone(&c->proc, WU_PROTO_ERR_TERMINATED);
+            wu_srv_event_forget(&c->proc);
             wu_srv_client_free(cl);
             return PMIX_SUCCESS;
         }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wu_server_cmds.c -- the requests that mostly go to the host: ABORT, JOB_CONTROL (cleanup
  * registration is handled here), QUERY (namespaces, job size, proc tables and the query keys
- * answered here; the rest goes to the host) and LOG (the host's log upcall, else plog). */
+ * answered here; the rest goes to the host), LOG (the host's log upcall, else plog) and SPAWN
+ * (the host's spawn upcall). */
 #include "mca/plog/base/plog_base.h"
 #include "pmix/common/wu_ompi_help.h"
 #include "opal/util/wu_argv.h"
@@ -468,6 +469,73 @@ out:
     }
     if (NULL != dirs) {
         PMIX_INFO_FREE(dirs, ndirs);
+    }
+    return rc;
+}
+
+/* ---- SPAWN ----------------------------------------------------------------------------------- */
+
+static void spawn_done(wu_srv_op_t *op)
+{
+    wu_buffer_t body;
+    const char *ns = op->data;
+    if (PMIX_SUCCESS != op->status) {
+        wu_srv_reply(op->conn, op->tag, op->status, NULL);
+        return;
+    }
+    wu_buffer_construct(&body);
+    if (PMIX_SUCCESS != wu_pack(&body, &ns, 1, PMIX_STRING)) {
+        wu_srv_reply(op->conn, op->tag, PMIX_ERR_NOMEM, NULL);
+    } else {
+        wu_srv_reply(op->conn, op->tag, PMIX_SUCCESS, &body);
+    }
+    wu_buffer_destruct(&body);
+}
+
+int wu_srv_cmd_spawn(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
+{
+    wu_srv_client_t *cl = wu_srv_client_find(&peer->proc);
+    pmix_info_t *info = NULL;
+    pmix_app_t *apps = NULL;
+    size_t ninfo = 0, napps = 0;
+    wu_srv_op_t *op;
+    pmix_status_t rc = PMIX_ERR_BAD_PARAM;
+
+    if (PMIX_SUCCESS != wu_proto_unpack_list(b, (void **)&info, &ninfo, PMIX_INFO) ||
+        PMIX_SUCCESS != wu_proto_unpack_list(b, (void **)&apps, &napps, PMIX_APP) ||
+        0 != wu_buffer_remaining(b) || 0 == napps) {
+        goto out;
+    }
+    for (size_t i = 0; i < napps; i++) {
+        if (NULL == apps[i].cmd || '\0' == apps[i].cmd[0] || apps[i].maxprocs < 0) {
+            goto out;
+        }
+    }
+    if (NULL == cl) {
+        rc = PMIX_ERR_NOT_FOUND;
+    } else if (NULL == wu_srv.host.spawn) {
+        rc = PMIX_ERR_NOT_SUPPORTED; /* nobody to start a job */
+    } else if (NULL == (op = wu_srv_op_new(spawn_done, peer->conn, tag))) {
+        rc = PMIX_ERR_NOMEM;
+    } else {
+        op->proc = peer->proc;
+        op->req_info = info; /* kept until the host answers */
+        op->nreq_info = ninfo;
+        op->req_apps = apps;
+        op->nreq_apps = napps;
+        info = NULL;
+        apps = NULL;
+        rc = wu_srv.host.spawn(&op->proc, op->req_info, op->nreq_info, op->req_apps, op->nreq_apps,
+                               wu_srv_op_spawn_cb, op);
+        wu_srv_op_started(op, rc);
+        rc = PMIX_SUCCESS;
+    }
+out:
+    if (NULL != info) {
+        PMIX_INFO_FREE(info, ninfo);
+    }
+    if (NULL != apps) {
+        PMIX_APP_FREE(apps, napps);
     }
     return rc;
 }

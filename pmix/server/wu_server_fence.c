@@ -39,9 +39,13 @@ typedef struct {
     uint32_t tag;
 } contrib_t;
 
+/* What a tracker collects for: a fence, a PMIx_Connect or a PMIx_Disconnect. */
+typedef enum { KIND_FENCE, KIND_CONNECT, KIND_DISCONNECT } kind_t;
+
 struct wu_srv_fence {
     wu_srv_fence_t *next;
     uint64_t id;
+    kind_t kind;
     pmix_proc_t *parts; /* sorted, unique */
     size_t nparts;
     bool collect;
@@ -55,7 +59,16 @@ struct wu_srv_fence {
     bool at_host;      /* fence_nb running */
     bool done;         /* replies sent; kept only until the host calls back */
     wu_buffer_t blob;  /* what fence_nb got (valid while at_host) */
+    wu_buffer_t lblob; /* a connect's local-scope data for the host's connect hook */
 };
+
+/* What the processes wait in, for messages. */
+static const char *kind_call(const wu_srv_fence_t *f)
+{
+    return KIND_CONNECT == f->kind      ? "a connect (PMIx_Connect)"
+           : KIND_DISCONNECT == f->kind ? "a disconnect (PMIx_Disconnect)"
+                                        : "a fence (PMIx_Fence)";
+}
 
 static int proc_cmp(const void *a, const void *b)
 {
@@ -100,6 +113,7 @@ static void fence_free(wu_srv_fence_t *f)
         PMIX_INFO_FREE(f->dirs, f->ndirs);
     }
     wu_buffer_destruct(&f->blob);
+    wu_buffer_destruct(&f->lblob);
     free(f);
 }
 
@@ -339,6 +353,42 @@ static void fence_scope(const wu_srv_fence_t *f, size_t *expected, bool *all_loc
     }
 }
 
+/* A connect or disconnect with participants elsewhere: the host's connect hook (with the
+ * data), else its connect / disconnect upcall (without). */
+static void connect_at_host(wu_srv_fence_t *f)
+{
+    bool disc = KIND_DISCONNECT == f->kind;
+    wu_srv_op_t *op;
+    pmix_status_t rc = PMIX_SUCCESS;
+    if (NULL == wu_srv_connect_hook &&
+        (disc ? NULL == wu_srv.host.disconnect : NULL == wu_srv.host.connect)) {
+        fence_end(f, PMIX_ERR_NOT_SUPPORTED, NULL);
+        return;
+    }
+    for (size_t i = 0; !disc && NULL != wu_srv_connect_hook && i < f->ncontrib; i++) {
+        rc = wu_srv_blob_of(&f->contrib[i].proc, true, &f->blob);
+        rc = PMIX_SUCCESS == rc ? wu_srv_blob_of(&f->contrib[i].proc, false, &f->lblob) : rc;
+        if (PMIX_SUCCESS != rc) {
+            break;
+        }
+    }
+    if (PMIX_SUCCESS != rc || NULL == (op = wu_srv_op_new(fence_host_done, NULL, 0))) {
+        fence_end(f, PMIX_SUCCESS != rc ? rc : PMIX_ERR_NOMEM, NULL);
+        return;
+    }
+    op->ref = f->id;
+    f->at_host = true;
+    if (NULL != wu_srv_connect_hook) {
+        rc = wu_srv_connect_hook(disc, f->parts, f->nparts, f->dirs, f->ndirs, f->lblob.base,
+                                 f->lblob.used, f->blob.base, f->blob.used, wu_srv_op_modex_cb, op);
+    } else if (disc) {
+        rc = wu_srv.host.disconnect(f->parts, f->nparts, f->dirs, f->ndirs, wu_srv_op_cb, op);
+    } else {
+        rc = wu_srv.host.connect(f->parts, f->nparts, f->dirs, f->ndirs, wu_srv_op_cb, op);
+    }
+    wu_srv_op_started(op, rc);
+}
+
 static void fence_check(wu_srv_fence_t *f)
 {
     size_t expected;
@@ -359,6 +409,10 @@ static void fence_check(wu_srv_fence_t *f)
     }
     if (all_local) {
         fence_end(f, PMIX_SUCCESS, NULL);
+        return;
+    }
+    if (KIND_FENCE != f->kind) {
+        connect_at_host(f);
         return;
     }
     if (NULL == wu_srv.host.fence_nb) {
@@ -415,7 +469,7 @@ static void fence_timeout(void *arg)
     fence_end(f, PMIX_ERR_TIMEOUT, NULL);
 }
 
-int wu_srv_cmd_fence(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
+static int join(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b, kind_t kind)
 {
     pmix_proc_t *parts = NULL;
     pmix_info_t *dirs = NULL;
@@ -436,6 +490,12 @@ int wu_srv_cmd_fence(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
             collect = PMIX_INFO_TRUE(&dirs[i]);
         } else if (PMIX_CHECK_KEY(&dirs[i], PMIX_TIMEOUT) && !wu_srv_info_int(&dirs[i], &tmo)) {
             goto out;
+        }
+    }
+    if (KIND_FENCE != kind) {
+        collect = KIND_CONNECT == kind; /* a connect exchanges the participants' data */
+        if (0 == nparts) {
+            goto out; /* a connect names its participants */
         }
     }
     if (0 == nparts) {
@@ -462,8 +522,9 @@ int wu_srv_cmd_fence(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
     nparts = k;
     /* the tracker of this set that the caller has not contributed to yet */
     for (f = wu_srv.fences; NULL != f; f = f->next) {
-        if (f->nparts == nparts && 0 == memcmp(f->parts, parts, nparts * sizeof *parts) &&
-            !f->at_host && !contributed(f, &peer->proc)) {
+        if (f->kind == kind && f->nparts == nparts &&
+            0 == memcmp(f->parts, parts, nparts * sizeof *parts) && !f->at_host &&
+            !contributed(f, &peer->proc)) {
             break;
         }
     }
@@ -473,6 +534,8 @@ int wu_srv_cmd_fence(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
             goto out;
         }
         wu_buffer_construct(&f->blob);
+        wu_buffer_construct(&f->lblob);
+        f->kind = kind;
         f->id = ++wu_srv.next_id;
         f->parts = parts;
         f->nparts = nparts;
@@ -513,6 +576,21 @@ out:
     return rc;
 }
 
+int wu_srv_cmd_fence(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
+{
+    return join(peer, tag, b, KIND_FENCE);
+}
+
+int wu_srv_cmd_connect_procs(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
+{
+    return join(peer, tag, b, KIND_CONNECT);
+}
+
+int wu_srv_cmd_disconnect_procs(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
+{
+    return join(peer, tag, b, KIND_DISCONNECT);
+}
+
 void wu_srv_fence_proc_gone(const pmix_proc_t *proc, bool terminated)
 {
     wu_srv_fence_t *f = wu_srv.fences;
@@ -520,8 +598,8 @@ void wu_srv_fence_proc_gone(const pmix_proc_t *proc, bool terminated)
         wu_srv_fence_t *next = f->next;
         if (!f->done && is_part(f, proc) && (terminated || !contributed(f, proc))) {
             char who[PMIX_MAX_NSLEN + 16];
-            wu_output_verbose(WU_VERB_INFO, wu_srv.out, "server: fence failed: participant %s %s",
-                              wu_srv_proc_str(proc, who, sizeof who),
+            wu_output_verbose(WU_VERB_INFO, wu_srv.out, "server: %s failed: participant %s %s",
+                              kind_call(f), wu_srv_proc_str(proc, who, sizeof who),
                               terminated ? "terminated" : "finalized without taking part");
             fence_end(f, WU_PROTO_ERR_TERMINATED, NULL);
         }
@@ -607,12 +685,12 @@ int wu_srv_fence_report(const char *nspace, uint32_t size, char ***lines)
             PMIX_SUCCESS != wu_regex_ranks_compress(out, nout, &b)) {
             rc = WU_ERR_NOMEM;
         } else if (f->at_host) {
-            rc = wu_asprintf(&line, "%s %s in a fence (PMIx_Fence), waiting for other nodes",
-                             nin > 1 ? "ranks" : "rank", a);
+            rc = wu_asprintf(&line, "%s %s in %s, waiting for other nodes",
+                             nin > 1 ? "ranks" : "rank", a, kind_call(f));
         } else {
-            rc = wu_asprintf(&line, "%s %s in a fence (PMIx_Fence) that %s %s %s not reached",
-                             nin > 1 ? "ranks" : "rank", a, nout > 1 ? "ranks" : "rank", b,
-                             nout > 1 ? "have" : "has");
+            rc = wu_asprintf(&line, "%s %s in %s that %s %s %s not reached",
+                             nin > 1 ? "ranks" : "rank", a, kind_call(f),
+                             nout > 1 ? "ranks" : "rank", b, nout > 1 ? "have" : "has");
         }
         if (WU_SUCCESS == rc) {
             rc = wu_argv_append(lines, line);

@@ -14,6 +14,7 @@
 #include "opal/util/wu_macros.h"
 #include "pmix_common.h"
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 /* Called on the server's progress thread when a connected client's connection ends without
@@ -29,6 +30,23 @@ WU_EXPORT void wu_server_set_lost_hook(wu_server_lost_fn_t fn);
 typedef pid_t (*wu_server_pid_fn_t)(const char *nspace, pmix_rank_t rank);
 /* Install the hook (NULL removes it). Call before PMIx_server_init. */
 WU_EXPORT void wu_server_set_pid_hook(wu_server_pid_fn_t fn);
+
+/* A PMIx_Connect or PMIx_Disconnect whose participants are not all clients of this server,
+ * when the host is Wireup's own runtime (wrun, wired), which carries data the Standard's connect
+ * upcall cannot: the local participants' committed data, local_blob in the local scope and
+ * remote_blob in the remote one (wu_proto.h blob format; empty for a disconnect). The host
+ * completes the operation over every participant, makes the namespaces of the others known to
+ * the server (PMIx_server_register_nspace) and then calls cbfunc with a blob of the other
+ * participants' data that this node's clients may see (or an error). Called on the server's
+ * thread; returns PMIX_SUCCESS when cbfunc will be called. Without this hook the server uses the
+ * host module's connect / disconnect upcalls, without data. */
+typedef pmix_status_t (*wu_server_connect_fn_t)(bool disconnect, const pmix_proc_t procs[],
+                                                size_t nprocs, const pmix_info_t info[],
+                                                size_t ninfo, const char *local_blob, size_t nlocal,
+                                                const char *remote_blob, size_t nremote,
+                                                pmix_modex_cbfunc_t cbfunc, void *cbdata);
+/* Install the hook (NULL removes it). Call before PMIx_server_init. */
+WU_EXPORT void wu_server_set_connect_hook(wu_server_connect_fn_t fn);
 
 /* The server's session directory (PMIX_SERVER_TMPDIR of its clients), NULL when the server is
  * not running. Set by PMIx_server_init and constant until PMIx_server_finalize: any thread. */

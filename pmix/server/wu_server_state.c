@@ -264,6 +264,19 @@ static void op_free(wu_srv_op_t *op)
     if (NULL != op->info) {
         PMIX_INFO_FREE(op->info, op->ninfo);
     }
+    if (NULL != op->pdata) {
+        PMIX_PDATA_FREE(op->pdata, op->npdata);
+    }
+    if (NULL != op->req_info) {
+        PMIX_INFO_FREE(op->req_info, op->nreq_info);
+    }
+    for (size_t i = 0; NULL != op->req_keys && NULL != op->req_keys[i]; i++) {
+        free(op->req_keys[i]);
+    }
+    free(op->req_keys);
+    if (NULL != op->req_apps) {
+        PMIX_APP_FREE(op->req_apps, op->nreq_apps);
+    }
     wu_ptl_conn_release(op->conn);
     free(op);
 }
@@ -356,6 +369,40 @@ void wu_srv_op_info_cb(pmix_status_t status, pmix_info_t *info, size_t ninfo, vo
     }
     if (NULL != relfn) {
         relfn(relcbdata);
+    }
+    op_deliver(op);
+}
+
+void wu_srv_op_lookup_cb(pmix_status_t status, pmix_pdata_t data[], size_t ndata, void *cbdata)
+{
+    wu_srv_op_t *op = cbdata;
+    op->status = status;
+    if (NULL != data && ndata > 0) {
+        /* the host lends the answer for the call only */
+        PMIX_PDATA_CREATE(op->pdata, ndata);
+        if (NULL == op->pdata) {
+            op->status = PMIX_ERR_NOMEM;
+        } else {
+            op->npdata = ndata;
+            for (size_t i = 0; i < ndata; i++) {
+                op->pdata[i].proc = data[i].proc;
+                PMIX_LOAD_KEY(op->pdata[i].key, data[i].key);
+                if (PMIX_SUCCESS != PMIx_Value_xfer(&op->pdata[i].value, &data[i].value)) {
+                    op->status = PMIX_ERR_NOMEM;
+                }
+            }
+        }
+    }
+    op_deliver(op);
+}
+
+void wu_srv_op_spawn_cb(pmix_status_t status, pmix_nspace_t nspace, void *cbdata)
+{
+    wu_srv_op_t *op = cbdata;
+    op->status = status;
+    if (PMIX_SUCCESS == status &&
+        (NULL == nspace || NULL == (op->data = strndup(nspace, PMIX_MAX_NSLEN)))) {
+        op->status = NULL == nspace ? PMIX_ERR_BAD_PARAM : PMIX_ERR_NOMEM;
     }
     op_deliver(op);
 }

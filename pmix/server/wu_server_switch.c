@@ -59,6 +59,13 @@ static const struct {
     {WU_CMD_QUERY, "query", wu_srv_cmd_query},
     {WU_CMD_LOG, "log", wu_srv_cmd_log},
     {WU_CMD_NOTIFY, "notify", wu_srv_cmd_notify},
+    {WU_CMD_PUBLISH, "publish", wu_srv_cmd_publish},
+    {WU_CMD_LOOKUP, "lookup", wu_srv_cmd_lookup},
+    {WU_CMD_UNPUBLISH, "unpublish", wu_srv_cmd_unpublish},
+    {WU_CMD_CONNECT_PROCS, "connect-procs", wu_srv_cmd_connect_procs},
+    {WU_CMD_DISCONNECT_PROCS, "disconnect-procs", wu_srv_cmd_disconnect_procs},
+    {WU_CMD_REGISTER_EVENTS, "register-events", wu_srv_cmd_register_events},
+    {WU_CMD_SPAWN, "spawn", wu_srv_cmd_spawn},
 };
 
 /* ---- connections ----------------------------------------------------------------------------- */
@@ -110,6 +117,13 @@ void wu_server_set_pid_hook(wu_server_pid_fn_t fn)
 pid_t wu_srv_host_pid(const char *nspace, pmix_rank_t rank)
 {
     return NULL != pid_hook ? pid_hook(nspace, rank) : 0;
+}
+
+wu_server_connect_fn_t wu_srv_connect_hook = NULL;
+
+void wu_server_set_connect_hook(wu_server_connect_fn_t fn)
+{
+    wu_srv_connect_hook = fn;
 }
 
 void wu_server_set_lost_hook(wu_server_lost_fn_t fn)
@@ -358,8 +372,9 @@ static void connect_done(wu_srv_op_t *op)
         /* the client declared its programming model: this process's handlers for
          * PMIX_MODEL_DECLARED hear of it (a host that registered one) */
         (void)wu_event_deliver(PMIX_MODEL_DECLARED, &op->proc, PMIX_RANGE_PROC_LOCAL, op->info,
-                               op->ninfo, NULL, NULL);
+                               op->ninfo, 0, NULL, NULL);
     }
+    wu_srv_event_connected(cl); /* after the reply: the events held for it */
 }
 
 /* Check and accept a CONNECT whose client and namespace are registered; model (nmodel infos,

@@ -14,10 +14,49 @@
  *          second fence (PMIX_TIMEOUT 30 s), which must succeed: nothing of the first is left
  *   lost   every rank waits in a Get of a key nobody puts; the script kills wrun (the server):
  *          the Get must fail with PMIX_ERR_LOST_CONNECTION. Rank 0 writes DIR/ready once all
- *          ranks passed a fence; each rank writes its Get's status to DIR/result.<rank>. */
+ *          ranks passed a fence; each rank writes its Get's status to DIR/result.<rank>, and
+ *          the status its handler for PMIX_ERR_LOST_CONNECTION was called with (0: not within
+ *          10 s) to DIR/event.<rank>. */
 #include "e2e_util.h"
 
 #include <fcntl.h>
+#include <pthread.h>
+
+static pthread_mutex_t ev_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t ev_cond = PTHREAD_COND_INITIALIZER;
+static pmix_status_t ev_status; /* what the loss handler got; 0 until then */
+
+static void lost_hdlr(size_t ref, pmix_status_t status, const pmix_proc_t *source,
+                      pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
+                      pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+    (void)ref;
+    (void)source;
+    (void)info;
+    (void)ninfo;
+    (void)results;
+    (void)nresults;
+    pthread_mutex_lock(&ev_lock);
+    ev_status = status;
+    pthread_cond_broadcast(&ev_cond);
+    pthread_mutex_unlock(&ev_lock);
+    cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+}
+
+/* The status the loss handler got, waiting up to 10 s for it (0: none). */
+static pmix_status_t lost_event(void)
+{
+    struct timespec ts;
+    pmix_status_t st;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_sec += 10;
+    pthread_mutex_lock(&ev_lock);
+    while (ev_status == 0 && pthread_cond_timedwait(&ev_cond, &ev_lock, &ts) == 0) {
+    }
+    st = ev_status;
+    pthread_mutex_unlock(&ev_lock);
+    return st;
+}
 
 static void write_pid(const char *dir, pmix_rank_t r)
 {
@@ -35,6 +74,11 @@ static void lost(const char *dir, uint32_t n)
     char path[4096];
     pmix_value_t *v = NULL;
     pmix_proc_t peer;
+    pmix_status_t code = PMIX_ERR_LOST_CONNECTION;
+    e2e_step("register for the loss of the server");
+    E2E_CHECK(PMIx_Register_event_handler(&code, 1, NULL, 0, lost_hdlr, NULL, NULL) >= 0,
+              "registering for PMIX_ERR_LOST_CONNECTION failed");
+    e2e_fence(NULL, 0, "fence: every rank registered");
     if (e2e_me.rank == 0) {
         snprintf(path, sizeof(path), "%s/ready", dir);
         FILE *f = fopen(path, "w");
@@ -48,6 +92,11 @@ static void lost(const char *dir, uint32_t n)
     FILE *f = fopen(path, "w");
     E2E_CHECK(f != NULL, "cannot create %s", path);
     fprintf(f, "%d\n", rc);
+    E2E_CHECK(fclose(f) == 0, "cannot write %s", path);
+    snprintf(path, sizeof(path), "%s/event.%u", dir, e2e_me.rank);
+    f = fopen(path, "w");
+    E2E_CHECK(f != NULL, "cannot create %s", path);
+    fprintf(f, "%d\n", lost_event());
     E2E_CHECK(fclose(f) == 0, "cannot write %s", path);
     /* wrun is gone: its end of the output pipes too */
     signal(SIGPIPE, SIG_IGN);

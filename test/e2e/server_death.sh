@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # TAP test: the server dies (wrun is killed with SIGKILL) while every rank waits in a Get: the
-# pending Gets fail with PMIX_ERR_LOST_CONNECTION, promptly, and the ranks exit on their own
-# (test/e2e/e2e_fail.c lost). Ranks still alive at the end are killed by their recorded pids.
+# pending Gets fail with PMIX_ERR_LOST_CONNECTION, promptly, each rank's handler for
+# PMIX_ERR_LOST_CONNECTION is called, and the ranks exit on their own (test/e2e/e2e_fail.c
+# lost). Ranks still alive at the end are killed by their recorded pids.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-e2e_plan 4
+e2e_plan 6
 e2e_mktemp
 lost_conn=-61
 
@@ -33,14 +34,16 @@ for n in 2 4; do
     kill -9 $wpid 2>/dev/null
     wait $wpid 2>/dev/null
     i=0
-    while [ "$(find "$d" -name 'result.*' | wc -l)" -lt $n ] && [ $i -lt 300 ]; do
+    while [ "$(find "$d" -name 'event.*' | wc -l)" -lt $n ] && [ $i -lt 300 ]; do
         sleep 0.1
         i=$((i + 1))
     done
     good=0
+    events=0
     r=0
     while [ $r -lt $n ]; do
         [ "$(cat "$d/result.$r" 2>/dev/null)" = "$lost_conn" ] && good=$((good + 1))
+        [ "$(cat "$d/event.$r" 2>/dev/null)" = "$lost_conn" ] && events=$((events + 1))
         r=$((r + 1))
     done
     if [ $good -eq $n ]; then
@@ -49,6 +52,14 @@ for n in 2 4; do
         e2e_not_ok "wrun -n $n, server killed: $good of $n Gets failed with" \
             "PMIX_ERR_LOST_CONNECTION"
         for f in "$d"/result.*; do [ -f "$f" ] && echo "# ${f##*/}: status $(cat "$f")"; done
+        e2e_diag "$e2e_tmp/out"
+    fi
+    if [ $events -eq $n ]; then
+        e2e_ok "wrun -n $n, server killed: every rank's handler heard PMIX_ERR_LOST_CONNECTION"
+    else
+        e2e_not_ok "wrun -n $n, server killed: $events of $n handlers heard" \
+            "PMIX_ERR_LOST_CONNECTION"
+        for f in "$d"/event.*; do [ -f "$f" ] && echo "# ${f##*/}: status $(cat "$f")"; done
         e2e_diag "$e2e_tmp/out"
     fi
     # the ranks exit on their own once their Get failed: give them up to 10 s (a loaded machine

@@ -278,6 +278,68 @@ static void server_seeds(void)
     put_infos(&b, (kv_t[]){{NULL, 0, NULL}});
     emit("server", "notify", &b);
 
+    /* an environment event (cached), then a registration for it (answered with it) */
+    range = PMIX_RANGE_LOCAL;
+    put_cmd(&b, WU_CMD_NOTIFY);
+    check(wu_pack(&b, &st, 1, PMIX_STATUS), "status");
+    put_proc(&b, 0);
+    check(wu_pack(&b, &range, 1, PMIX_DATA_RANGE), "range");
+    put_infos(&b, (kv_t[]){{PMIX_EVENT_TEXT_MESSAGE, PMIX_STRING, "seed"}, {NULL, 0, NULL}});
+    put_cmd(&b, WU_CMD_REGISTER_EVENTS);
+    check(wu_pack(&b, &(size_t){3}, 1, PMIX_SIZE), "ref");
+    check(wu_proto_pack_list(&b, &st, 1, PMIX_STATUS), "codes");
+    {
+        pmix_proc_t all;
+        PMIX_LOAD_PROCID(&all, FZ_NS, PMIX_RANK_WILDCARD);
+        check(wu_proto_pack_list(&b, &all, 1, PMIX_PROC), "affected");
+    }
+    emit("server", "notify-register", &b);
+
+    /* the data service */
+    put_cmd(&b, WU_CMD_PUBLISH);
+    put_infos(&b, (kv_t[]){{"fz.pub", PMIX_STRING, "v"},
+                           {PMIX_RANGE, PMIX_DATA_RANGE, &range},
+                           {NULL, 0, NULL}});
+    emit("server", "publish", &b);
+    put_cmd(&b, WU_CMD_LOOKUP);
+    {
+        char *keys[] = {"fz.pub", "fz.other"};
+        check(wu_proto_pack_list(&b, keys, 2, PMIX_STRING), "keys");
+    }
+    put_infos(&b, (kv_t[]){{PMIX_WAIT, PMIX_BOOL, &yes}, {NULL, 0, NULL}});
+    emit("server", "lookup", &b);
+    put_cmd(&b, WU_CMD_UNPUBLISH);
+    check(wu_proto_pack_list(&b, NULL, 0, PMIX_STRING), "keys");
+    put_infos(&b, (kv_t[]){{NULL, 0, NULL}});
+    emit("server", "unpublish", &b);
+
+    /* connect and disconnect, with a participant of another namespace (the host's upcalls) */
+    for (int k = 0; k < 2; k++) {
+        pmix_proc_t two[2];
+        PMIX_LOAD_PROCID(&two[0], FZ_NS, PMIX_RANK_WILDCARD);
+        PMIX_LOAD_PROCID(&two[1], "fz.other", 0);
+        put_cmd(&b, 0 == k ? WU_CMD_CONNECT_PROCS : WU_CMD_DISCONNECT_PROCS);
+        check(wu_proto_pack_list(&b, two, 2, PMIX_PROC), "procs");
+        put_infos(&b, (kv_t[]){{PMIX_TIMEOUT, PMIX_INT, &one_sec}, {NULL, 0, NULL}});
+        emit("server", 0 == k ? "connect-procs" : "disconnect-procs", &b);
+    }
+
+    /* a spawn of one application with a job directive */
+    {
+        pmix_app_t app;
+        char *argv[] = {"fz-prog", "-x", NULL};
+        char *env[] = {"FZ=1", NULL};
+        PMIX_APP_CONSTRUCT(&app);
+        app.cmd = "fz-prog";
+        app.argv = argv;
+        app.env = env;
+        app.maxprocs = 2;
+        put_cmd(&b, WU_CMD_SPAWN);
+        put_infos(&b, (kv_t[]){{PMIX_MAPBY, PMIX_STRING, "slot"}, {NULL, 0, NULL}});
+        check(wu_proto_pack_list(&b, &app, 1, PMIX_APP), "apps");
+        emit("server", "spawn", &b);
+    }
+
     /* unframed: a frame header and a CONNECT's command byte, then nothing */
     check(wu_buffer_put(&b, (uint8_t[]){FZ_RAW, 'W', 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 7}, 13), "raw");
     check(wu_buffer_put_u16(&b, PMIX_UINT8), "raw");

@@ -104,6 +104,53 @@ static pmix_status_t host_notify(pmix_status_t code, const pmix_proc_t *source,
     return PMIX_OPERATION_SUCCEEDED;
 }
 
+/* the data service: publishing is refused as a duplicate, a lookup finds one datum */
+static pmix_status_t host_publish(const pmix_proc_t *p, const pmix_info_t info[], size_t ninfo,
+                                  pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    (void)p, (void)info, (void)ninfo, (void)cbfunc, (void)cbdata;
+    return PMIX_ERR_DUPLICATE_KEY;
+}
+
+static pmix_status_t host_lookup(const pmix_proc_t *p, char **keys, const pmix_info_t info[],
+                                 size_t ninfo, pmix_lookup_cbfunc_t cbfunc, void *cbdata)
+{
+    pmix_pdata_t pd;
+    (void)info, (void)ninfo;
+    PMIX_PDATA_CONSTRUCT(&pd);
+    pd.proc = *p;
+    PMIX_LOAD_KEY(pd.key, keys[0]);
+    PMIX_VALUE_LOAD(&pd.value, "fz", PMIX_STRING);
+    cbfunc(NULL == keys[1] ? PMIX_SUCCESS : PMIX_ERR_PARTIAL_SUCCESS, &pd, 1, cbdata);
+    PMIX_PDATA_DESTRUCT(&pd);
+    return PMIX_SUCCESS;
+}
+
+static pmix_status_t host_unpublish(const pmix_proc_t *p, char **keys, const pmix_info_t info[],
+                                    size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    (void)p, (void)keys, (void)info, (void)ninfo, (void)cbfunc, (void)cbdata;
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
+static pmix_status_t host_connect(const pmix_proc_t procs[], size_t nprocs,
+                                  const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc,
+                                  void *cbdata)
+{
+    (void)procs, (void)nprocs, (void)info, (void)ninfo, (void)cbfunc, (void)cbdata;
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
+/* a spawn "starts" a job at once: the answer path with a namespace */
+static pmix_status_t host_spawn(const pmix_proc_t *p, const pmix_info_t job_info[], size_t ninfo,
+                                const pmix_app_t apps[], size_t napps, pmix_spawn_cbfunc_t cbfunc,
+                                void *cbdata)
+{
+    (void)p, (void)job_info, (void)ninfo, (void)apps, (void)napps;
+    cbfunc(PMIX_SUCCESS, "fz.child", cbdata);
+    return PMIX_SUCCESS;
+}
+
 /* no log upcall: LOG goes to the server's own plog path */
 static pmix_server_module_t host = {
     .abort = host_abort,
@@ -112,6 +159,12 @@ static pmix_server_module_t host = {
     .job_control = host_jobctl,
     .query = host_query,
     .notify_event = host_notify,
+    .publish = host_publish,
+    .lookup = host_lookup,
+    .unpublish = host_unpublish,
+    .connect = host_connect,
+    .disconnect = host_connect,
+    .spawn = host_spawn,
 };
 
 static void die(const char *what)

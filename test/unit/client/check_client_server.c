@@ -82,9 +82,6 @@ static pmix_status_t connected2_up(const pmix_proc_t *proc, void *server_object,
     return PMIX_OPERATION_SUCCEEDED;
 }
 
-static pmix_server_module_t module = {
-    .client_finalized = finalized_up, .abort = abort_up, .client_connected2 = connected2_up};
-
 static void model_hdlr(size_t id, pmix_status_t status, const pmix_proc_t *source,
                        pmix_info_t info[], size_t ninfo, pmix_info_t results[], size_t nresults,
                        pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
@@ -98,6 +95,29 @@ static void model_hdlr(size_t id, pmix_status_t status, const pmix_proc_t *sourc
     }
     cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
 }
+/* The host's data service takes a publish only with the publisher's user and group ids, which
+ * the server must add; it has no lookup or unpublish. */
+static pmix_status_t publish_up(const pmix_proc_t *proc, const pmix_info_t info[], size_t ninfo,
+                                pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    bool uid = false, gid = false;
+    (void)proc;
+    for (size_t i = 0; i < ninfo; i++) {
+        uid = uid || (PMIX_CHECK_KEY(&info[i], PMIX_USERID) &&
+                      info[i].value.data.uint32 == (uint32_t)getuid());
+        gid = gid || (PMIX_CHECK_KEY(&info[i], PMIX_GRPID) &&
+                      info[i].value.data.uint32 == (uint32_t)getgid());
+    }
+    if (NULL != cbfunc) {
+        cbfunc(uid && gid ? PMIX_SUCCESS : PMIX_ERR_BAD_PARAM, cbdata);
+    }
+    return PMIX_SUCCESS;
+}
+
+static pmix_server_module_t module = {.client_finalized = finalized_up,
+                                      .abort = abort_up,
+                                      .client_connected2 = connected2_up,
+                                      .publish = publish_up};
 
 static void op_done(pmix_status_t status, void *cbdata)
 {
@@ -270,7 +290,8 @@ static int reap(pid_t pid, int secs)
     return -1;
 }
 
-static const char *const pair_scenarios[] = {"exchange", "dmodex", "timeout", "misc", "model"};
+static const char *const pair_scenarios[] = {"exchange", "dmodex", "timeout",
+                                             "misc",     "model",  "pubsub"};
 
 START_TEST(pair)
 {

@@ -324,6 +324,23 @@ static void lost(void)
     expect_str(me.rank, "still.local", "x", NULL, 0);
 }
 
+/* the host publishes what carries its ids (the server adds them); it has no lookup nor
+ * unpublish upcall: PMIX_ERR_NOT_SUPPORTED */
+static void pubsub(void)
+{
+    pmix_info_t i;
+    pmix_pdata_t pd;
+    char *keys[] = {"k", NULL};
+    PMIX_INFO_LOAD(&i, "k", "v", PMIX_STRING);
+    CHECK_RC(PMIX_SUCCESS, PMIx_Publish(&i, 1));
+    PMIX_INFO_DESTRUCT(&i);
+    PMIX_PDATA_CONSTRUCT(&pd);
+    PMIX_LOAD_KEY(pd.key, "k");
+    CHECK_RC(PMIX_ERR_NOT_SUPPORTED, PMIx_Lookup(&pd, 1, NULL, 0));
+    CHECK_RC(PMIX_ERR_NOT_SUPPORTED, PMIx_Unpublish(keys, NULL, 0));
+    CHECK_RC(PMIX_ERR_BAD_PARAM, PMIx_Publish(NULL, 0));
+}
+
 int main(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "";
@@ -349,6 +366,8 @@ int main(int argc, char **argv)
         lost();
     } else if (0 == strcmp(what, "model")) {
         model();
+    } else if (0 == strcmp(what, "pubsub")) {
+        pubsub();
     } else {
         CHECK(!"unknown scenario");
     }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* check_event.c -- event handlers in a singleton client: registration refs and callbacks, the
  * blocking forms, precedence, the chain (stop, results, completion from another thread),
- * PMIX_EVENT_NON_DEFAULT, deregistration, bad parameters and finalize. */
+ * PMIX_EVENT_NON_DEFAULT, deregistration, bad parameters and finalize; the filters of targets
+ * (affected processes, custom ranges, job-level and environment-level handlers). */
+#include "pmix/event/wu_event.h"
 #include "test/support/wu_test.h"
 
 #include "pmix.h"
@@ -365,6 +367,37 @@ START_TEST(deregister_from_handler)
 }
 END_TEST
 
+/* Registrations and notifications refused for their info. */
+static pmix_data_array_t empty_procs = {.type = PMIX_PROC, .size = 0, .array = NULL};
+static pmix_data_array_t strings = {.type = PMIX_STRING, .size = 1, .array = (char *[]){"x"}};
+static struct {
+    pmix_info_t info[2];
+    size_t n;
+} bad_reg[] =
+    {
+        /* no event is both job-specific and an environment event */
+        {{{.key = WU_EVENT_JOB_LEVEL, .value = {.type = PMIX_BOOL, .data.flag = true}},
+          {.key = WU_EVENT_ENVIRO_LEVEL, .value = {.type = PMIX_BOOL, .data.flag = true}}},
+         2},
+        /* affected processes that name none */
+        {{{.key = PMIX_EVENT_AFFECTED_PROC, .value = {.type = PMIX_STRING, .data.string = "x"}}},
+         1},
+        {{{.key = PMIX_EVENT_AFFECTED_PROCS,
+           .value = {.type = PMIX_DATA_ARRAY, .data.darray = &empty_procs}}},
+         1},
+        {{{.key = PMIX_EVENT_AFFECTED_PROCS,
+           .value = {.type = PMIX_DATA_ARRAY, .data.darray = &strings}}},
+         1},
+},
+  bad_notify[] = {
+      /* PMIX_RANGE_CUSTOM without processes */
+      {{{.key = PMIX_EVENT_TEXT_MESSAGE, .value = {.type = PMIX_STRING, .data.string = "x"}}}, 1},
+      {{{.key = PMIX_EVENT_CUSTOM_RANGE,
+         .value = {.type = PMIX_DATA_ARRAY, .data.darray = &empty_procs}}},
+       1},
+      {{{.key = PMIX_EVENT_CUSTOM_RANGE, .value = {.type = PMIX_PROC, .data.proc = NULL}}}, 1},
+};
+
 START_TEST(bad_params)
 {
     pmix_status_t x = EV_X;
@@ -377,7 +410,18 @@ START_TEST(bad_params)
                      PMIx_Register_event_handler(&x, 1, NULL, 3, rec_hdlr, reg_cb, NULL));
     ck_assert_int_eq(PMIX_ERR_BAD_PARAM,
                      PMIx_Notify_event(x, NULL, PMIX_RANGE_PROC_LOCAL, NULL, 2, NULL, NULL));
+    for (size_t i = 0; i < sizeof bad_reg / sizeof bad_reg[0]; i++) {
+        ck_assert_int_eq(PMIX_ERR_BAD_PARAM,
+                         PMIx_Register_event_handler(&x, 1, bad_reg[i].info, bad_reg[i].n, rec_hdlr,
+                                                     reg_cb, NULL));
+    }
+    for (size_t i = 0; i < sizeof bad_notify / sizeof bad_notify[0]; i++) {
+        ck_assert_int_eq(PMIX_ERR_BAD_PARAM,
+                         PMIx_Notify_event(x, NULL, PMIX_RANGE_CUSTOM, bad_notify[i].info,
+                                           bad_notify[i].n, op_cb, NULL));
+    }
     wait_count(&nreg, 0); /* no callback for a refused call */
+    ck_assert_int_eq(0, nops);
     /* a refused registration takes no ref */
     ck_assert_int_eq(0, PMIx_Register_event_handler(&x, 1, NULL, 0, rec_hdlr, NULL, NULL));
 }
@@ -412,23 +456,27 @@ static const pmix_data_range_t singleton_ranges[] = {
 START_TEST(singleton_ranges_deliver_locally)
 {
     pmix_status_t x = EV_X;
-    pmix_info_t info;
+    pmix_info_t info[2];
+    /* a custom range names its processes: here this one */
+    size_t n = PMIX_RANGE_CUSTOM == singleton_ranges[_i] ? 2 : 1;
     (void)reg(&x, 1, NULL, 0, "a");
     nops = 0;
     op_status = 1;
-    PMIX_INFO_LOAD(&info, PMIX_EVENT_TEXT_MESSAGE, "hello", PMIX_STRING);
+    PMIX_INFO_LOAD(&info[0], PMIX_EVENT_TEXT_MESSAGE, "hello", PMIX_STRING);
+    PMIX_INFO_LOAD(&info[1], PMIX_EVENT_CUSTOM_RANGE, &me, PMIX_PROC);
     ck_assert_int_eq(PMIX_SUCCESS,
-                     PMIx_Notify_event(x, NULL, singleton_ranges[_i], &info, 1, op_cb, NULL));
+                     PMIx_Notify_event(x, NULL, singleton_ranges[_i], info, n, op_cb, NULL));
     wait_count(&nops, 1);
     ck_assert_int_eq(PMIX_SUCCESS, op_status);
     wait_count(&ncalls, 1);
     ck_assert(PMIX_CHECK_PROCID(&me, &last_source));
     /* and the blocking form */
     ck_assert_int_eq(PMIX_SUCCESS,
-                     PMIx_Notify_event(x, NULL, singleton_ranges[_i], &info, 1, NULL, NULL));
+                     PMIx_Notify_event(x, NULL, singleton_ranges[_i], info, n, NULL, NULL));
     wait_count(&ncalls, 2);
     ck_assert(!on_test_thread);
-    PMIX_INFO_DESTRUCT(&info);
+    PMIX_INFO_DESTRUCT(&info[0]);
+    PMIX_INFO_DESTRUCT(&info[1]);
 }
 END_TEST
 
@@ -466,6 +514,87 @@ START_TEST(event_info_and_object)
 }
 END_TEST
 
+/* One handler with a filter, one event: is it delivered? A blocking PMIX_RANGE_PROC_LOCAL (or
+ * custom, or namespace) notification calls the first handler before it returns. */
+enum { F_NONE, F_AFF3, F_AFF_NS, F_JOB, F_ENV };
+enum { E_NONE, E_AFF3, E_AFF4, E_AFFS_4_NS, E_AFF_OTHER, E_CUSTOM_ME, E_NAMESPACE };
+static const struct {
+    int filter, ev;
+    bool want;
+} target_cases[] = {
+    {F_AFF3, E_AFF3, true},         {F_AFF3, E_AFF4, false},      {F_AFF3, E_NONE, false},
+    {F_AFF3, E_AFFS_4_NS, true},    {F_AFF3, E_AFF_OTHER, false}, {F_AFF_NS, E_AFF4, true},
+    {F_AFF_NS, E_AFF_OTHER, false}, {F_JOB, E_NONE, false},       {F_JOB, E_CUSTOM_ME, true},
+    {F_JOB, E_AFF4, true},          {F_JOB, E_AFF_OTHER, false},  {F_JOB, E_NAMESPACE, true},
+    {F_ENV, E_NONE, true},          {F_ENV, E_AFF4, false},       {F_ENV, E_NAMESPACE, false},
+    {F_ENV, E_CUSTOM_ME, false},    {F_NONE, E_AFF_OTHER, true},  {F_NONE, E_NONE, true},
+};
+
+START_TEST(target_filters)
+{
+    pmix_status_t x = EV_X;
+    pmix_proc_t p3, p4, pns, other, pair[2];
+    pmix_data_array_t da = {.type = PMIX_PROC, .size = 2, .array = pair};
+    pmix_data_array_t da_ns = {.type = PMIX_PROC, .size = 1, .array = &pns};
+    pmix_info_t reg_info, ev_info;
+    pmix_data_range_t range = PMIX_RANGE_PROC_LOCAL;
+    size_t nreg_info = 1, nev = 1;
+    bool t = true;
+
+    PMIX_LOAD_PROCID(&p3, me.nspace, 3);
+    PMIX_LOAD_PROCID(&p4, me.nspace, 4);
+    PMIX_LOAD_PROCID(&pns, me.nspace, PMIX_RANK_WILDCARD);
+    PMIX_LOAD_PROCID(&other, "another-job", 3);
+    pair[0] = p4;
+    pair[1] = pns;
+    switch (target_cases[_i].filter) {
+    case F_AFF3:
+        PMIX_INFO_LOAD(&reg_info, PMIX_EVENT_AFFECTED_PROC, &p3, PMIX_PROC);
+        break;
+    case F_AFF_NS:
+        PMIX_INFO_LOAD(&reg_info, PMIX_EVENT_AFFECTED_PROCS, &da_ns, PMIX_DATA_ARRAY);
+        break;
+    case F_JOB:
+        PMIX_INFO_LOAD(&reg_info, WU_EVENT_JOB_LEVEL, &t, PMIX_BOOL);
+        break;
+    case F_ENV:
+        PMIX_INFO_LOAD(&reg_info, WU_EVENT_ENVIRO_LEVEL, &t, PMIX_BOOL);
+        break;
+    default:
+        PMIX_INFO_LOAD(&reg_info, PMIX_EVENT_HDLR_NAME, "unfiltered", PMIX_STRING);
+    }
+    switch (target_cases[_i].ev) {
+    case E_AFF3:
+        PMIX_INFO_LOAD(&ev_info, PMIX_EVENT_AFFECTED_PROC, &p3, PMIX_PROC);
+        break;
+    case E_AFF4:
+        PMIX_INFO_LOAD(&ev_info, PMIX_EVENT_AFFECTED_PROC, &p4, PMIX_PROC);
+        break;
+    case E_AFFS_4_NS:
+        PMIX_INFO_LOAD(&ev_info, PMIX_EVENT_AFFECTED_PROCS, &da, PMIX_DATA_ARRAY);
+        break;
+    case E_AFF_OTHER:
+        PMIX_INFO_LOAD(&ev_info, PMIX_EVENT_AFFECTED_PROC, &other, PMIX_PROC);
+        break;
+    case E_CUSTOM_ME:
+        PMIX_INFO_LOAD(&ev_info, PMIX_EVENT_CUSTOM_RANGE, &me, PMIX_PROC);
+        range = PMIX_RANGE_CUSTOM;
+        break;
+    case E_NAMESPACE:
+        range = PMIX_RANGE_NAMESPACE;
+        /* fall through */
+    default:
+        PMIX_INFO_LOAD(&ev_info, PMIX_EVENT_TEXT_MESSAGE, "no targets", PMIX_STRING);
+    }
+    ck_assert_int_eq(
+        0, PMIx_Register_event_handler(&x, 1, &reg_info, nreg_info, rec_hdlr, NULL, NULL));
+    ck_assert_int_eq(PMIX_SUCCESS, PMIx_Notify_event(x, NULL, range, &ev_info, nev, NULL, NULL));
+    ck_assert_int_eq(target_cases[_i].want ? 1 : 0, ncalls);
+    PMIX_INFO_DESTRUCT(&reg_info);
+    PMIX_INFO_DESTRUCT(&ev_info);
+}
+END_TEST
+
 static Suite *event_suite(void)
 {
     Suite *s = suite_create("event");
@@ -485,6 +614,7 @@ static Suite *event_suite(void)
     tcase_add_loop_test(tc, singleton_ranges_deliver_locally, 0,
                         sizeof singleton_ranges / sizeof singleton_ranges[0]);
     tcase_add_test(tc, event_info_and_object);
+    tcase_add_loop_test(tc, target_filters, 0, sizeof target_cases / sizeof target_cases[0]);
     suite_add_tcase(s, tc);
     return s;
 }

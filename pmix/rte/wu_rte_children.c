@@ -1,0 +1,519 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wu_rte_children.c -- jobs started by PMIx_Spawn (MPI_Comm_spawn): the host's spawn upcall.
+ *
+ * A process of the launcher's job (on any node: wired passes the request up, wu_rte_rpc.h)
+ * asks for a new job. The head node runs it as the launcher runs its own, in a thread of its
+ * own (wu_rte_run_child: map, register, start, wait, release), on this node: its processes get
+ * the applications' environments, the launcher's options (output handling, oversubscription,
+ * binding), PMIX_PARENT_ID and PMIX_SPAWNED, and the parent gets the new namespace once they
+ * run. The job directives honoured: PMIX_MAPBY, PMIX_HOST (this node only), PMIX_WDIR,
+ * PMIX_PREFIX, PMIX_REPORT_CHILD_SEP; others are passed over.
+ *
+ * How such a job ends follows mpirun: a child that fails ends its parent's job as well (and so
+ * the launcher), unless it was started with PMIX_REPORT_CHILD_SEP; the parent's job failing
+ * ends its children; the launcher waits for every child to end before it exits. The list of
+ * children lives on the rte thread; the main thread joins their threads at the end. */
+#include "opal/util/wu_argv.h"
+#include "opal/util/wu_path.h"
+#include "pmix/rte/wu_rte_internal.h"
+#include "pmix/rte/wu_rte_rpc.h"
+#include "pmix.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct child {
+    struct child *next;
+    rte_job_t *job;
+    pthread_t thread;
+    bool ended;    /* its thread is done with it (it may still need joining) */
+    bool answered; /* the requester got its answer */
+    pmix_spawn_cbfunc_t cbfunc;
+    void *cbdata;
+    wu_rte_rpc_t *call; /* or a daemon's request */
+} child_t;
+
+static child_t *children;
+
+rte_job_t *wu_rte_child_find(const char *nspace)
+{
+    for (child_t *c = children; NULL != c; c = c->next) {
+        if (!c->ended && PMIX_CHECK_NSPACE(c->job->nspace, nspace)) {
+            return c->job;
+        }
+    }
+    return NULL;
+}
+
+/* ---- the job's description ------------------------------------------------------------------ */
+
+static void spec_free(wu_rte_spec_t *s)
+{
+    if (NULL == s) {
+        return;
+    }
+    for (uint32_t i = 0; i < s->nctx; i++) {
+        wu_argv_free(s->ctx[i].argv);
+        wu_argv_free(s->ctx[i].env_set);
+        free((char *)s->ctx[i].cwd);
+    }
+    free(s->ctx);
+    free((char *)s->map_by);
+    free((char *)s->prefix);
+    free(s);
+}
+
+static const pmix_info_t *find(const pmix_info_t *info, size_t n, const char *key)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (PMIX_CHECK_KEY(&info[i], key)) {
+            return &info[i];
+        }
+    }
+    return NULL;
+}
+
+static const char *str_of(const pmix_info_t *i)
+{
+    return NULL != i && PMIX_STRING == i->value.type ? i->value.data.string : NULL;
+}
+
+/* Do names a and b name the same host (their first labels match)? */
+static bool same_host(const char *a, const char *b)
+{
+    size_t la = strcspn(a, "."), lb = strcspn(b, ".");
+    return la == lb && 0 == strncmp(a, b, la);
+}
+
+/* Is every host named in list (comma-separated, "name" or "name:slots") this node? */
+static bool hosts_here(const char *list)
+{
+    char **h = wu_argv_split(list, ',');
+    bool ok = NULL != h;
+    for (size_t i = 0; ok && NULL != h[i]; i++) {
+        char *colon = strchr(h[i], ':');
+        if (NULL != colon) {
+            *colon = '\0';
+        }
+        ok = '\0' == h[i][0] || 0 == strcmp(h[i], "localhost") || same_host(h[i], wu_rte_hostname);
+    }
+    wu_argv_free(h);
+    return ok;
+}
+
+/* The new job's description from the request; PMIX_ERR_NOT_SUPPORTED for hosts elsewhere. */
+static pmix_status_t make_spec(const pmix_info_t *info, size_t ninfo, const pmix_app_t *apps,
+                               size_t napps, wu_rte_spec_t **out, bool *independent)
+{
+    const wu_rte_spec_t *mine = NULL != wu_rte_job ? wu_rte_job->app : NULL;
+    wu_rte_spec_t *s = calloc(1, sizeof *s);
+    const char *v;
+    if (NULL == s || NULL == (s->ctx = calloc(napps, sizeof *s->ctx))) {
+        free(s);
+        return PMIX_ERR_NOMEM;
+    }
+    s->nctx = (uint32_t)napps;
+    s->stdin_target = WU_RTE_STDIN_NONE; /* the launcher's stdin stays with its own job */
+    if (NULL != mine) {
+        s->tag_output = mine->tag_output;
+        s->timestamp_output = mine->timestamp_output;
+        s->merge_stderr = mine->merge_stderr;
+        s->output_dir = mine->output_dir;
+        s->bind_to = mine->bind_to;
+        s->oversubscribe = mine->oversubscribe;
+        s->keep_lib_path = mine->keep_lib_path;
+    }
+    *independent = NULL != find(info, ninfo, PMIX_REPORT_CHILD_SEP) &&
+                   PMIX_INFO_TRUE(find(info, ninfo, PMIX_REPORT_CHILD_SEP));
+    if (NULL != (v = str_of(find(info, ninfo, PMIX_MAPBY))) && NULL == (s->map_by = strdup(v))) {
+        spec_free(s);
+        return PMIX_ERR_NOMEM;
+    }
+    if (NULL != (v = str_of(find(info, ninfo, PMIX_PREFIX))) && NULL == (s->prefix = strdup(v))) {
+        spec_free(s);
+        return PMIX_ERR_NOMEM;
+    }
+    for (size_t a = 0; a < napps; a++) {
+        wu_rte_ctx_t *c = &s->ctx[a];
+        const pmix_app_t *app = &apps[a];
+        const char *host = str_of(find(app->info, app->ninfo, PMIX_HOST));
+        const char *wdir = str_of(find(app->info, app->ninfo, PMIX_WDIR));
+        if (NULL == host) {
+            host = str_of(find(info, ninfo, PMIX_HOST));
+        }
+        if (NULL != host && !hosts_here(host)) {
+            spec_free(s);
+            return PMIX_ERR_NOT_SUPPORTED; /* other nodes: not yet (docs/api-status.md) */
+        }
+        if (NULL == wdir) {
+            wdir = NULL != app->cwd && '\0' != app->cwd[0] ? app->cwd
+                                                           : str_of(find(info, ninfo, PMIX_WDIR));
+        }
+        c->np = app->maxprocs > 0 ? (uint32_t)app->maxprocs : 0;
+        /* the argument vector starts with the program (as Open MPI passes it); a bare command
+         * is the whole of it */
+        c->argv = NULL != app->argv && NULL != app->argv[0] ? wu_argv_copy(app->argv) : NULL;
+        if (NULL == c->argv && WU_SUCCESS != wu_argv_append(&c->argv, app->cmd)) {
+            spec_free(s);
+            return PMIX_ERR_NOMEM;
+        }
+        if (NULL != app->cmd && 0 != strcmp(c->argv[0], app->cmd)) {
+            free(c->argv[0]); /* cmd names the program to run */
+            c->argv[0] = strdup(app->cmd);
+        }
+        c->env_set = NULL != app->env ? wu_argv_copy(app->env) : NULL;
+        c->cwd = NULL != wdir ? strdup(wdir) : NULL;
+        if (NULL == c->argv[0] || (NULL != app->env && NULL == c->env_set) ||
+            (NULL != wdir && NULL == c->cwd)) {
+            spec_free(s);
+            return PMIX_ERR_NOMEM;
+        }
+    }
+    *out = s;
+    return PMIX_SUCCESS;
+}
+
+/* ---- running it ----------------------------------------------------------------------------- */
+
+typedef struct {
+    child_t *c;
+    int rc;
+} answer_t;
+
+/* rte thread: tell the requester how the start went. */
+static void answer_in_rte(void *arg)
+{
+    answer_t *a = arg;
+    child_t *c = a->c;
+    pmix_status_t st = WU_SUCCESS == a->rc         ? PMIX_SUCCESS
+                       : WU_ERR_NOT_FOUND == a->rc ? PMIX_ERR_JOB_EXE_NOT_FOUND
+                                                   : PMIX_ERR_JOB_FAILED_TO_LAUNCH;
+    free(a);
+    if (c->answered) {
+        return;
+    }
+    c->answered = true;
+    if (NULL != c->call) {
+        wu_dmsg_t m;
+        PMIX_DATA_BUFFER_CONSTRUCT(&m);
+        if (PMIX_SUCCESS == st) {
+            st = wu_dmsg_put_str(&m, c->job->nspace);
+        }
+        wu_rte_rpc_answer(c->call, st, &m);
+        c->call = NULL;
+    } else if (NULL != c->cbfunc) {
+        pmix_nspace_t ns;
+        PMIX_LOAD_NSPACE(ns, PMIX_SUCCESS == st ? c->job->nspace : "");
+        c->cbfunc(st, ns, c->cbdata);
+    }
+}
+
+static void launched(rte_job_t *job, int rc, void *arg)
+{
+    answer_t *a = malloc(sizeof *a);
+    (void)job;
+    if (NULL == a) {
+        return; /* the requester waits until the job's end frees it: out of memory is rare */
+    }
+    a->c = arg;
+    a->rc = rc;
+    if (WU_SUCCESS != wu_progress_shift(wu_rte_progress(), answer_in_rte, a)) {
+        free(a);
+    }
+}
+
+static void ended_in_rte(void *arg)
+{
+    child_t *c = arg;
+    answer_t *a = malloc(sizeof *a);
+    if (NULL != a) {
+        a->c = c;
+        a->rc = WU_ERR_SILENT; /* never started: the requester learns it now */
+        answer_in_rte(a);
+    }
+    c->ended = true;
+}
+
+static void *runner(void *arg)
+{
+    child_t *c = arg;
+    wu_rte_spec_t *spec = c->job->own_app;
+    (void)wu_rte_run_child(c->job, launched, c); /* frees the job */
+    spec_free(spec);
+    if (WU_SUCCESS != wu_progress_shift(wu_rte_progress(), ended_in_rte, c)) {
+        c->ended = true; /* the rte thread is gone: nobody else reads it */
+    }
+    return NULL;
+}
+
+/* rte thread: start a child job for proc; answer through cbfunc or call. */
+static void start_child(const pmix_proc_t *proc, const pmix_info_t *info, size_t ninfo,
+                        const pmix_app_t *apps, size_t napps, pmix_spawn_cbfunc_t cbfunc,
+                        void *cbdata, wu_rte_rpc_t *call)
+{
+    wu_rte_spec_t *spec = NULL;
+    child_t *c = NULL;
+    bool independent = false;
+    uint32_t np = 0;
+    pmix_status_t st = NULL == wu_rte_job || wu_rte_job->terminating
+                           ? PMIX_ERR_JOB_TERMINATED /* the session is ending */
+                           : make_spec(info, ninfo, apps, napps, &spec, &independent);
+    if (PMIX_SUCCESS == st && WU_SUCCESS != wu_rte_spec_check(spec, &np)) {
+        st = PMIX_ERR_BAD_PARAM;
+    }
+    if (PMIX_SUCCESS == st && NULL == (c = calloc(1, sizeof *c))) {
+        st = PMIX_ERR_NOMEM;
+    }
+    if (PMIX_SUCCESS == st && NULL == (c->job = wu_rte_job_new(spec, np))) {
+        st = PMIX_ERR_NOMEM;
+    }
+    if (PMIX_SUCCESS == st) {
+        c->job->child = true;
+        c->job->parent = *proc;
+        c->job->independent = independent;
+        c->job->own_app = spec;
+        c->cbfunc = cbfunc;
+        c->cbdata = cbdata;
+        c->call = call;
+        if (0 != pthread_create(&c->thread, NULL, runner, c)) {
+            st = PMIX_ERR_OUT_OF_RESOURCE;
+        }
+    }
+    if (PMIX_SUCCESS != st) {
+        if (NULL != c && NULL != c->job) {
+            wu_rte_job_discard(c->job); /* never set up */
+        }
+        free(c);
+        spec_free(spec);
+        if (NULL != call) {
+            wu_rte_rpc_answer(call, st, NULL);
+        } else if (NULL != cbfunc) {
+            pmix_nspace_t ns;
+            PMIX_LOAD_NSPACE(ns, "");
+            cbfunc(st, ns, cbdata);
+        }
+        return;
+    }
+    c->next = children;
+    children = c;
+}
+
+/* ---- requests --------------------------------------------------------------------------------- */
+
+typedef struct {
+    pmix_proc_t proc;
+    pmix_info_t *info;
+    size_t ninfo;
+    pmix_app_t *apps;
+    size_t napps;
+    pmix_spawn_cbfunc_t cbfunc;
+    void *cbdata;
+} sreq_t;
+
+static void sreq_free(sreq_t *r)
+{
+    if (NULL != r->info) {
+        PMIX_INFO_FREE(r->info, r->ninfo);
+    }
+    if (NULL != r->apps) {
+        PMIX_APP_FREE(r->apps, r->napps);
+    }
+    free(r);
+}
+
+static pmix_status_t pack_req(const sreq_t *r, wu_dmsg_t *m)
+{
+    pmix_status_t rc = wu_dmsg_put_proc(m, &r->proc);
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_put_u32(m, (uint32_t)r->ninfo) : rc;
+    if (PMIX_SUCCESS == rc && 0 < r->ninfo) {
+        rc = PMIx_Data_pack(NULL, m, r->info, (int32_t)r->ninfo, PMIX_INFO);
+    }
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_put_u32(m, (uint32_t)r->napps) : rc;
+    if (PMIX_SUCCESS == rc) {
+        rc = PMIx_Data_pack(NULL, m, r->apps, (int32_t)r->napps, PMIX_APP);
+    }
+    return rc;
+}
+
+/* wired: the head's answer. */
+static void rpc_done(pmix_status_t st, wu_dmsg_t *payload, void *arg)
+{
+    sreq_t *r = arg;
+    char *ns = NULL;
+    pmix_nspace_t nspace;
+    if (PMIX_SUCCESS == st &&
+        (NULL == payload || PMIX_SUCCESS != wu_dmsg_get_str(payload, &ns) || NULL == ns)) {
+        st = PMIX_ERR_UNPACK_FAILURE;
+    }
+    PMIX_LOAD_NSPACE(nspace, PMIX_SUCCESS == st ? ns : "");
+    r->cbfunc(st, nspace, r->cbdata);
+    free(ns);
+    sreq_free(r);
+}
+
+static void sreq_in_rte(void *arg)
+{
+    sreq_t *r = arg;
+    if (wu_rte_daemon_mode) {
+        wu_dmsg_t m;
+        pmix_status_t rc;
+        PMIX_DATA_BUFFER_CONSTRUCT(&m);
+        if (PMIX_SUCCESS != (rc = pack_req(r, &m))) {
+            pmix_nspace_t ns;
+            PMIX_DATA_BUFFER_DESTRUCT(&m);
+            PMIX_LOAD_NSPACE(ns, "");
+            r->cbfunc(rc, ns, r->cbdata);
+            sreq_free(r);
+            return;
+        }
+        wu_rte_rpc_call(WU_RTE_RPC_SPAWN, &m, rpc_done, r);
+        return;
+    }
+    start_child(&r->proc, r->info, r->ninfo, r->apps, r->napps, r->cbfunc, r->cbdata, NULL);
+    sreq_free(r);
+}
+
+/* Deep copies of n apps into dst (made with PMIX_APP_CREATE), through the public API. */
+static pmix_status_t copy_apps(pmix_app_t *dst, const pmix_app_t *src, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        void *one = NULL;
+        pmix_status_t rc = PMIx_Data_copy(&one, (void *)&src[i], PMIX_APP);
+        if (PMIX_SUCCESS != rc) {
+            return rc;
+        }
+        dst[i] = *(pmix_app_t *)one; /* its fields are dst's now */
+        free(one);
+    }
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t wu_rte_children_spawn(const pmix_proc_t *proc, const pmix_info_t job_info[],
+                                    size_t ninfo, const pmix_app_t apps[], size_t napps,
+                                    pmix_spawn_cbfunc_t cbfunc, void *cbdata)
+{
+    sreq_t *r = calloc(1, sizeof *r);
+    pmix_status_t rc = NULL == r ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
+    if (PMIX_SUCCESS == rc) {
+        r->proc = *proc;
+        r->cbfunc = cbfunc;
+        r->cbdata = cbdata;
+        PMIX_APP_CREATE(r->apps, napps);
+        r->napps = NULL != r->apps ? napps : 0;
+        rc = NULL == r->apps ? PMIX_ERR_NOMEM : copy_apps(r->apps, apps, napps);
+    }
+    if (PMIX_SUCCESS == rc && 0 < ninfo) {
+        PMIX_INFO_CREATE(r->info, ninfo);
+        r->ninfo = NULL != r->info ? ninfo : 0;
+        for (size_t i = 0; PMIX_SUCCESS == rc && i < r->ninfo; i++) {
+            rc = PMIx_Info_xfer(&r->info[i], &job_info[i]);
+        }
+        rc = NULL == r->info ? PMIX_ERR_NOMEM : rc;
+    }
+    if (PMIX_SUCCESS == rc && WU_SUCCESS != wu_progress_shift(wu_rte_progress(), sreq_in_rte, r)) {
+        rc = PMIX_ERR_INIT;
+    }
+    if (PMIX_SUCCESS != rc && NULL != r) {
+        sreq_free(r);
+    }
+    return rc;
+}
+
+void wu_rte_children_serve(wu_rte_rpc_t *call, wu_dmsg_t *args)
+{
+    pmix_proc_t proc;
+    uint32_t ninfo = 0, napps = 0;
+    int32_t cnt;
+    pmix_info_t *info = NULL;
+    pmix_app_t *apps = NULL;
+    pmix_status_t rc = wu_dmsg_get_proc(args, &proc);
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_get_u32(args, &ninfo) : rc;
+    if (PMIX_SUCCESS == rc && ninfo > 4096) {
+        rc = PMIX_ERR_BAD_PARAM;
+    }
+    if (PMIX_SUCCESS == rc && 0 < ninfo) {
+        PMIX_INFO_CREATE(info, ninfo);
+        cnt = (int32_t)ninfo;
+        rc = NULL == info ? PMIX_ERR_NOMEM : PMIx_Data_unpack(NULL, args, info, &cnt, PMIX_INFO);
+    }
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_get_u32(args, &napps) : rc;
+    if (PMIX_SUCCESS == rc && (0 == napps || napps > 4096)) {
+        rc = PMIX_ERR_BAD_PARAM;
+    }
+    if (PMIX_SUCCESS == rc) {
+        PMIX_APP_CREATE(apps, napps);
+        cnt = (int32_t)napps;
+        rc = NULL == apps ? PMIX_ERR_NOMEM : PMIx_Data_unpack(NULL, args, apps, &cnt, PMIX_APP);
+    }
+    if (PMIX_SUCCESS == rc) {
+        start_child(&proc, info, ninfo, apps, napps, NULL, NULL, call);
+    } else {
+        wu_rte_rpc_answer(call, rc, NULL);
+    }
+    if (NULL != info) {
+        PMIX_INFO_FREE(info, ninfo);
+    }
+    if (NULL != apps) {
+        PMIX_APP_FREE(apps, napps);
+    }
+}
+
+/* ---- ends ---------------------------------------------------------------------------------- */
+
+void wu_rte_children_fail(int status)
+{
+    for (child_t *c = children; NULL != c; c = c->next) {
+        if (!c->ended && !c->job->independent && !c->job->terminating) {
+            wu_rte_job_fail(c->job, 0 != status ? status : 1);
+        }
+    }
+}
+
+void wu_rte_children_signal(int sig)
+{
+    for (child_t *c = children; NULL != c; c = c->next) {
+        if (!c->ended && NULL != c->job->pls) {
+            (void)wu_pls_signal_job(c->job->pls, SIGTSTP == sig ? SIGSTOP : sig);
+        }
+    }
+}
+
+/* rte thread: a child whose thread is done, unlinked (NULL: none left but running ones);
+ * *running: whether any is still running. */
+static void take_ended(wu_wait_call_t *call)
+{
+    child_t **pc, *found = NULL;
+    bool running = false;
+    for (pc = &children; NULL != *pc; pc = &(*pc)->next) {
+        if ((*pc)->ended) {
+            found = *pc;
+            *pc = found->next;
+            break;
+        }
+    }
+    for (child_t *c = children; NULL != c; c = c->next) {
+        running = running || !c->ended;
+    }
+    *(child_t **)call->cbdata = found;
+    wu_wait_call_done(call, running ? 1 : 0);
+}
+
+void wu_rte_children_wait(void)
+{
+    for (;;) {
+        child_t *c = NULL;
+        int running = wu_progress_shift_wait(wu_rte_progress(), take_ended, &c, 0);
+        if (NULL != c) {
+            (void)pthread_join(c->thread, NULL);
+            free(c);
+            continue;
+        }
+        if (running <= 0) {
+            return;
+        }
+        usleep(20 * 1000); /* a child job still runs: its end is its own (or its parent's) */
+    }
+}

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wu_rte_rpc.c -- requests of the daemons to the head node and their answers (wu_rte_rpc.h):
+ * the daemon's list of requests waiting, the head's dispatch by operation. */
+#include "pmix/rte/wu_rte_rpc.h"
+#include "pmix/rte/wu_rte_dvm_int.h"
+#include "pmix/rte/wu_rte_internal.h"
+#include "pmix/rte/wu_rte_pubsub.h"
+#include "pmix/rte/wu_rte_connect.h"
+
+#include <stdlib.h>
+
+/* ---- the daemon's side ------------------------------------------------------------------- */
+
+typedef struct waiting {
+    struct waiting *next;
+    uint64_t id;
+    wu_rte_rpc_done_fn done;
+    void *arg;
+} waiting_t;
+
+static waiting_t *waiting;
+static uint64_t next_id;
+
+void wu_rte_rpc_call(uint32_t op, wu_dmsg_t *args, wu_rte_rpc_done_fn done, void *arg)
+{
+    waiting_t *w = calloc(1, sizeof *w);
+    wu_dmsg_t m;
+    pmix_status_t rc = NULL == w ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
+    PMIX_DATA_BUFFER_CONSTRUCT(&m);
+    if (PMIX_SUCCESS == rc) {
+        w->id = ++next_id;
+        w->done = done;
+        w->arg = arg;
+        rc = wu_dmsg_put_u32(&m, wu_rte_daemon_node());
+        rc = PMIX_SUCCESS == rc ? wu_dmsg_put_u64(&m, w->id) : rc;
+        rc = PMIX_SUCCESS == rc ? wu_dmsg_put_u32(&m, op) : rc;
+        rc = PMIX_SUCCESS == rc ? wu_dmsg_put_bytes(&m, args->base_ptr, args->bytes_used) : rc;
+    }
+    PMIX_DATA_BUFFER_DESTRUCT(args);
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_rte_daemon_send(WU_DMSG_RPC, &m);
+    } else {
+        PMIX_DATA_BUFFER_DESTRUCT(&m);
+    }
+    if (PMIX_SUCCESS != rc) {
+        free(w);
+        done(rc, NULL, arg);
+        return;
+    }
+    w->next = waiting;
+    waiting = w;
+}
+
+void wu_rte_rpc_on_reply(wu_dmsg_t *m)
+{
+    uint32_t origin = 0;
+    uint64_t id = 0;
+    int32_t st = PMIX_ERROR;
+    char *p = NULL;
+    size_t n = 0;
+    waiting_t **pw, *w;
+    wu_dmsg_t payload;
+    if (PMIX_SUCCESS != wu_dmsg_get_u32(m, &origin) || PMIX_SUCCESS != wu_dmsg_get_u64(m, &id) ||
+        PMIX_SUCCESS != wu_dmsg_get_i32(m, &st) || PMIX_SUCCESS != wu_dmsg_get_bytes(m, &p, &n)) {
+        free(p);
+        return; /* what cannot be read cannot be matched: its request waits for the head */
+    }
+    for (pw = &waiting; NULL != *pw && (*pw)->id != id; pw = &(*pw)->next) {
+    }
+    if (NULL == (w = *pw)) {
+        free(p);
+        return;
+    }
+    *pw = w->next;
+    PMIX_DATA_BUFFER_CONSTRUCT(&payload);
+    if (n > 0) {
+        pmix_byte_object_t bo = {.bytes = p, .size = n};
+        if (PMIX_SUCCESS != PMIx_Data_load(&payload, &bo)) { /* takes p */
+            free(p);
+            st = PMIX_ERR_NOMEM;
+        }
+    }
+    w->done(st, n > 0 ? &payload : NULL, w->arg);
+    PMIX_DATA_BUFFER_DESTRUCT(&payload);
+    free(w);
+}
+
+void wu_rte_rpc_fail_all(pmix_status_t status)
+{
+    while (NULL != waiting) {
+        waiting_t *w = waiting;
+        waiting = w->next;
+        w->done(status, NULL, w->arg);
+        free(w);
+    }
+}
+
+/* ---- the head's side --------------------------------------------------------------------- */
+
+struct wu_rte_rpc {
+    uint32_t origin;
+    uint64_t id;
+};
+
+void wu_rte_rpc_serve(struct rte_dvm *dvm, uint32_t origin, wu_dmsg_t *m)
+{
+    uint32_t from = 0, op = 0;
+    uint64_t id = 0;
+    char *p = NULL;
+    size_t n = 0;
+    wu_rte_rpc_t *call;
+    wu_dmsg_t args;
+    (void)dvm;
+    if (PMIX_SUCCESS != wu_dmsg_get_u32(m, &from) || PMIX_SUCCESS != wu_dmsg_get_u64(m, &id) ||
+        PMIX_SUCCESS != wu_dmsg_get_u32(m, &op) || PMIX_SUCCESS != wu_dmsg_get_bytes(m, &p, &n) ||
+        NULL == (call = calloc(1, sizeof *call))) {
+        free(p); /* without its id the answer could not be matched */
+        return;
+    }
+    call->origin = origin; /* the answer goes to the sender */
+    call->id = id;
+    if (from != origin) {
+        free(p); /* a daemon speaks for its own node only */
+        wu_rte_rpc_answer(call, PMIX_ERR_BAD_PARAM, NULL);
+        return;
+    }
+    PMIX_DATA_BUFFER_CONSTRUCT(&args);
+    if (n > 0) {
+        pmix_byte_object_t bo = {.bytes = p, .size = n};
+        if (PMIX_SUCCESS != PMIx_Data_load(&args, &bo)) {
+            free(p);
+            wu_rte_rpc_answer(call, PMIX_ERR_NOMEM, NULL);
+            return;
+        }
+    }
+    switch (op) {
+    case WU_RTE_RPC_PUBLISH:
+    case WU_RTE_RPC_LOOKUP:
+    case WU_RTE_RPC_UNPUBLISH:
+        wu_rte_pubsub_serve(call, op, &args);
+        break;
+    case WU_RTE_RPC_CONNECT:
+        wu_rte_connect_serve(call, &args);
+        break;
+    case WU_RTE_RPC_SPAWN:
+        wu_rte_children_serve(call, &args);
+        break;
+    default:
+        wu_rte_rpc_answer(call, PMIX_ERR_NOT_SUPPORTED, NULL); /* a newer daemon's request */
+        break;
+    }
+    PMIX_DATA_BUFFER_DESTRUCT(&args);
+}
+
+uint32_t wu_rte_rpc_origin(const wu_rte_rpc_t *call)
+{
+    return call->origin;
+}
+
+void wu_rte_rpc_answer(wu_rte_rpc_t *call, pmix_status_t status, wu_dmsg_t *reply)
+{
+    rte_job_t *job = wu_rte_job;
+    wu_dmsg_t m;
+    pmix_status_t rc;
+    PMIX_DATA_BUFFER_CONSTRUCT(&m);
+    rc = wu_dmsg_put_u32(&m, call->origin);
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_put_u64(&m, call->id) : rc;
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_put_i32(&m, status) : rc;
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_put_bytes(&m, NULL != reply ? reply->base_ptr : NULL,
+                                                NULL != reply ? reply->bytes_used : 0)
+                            : rc;
+    if (NULL != reply) {
+        PMIX_DATA_BUFFER_DESTRUCT(reply);
+    }
+    if (PMIX_SUCCESS == rc && NULL != job && NULL != job->dvm) {
+        wu_rte_dvm_send_to(job->dvm, call->origin, WU_DMSG_RPC_REP, &m);
+    } else {
+        PMIX_DATA_BUFFER_DESTRUCT(&m);
+    }
+    free(call);
+}

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* e2e_spawn.c -- PMIx_Spawn under wrun (issue 14).
+ *
+ *   e2e_spawn parent DIR   rank 0 spawns 2 children (this program, "child") with an environment
+ *                          variable and DIR as working directory; parents and children connect;
+ *                          each side reads the other's job data and what rank 0 of the other
+ *                          committed; the children check PMIX_PARENT_ID, PMIX_SPAWNED, their
+ *                          variable and directory
+ *   e2e_spawn badexe       spawning a program that does not exist fails, the job goes on
+ *   e2e_spawn elsewhere    spawning onto another host is refused (not supported yet)
+ *   e2e_spawn failchild    a child that exits 3 ends the parent's job too
+ *   e2e_spawn sep          the same with PMIX_REPORT_CHILD_SEP: the parent's job goes on
+ * Each process prints "spawn MODE: rank R ok" at the end. */
+#include "e2e_util.h"
+
+static char prog[4096];
+
+static pmix_status_t spawn(const char *mode, int np, const char *dir, bool sep, const char *host,
+                           char *ns)
+{
+    pmix_app_t app;
+    pmix_info_t info[2];
+    size_t ninfo = 0;
+    char *argv[] = {prog, (char *)mode, NULL};
+    char *env[] = {"WU_SPAWN_TEST=42", NULL};
+    pmix_status_t rc;
+    PMIX_APP_CONSTRUCT(&app);
+    app.cmd = strdup(prog);
+    app.argv = argv;
+    app.env = env;
+    app.maxprocs = np;
+    if (NULL != dir) {
+        app.cwd = strdup(dir);
+    }
+    if (sep) {
+        bool yes = true;
+        PMIX_INFO_LOAD(&info[ninfo++], PMIX_REPORT_CHILD_SEP, &yes, PMIX_BOOL);
+    }
+    if (NULL != host) {
+        PMIX_INFO_LOAD(&info[ninfo++], PMIX_HOST, host, PMIX_STRING);
+    }
+    rc = PMIx_Spawn(info, ninfo, &app, 1, ns);
+    app.argv = NULL;
+    app.env = NULL;
+    PMIX_APP_DESTRUCT(&app);
+    for (size_t i = 0; i < ninfo; i++) {
+        PMIX_INFO_DESTRUCT(&info[i]);
+    }
+    return rc;
+}
+
+static void put_commit(const char *key, const char *val)
+{
+    pmix_value_t v;
+    PMIX_VALUE_LOAD(&v, val, PMIX_STRING);
+    E2E_RC(PMIx_Put(PMIX_GLOBAL, key, &v), key);
+    PMIX_VALUE_DESTRUCT(&v);
+    E2E_RC(PMIx_Commit(), "PMIx_Commit");
+}
+
+/* Connect with the other job (all of it) and check its size and what its rank 0 committed. */
+static void meet(const char *other, uint32_t want_size, const char *key, const char *want)
+{
+    pmix_proc_t both[2];
+    pmix_value_t *v;
+    pmix_status_t st;
+    PMIX_LOAD_PROCID(&both[0], e2e_me.nspace, PMIX_RANK_WILDCARD);
+    PMIX_LOAD_PROCID(&both[1], other, PMIX_RANK_WILDCARD);
+    E2E_RC(PMIx_Connect(both, 2, NULL, 0), "PMIx_Connect of parents and children");
+    v = e2e_get(other, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE, NULL, 0, &st);
+    E2E_RC(st, "Get of the other job's size");
+    E2E_CHECK(0 == want_size ? v->data.uint32 > 0 : v->data.uint32 == want_size,
+              "the other job has %u ranks, not %u", v->data.uint32, want_size);
+    e2e_free_value(v);
+    v = e2e_get(other, 0, key, NULL, 0, &st);
+    E2E_RC(st, key);
+    E2E_CHECK(PMIX_STRING == v->type && 0 == strcmp(want, v->data.string), "%s: '%s'", key,
+              v->data.string);
+    e2e_free_value(v);
+    E2E_RC(PMIx_Disconnect(both, 2, NULL, 0), "PMIx_Disconnect");
+}
+
+static void parent(const char *dir, uint32_t size)
+{
+    char ns[PMIX_MAX_NSLEN + 1] = "";
+    pmix_value_t v;
+    e2e_step("spawn");
+    put_commit("wu.parent", "from the parent");
+    if (0 == e2e_me.rank) {
+        E2E_RC(spawn("child", 2, dir, false, NULL, ns), "PMIx_Spawn");
+        E2E_CHECK('\0' != ns[0] && 0 != strcmp(ns, e2e_me.nspace), "the new namespace '%s'", ns);
+        /* the other ranks learn it */
+        PMIX_VALUE_LOAD(&v, ns, PMIX_STRING);
+        E2E_RC(PMIx_Put(PMIX_GLOBAL, "wu.child.ns", &v), "Put of the namespace");
+        PMIX_VALUE_DESTRUCT(&v);
+        E2E_RC(PMIx_Commit(), "PMIx_Commit");
+    }
+    E2E_RC(PMIx_Fence(NULL, 0, NULL, 0), "PMIx_Fence");
+    if (0 != e2e_me.rank) {
+        pmix_value_t *got;
+        pmix_status_t st;
+        got = e2e_get(e2e_me.nspace, 0, "wu.child.ns", NULL, 0, &st);
+        E2E_RC(st, "Get of the children's namespace");
+        snprintf(ns, sizeof ns, "%s", got->data.string);
+        e2e_free_value(got);
+    }
+    e2e_step("meet the children");
+    meet(ns, 2, "wu.child", "from a child");
+    (void)size;
+}
+
+static void child(void)
+{
+    pmix_value_t *v;
+    pmix_status_t st;
+    pmix_proc_t *par;
+    char cwd[4096];
+    const char *var = getenv("WU_SPAWN_TEST");
+    e2e_step("child: what it was given");
+    E2E_CHECK(NULL != var && 0 == strcmp(var, "42"), "WU_SPAWN_TEST is '%s'",
+              NULL != var ? var : "(unset)");
+    E2E_CHECK(NULL != getcwd(cwd, sizeof cwd) && NULL != strstr(cwd, "spawn-wdir"),
+              "the working directory is %s", cwd);
+    v = e2e_get(e2e_me.nspace, e2e_me.rank, PMIX_PARENT_ID, NULL, 0, &st);
+    E2E_RC(st, "Get of PMIX_PARENT_ID");
+    E2E_CHECK(PMIX_PROC == v->type && NULL != v->data.proc && 0 == v->data.proc->rank,
+              "PMIX_PARENT_ID: type %d", v->type);
+    par = v->data.proc;
+    v->data.proc = NULL;
+    e2e_free_value(v);
+    v = e2e_get(e2e_me.nspace, PMIX_RANK_WILDCARD, PMIX_SPAWNED, NULL, 0, &st);
+    E2E_RC(st, "Get of PMIX_SPAWNED");
+    E2E_CHECK(PMIX_BOOL == v->type && v->data.flag, "PMIX_SPAWNED is not true");
+    e2e_free_value(v);
+    put_commit("wu.child", "from a child");
+    e2e_step("child: meet the parents");
+    meet(par->nspace, 0, "wu.parent", "from the parent");
+    PMIX_PROC_FREE(par, 1);
+}
+
+int main(int argc, char **argv)
+{
+    pmix_value_t *v;
+    pmix_proc_t wild;
+    uint32_t size;
+    char ns[PMIX_MAX_NSLEN + 1];
+    const char *mode = argc > 1 ? argv[1] : "";
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (NULL == realpath(argv[0], prog)) {
+        snprintf(prog, sizeof prog, "%s", argv[0]);
+    }
+    e2e_step("init");
+    E2E_RC(PMIx_Init(&e2e_me, NULL, 0), "PMIx_Init");
+    PMIX_LOAD_PROCID(&wild, e2e_me.nspace, PMIX_RANK_WILDCARD);
+    E2E_RC(PMIx_Get(&wild, PMIX_JOB_SIZE, NULL, 0, &v), "Get job size");
+    size = v->data.uint32;
+    PMIX_VALUE_RELEASE(v);
+    if (0 == strcmp(mode, "parent") && argc > 2) {
+        parent(argv[2], size);
+    } else if (0 == strcmp(mode, "child")) {
+        child();
+    } else if (0 == strcmp(mode, "badexe")) {
+        e2e_step("badexe");
+        snprintf(prog, sizeof prog, "/nonexistent/wu-no-such-program");
+        E2E_CHECK(PMIX_SUCCESS != spawn("x", 1, NULL, false, NULL, ns),
+                  "spawning a missing program succeeded");
+    } else if (0 == strcmp(mode, "elsewhere")) {
+        e2e_step("elsewhere");
+        E2E_RC_IS(spawn("x", 1, NULL, false, "wu-no-such-host", ns), PMIX_ERR_NOT_SUPPORTED,
+                  "PMIx_Spawn onto another host");
+    } else if (0 == strcmp(mode, "failchild") || 0 == strcmp(mode, "sep")) {
+        e2e_step("spawn a failing child");
+        E2E_RC(spawn("exit3", 1, NULL, 0 == strcmp(mode, "sep"), NULL, ns), "PMIx_Spawn");
+        /* failchild: the child's failure ends this job (a signal ends this sleep); sep: not */
+        sleep(0 == strcmp(mode, "sep") ? 3 : 60);
+    } else if (0 == strcmp(mode, "exit3")) {
+        PMIx_Finalize(NULL, 0);
+        return 3;
+    } else {
+        e2e_fail("usage: e2e_spawn parent DIR | badexe | elsewhere | failchild | sep");
+    }
+    e2e_step("finalize");
+    E2E_RC(PMIx_Finalize(NULL, 0), "PMIx_Finalize");
+    printf("spawn %s: rank %u ok\n", mode, e2e_me.rank);
+    return 0;
+}
