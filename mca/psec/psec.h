@@ -16,6 +16,10 @@
  *    WU_PSEC_TOKEN_ENV (or a file in its private session directory), the client sends it back
  *    as its credential (create_cred) and the server compares it in constant time. The uid and gid
  *    of such a peer are unknown (reported as -1).
+ * Credentials for PMIx_Get_credential / PMIx_Validate_credential: a server issues one to a
+ * connected client, naming the identity it verified (issue_cred), and later checks one that
+ * any process hands it (check_cred). native's is a message authentication code under a key the
+ * server keeps to itself, so only the server that issued one validates it.
  * A refused peer gets PMIX_ERR_INVALID_CRED and one help message saying what was expected and
  * what connected. Component "none" accepts everyone and runs only when named
  * (PMIX_MCA_psec=none); it warns once that security is off. */
@@ -25,6 +29,7 @@
 #include "mca/base/wu_mca.h"
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #define WU_psec_VERSION 1u
@@ -45,6 +50,14 @@ typedef struct wu_psec_peer {
     pid_t pid;
 } wu_psec_peer_t;
 
+/* Whose credential: the identity a server verified when the process connected. */
+typedef struct wu_psec_id {
+    uid_t uid;
+    gid_t gid;
+    char nspace[256]; /* NUL-terminated, at most 255 characters (PMIX_MAX_NSLEN) */
+    uint32_t rank;
+} wu_psec_id_t;
+
 typedef struct wu_psec_module {
     /* the mode's name, as advertised in PMIX_SECURITY_MODE and sent by clients ("native") */
     const char *mode;
@@ -63,6 +76,13 @@ typedef struct wu_psec_module {
      * connected identity), WU_ERR_BAD_PARAM (fd is not a connected socket) or WU_ERR_SYS. */
     int (*validate_peer)(int fd, uid_t want_uid, gid_t want_gid, const char *cred, size_t len,
                          wu_psec_peer_t *got);
+    /* Server side: a credential naming who (malloc'd, *len bytes), valid for this server's
+     * check_cred. WU_ERR_NOMEM, WU_ERR_SYS (no random key). NULL function: the mode issues
+     * no credentials. */
+    int (*issue_cred)(const wu_psec_id_t *who, char **cred, size_t *len);
+    /* Server side: check a credential; on success *who is whom it names. PMIX_ERR_INVALID_CRED
+     * when this server did not issue it (or it was altered). */
+    int (*check_cred)(const char *cred, size_t len, wu_psec_id_t *who);
 } wu_psec_module_t;
 
 /* Exported: DSO components log on the framework stream. */
@@ -84,6 +104,10 @@ int wu_psec_base_check_mode(const char *requested);
 int wu_psec_base_create_cred(int fd, char **cred, size_t *len);
 int wu_psec_base_validate_peer(int fd, uid_t want_uid, gid_t want_gid, const char *cred, size_t len,
                                wu_psec_peer_t *got);
+/* Issue / check a credential (see issue_cred, check_cred); WU_ERR_INIT if not open,
+ * PMIX_ERR_NOT_SUPPORTED if the mode has no credentials. */
+int wu_psec_base_issue_cred(const wu_psec_id_t *who, char **cred, size_t *len);
+int wu_psec_base_check_cred(const char *cred, size_t len, wu_psec_id_t *who);
 /* The server's TCP token; *token is set to NULL (and WU_SUCCESS returned) if the mode has none. */
 int wu_psec_base_server_token(const char **token);
 

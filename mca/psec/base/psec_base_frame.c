@@ -86,3 +86,29 @@ int wu_psec_base_server_token(const char **token)
     *token = NULL;
     return NULL == m->server_token ? WU_SUCCESS : m->server_token(token);
 }
+
+int wu_psec_base_issue_cred(const wu_psec_id_t *who, char **cred, size_t *len)
+{
+    const wu_psec_module_t *m = wu_psec_base_module();
+    if (NULL == m) {
+        return WU_ERR_INIT;
+    }
+    if (NULL == who || NULL == cred || NULL == len) {
+        return WU_ERR_BAD_PARAM;
+    }
+    *cred = NULL;
+    *len = 0;
+    return NULL == m->issue_cred ? PMIX_ERR_NOT_SUPPORTED : m->issue_cred(who, cred, len);
+}
+
+int wu_psec_base_check_cred(const char *cred, size_t len, wu_psec_id_t *who)
+{
+    const wu_psec_module_t *m = wu_psec_base_module();
+    if (NULL == m) {
+        return WU_ERR_INIT;
+    }
+    if (NULL == who || (NULL == cred && 0 < len)) {
+        return WU_ERR_BAD_PARAM;
+    }
+    return NULL == m->check_cred ? PMIX_ERR_NOT_SUPPORTED : m->check_cred(cred, len, who);
+}

@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* psec_native.c -- psec component "native": the kernel's peer credentials on Unix-domain
- * sockets (SO_PEERCRED), a server-made random token compared in constant time on TCP. */
+ * sockets (SO_PEERCRED), a server-made random token compared in constant time on TCP, and
+ * credentials for PMIx_Get_credential: the text
+ *     wucred1:<uid>:<gid>:<rank>:<seconds since the epoch>:<nspace>:<tag>
+ * where tag is 32 hex digits, two SipHash-2-4 values of everything before it under two 16-byte
+ * keys this server draws at random and never shows. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* struct ucred */
 #endif
 #include "mca/psec/psec.h"
 #include "opal/util/wu_show_help.h"
+#include "opal/util/wu_siphash.h"
 #include "pmix_common.h"
 
 #include <arpa/inet.h>
@@ -18,6 +23,7 @@
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 
 #define TOKEN_BYTES 32
 
@@ -44,12 +50,11 @@ static void id_text(char *buf, size_t size, unsigned id)
     }
 }
 
-static int make_token(void)
+static int fill_random(unsigned char *raw, size_t size)
 {
-    unsigned char raw[TOKEN_BYTES];
     size_t have = 0;
-    while (have < sizeof raw) {
-        ssize_t n = getrandom(raw + have, sizeof raw - have, 0);
+    while (have < size) {
+        ssize_t n = getrandom(raw + have, size - have, 0);
         if (n < 0) {
             if (EINTR == errno) {
                 continue;
@@ -57,6 +62,15 @@ static int make_token(void)
             return WU_ERR_SYS;
         }
         have += (size_t)n;
+    }
+    return WU_SUCCESS;
+}
+
+static int make_token(void)
+{
+    unsigned char raw[TOKEN_BYTES];
+    if (WU_SUCCESS != fill_random(raw, sizeof raw)) {
+        return WU_ERR_SYS;
     }
     for (size_t i = 0; i < sizeof raw; i++) {
         snprintf(token + 2 * i, 3, "%02x", raw[i]);
@@ -192,11 +206,96 @@ static int native_validate_peer(int fd, uid_t want_uid, gid_t want_gid, const ch
     return WU_SUCCESS;
 }
 
+/* ---- credentials ---------------------------------------------------------------------------- */
+
+#define CRED_MAGIC    "wucred1:"
+#define CRED_TAG_HEX  32
+#define CRED_MAX_SIZE 512
+
+static unsigned char cred_key[2][WU_SIPHASH_KEY_BYTES];
+static bool cred_key_made;
+
+/* The tag of the n bytes at text, as 32 hex digits and a NUL in out. */
+static int cred_tag(const char *text, size_t n, char out[CRED_TAG_HEX + 1])
+{
+    int rc = WU_SUCCESS;
+    pthread_mutex_lock(&token_lock);
+    if (!cred_key_made) {
+        rc = fill_random(&cred_key[0][0], sizeof cred_key);
+        cred_key_made = WU_SUCCESS == rc;
+    }
+    pthread_mutex_unlock(&token_lock);
+    if (WU_SUCCESS != rc) {
+        return rc;
+    }
+    snprintf(out, CRED_TAG_HEX + 1, "%016llx%016llx",
+             (unsigned long long)wu_siphash24(cred_key[0], text, n),
+             (unsigned long long)wu_siphash24(cred_key[1], text, n));
+    return WU_SUCCESS;
+}
+
+static int native_issue_cred(const wu_psec_id_t *who, char **cred, size_t *len)
+{
+    char body[CRED_MAX_SIZE], tag[CRED_TAG_HEX + 1];
+    int n = snprintf(body, sizeof body, CRED_MAGIC "%u:%u:%u:%lld:%s:", (unsigned)who->uid,
+                     (unsigned)who->gid, who->rank, (long long)time(NULL), who->nspace);
+    int rc;
+    if (n < 0 || (size_t)n + CRED_TAG_HEX >= sizeof body) {
+        return WU_ERR_BAD_PARAM;
+    }
+    if (WU_SUCCESS != (rc = cred_tag(body, (size_t)n, tag))) {
+        return rc;
+    }
+    memcpy(body + n, tag, CRED_TAG_HEX + 1);
+    *len = (size_t)n + CRED_TAG_HEX;
+    *cred = strdup(body);
+    return NULL == *cred ? WU_ERR_NOMEM : WU_SUCCESS;
+}
+
+static int native_check_cred(const char *cred, size_t len, wu_psec_id_t *who)
+{
+    char body[CRED_MAX_SIZE], tag[CRED_TAG_HEX + 1];
+    unsigned uid, gid, rank;
+    long long when;
+    size_t head, nslen;
+    int used = 0, rc;
+
+    memset(who, 0, sizeof *who);
+    if (NULL == cred || len <= CRED_TAG_HEX + sizeof CRED_MAGIC || len >= sizeof body ||
+        NULL != memchr(cred, '\0', len)) {
+        return PMIX_ERR_INVALID_CRED;
+    }
+    memcpy(body, cred, len);
+    body[len] = '\0';
+    head = len - CRED_TAG_HEX; /* the tagged text ends with the ':' before the tag */
+    if (0 != strncmp(body, CRED_MAGIC, sizeof CRED_MAGIC - 1) || ':' != body[head - 1]) {
+        return PMIX_ERR_INVALID_CRED;
+    }
+    if (WU_SUCCESS != (rc = cred_tag(body, head, tag))) {
+        return rc;
+    }
+    if (!same_secret(body + head, CRED_TAG_HEX, tag, CRED_TAG_HEX)) {
+        return PMIX_ERR_INVALID_CRED; /* not ours, or altered */
+    }
+    body[head - 1] = '\0';
+    if (4 != sscanf(body, CRED_MAGIC "%u:%u:%u:%lld:%n", &uid, &gid, &rank, &when, &used) ||
+        0 == used || (nslen = strlen(body + used)) >= sizeof who->nspace) {
+        return PMIX_ERR_INVALID_CRED;
+    }
+    who->uid = (uid_t)uid;
+    who->gid = (gid_t)gid;
+    who->rank = rank;
+    memcpy(who->nspace, body + used, nslen + 1);
+    return WU_SUCCESS;
+}
+
 static const wu_psec_module_t native_module = {
     .mode = "native",
     .create_cred = native_create_cred,
     .server_token = native_server_token,
     .validate_peer = native_validate_peer,
+    .issue_cred = native_issue_cred,
+    .check_cred = native_check_cred,
 };
 
 WU_MCA_COMPONENT(psec, native, .priority = 20,
