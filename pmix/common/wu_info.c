@@ -59,6 +59,30 @@ bool wu_info_flag(const pmix_info_t *info, size_t n, const char *key)
     return NULL != i && PMIX_INFO_TRUE(i);
 }
 
+pmix_status_t wu_info_dup(pmix_info_t **dst, size_t *ndst, const pmix_info_t *src, size_t n)
+{
+    pmix_status_t rc = PMIX_SUCCESS;
+    *dst = NULL;
+    *ndst = 0;
+    if (NULL == src || 0 == n) {
+        return PMIX_SUCCESS;
+    }
+    PMIX_INFO_CREATE(*dst, n);
+    if (NULL == *dst) {
+        return PMIX_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < n && PMIX_SUCCESS == rc; i++) {
+        rc = PMIx_Info_xfer(&(*dst)[i], &src[i]);
+    }
+    if (PMIX_SUCCESS != rc) {
+        PMIX_INFO_FREE(*dst, n);
+        *dst = NULL;
+        return rc;
+    }
+    *ndst = n;
+    return PMIX_SUCCESS;
+}
+
 bool wu_key_ok(const char *key)
 {
     return NULL != key && '\0' != key[0] && strnlen(key, PMIX_MAX_KEYLEN + 1) <= PMIX_MAX_KEYLEN;

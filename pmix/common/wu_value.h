@@ -46,6 +46,9 @@ void wu_darray_destruct(pmix_data_array_t *d);
 const pmix_info_t *wu_info_find(const pmix_info_t *info, size_t n, const char *key);
 /* Is `key` among the `n` infos, with a value that reads as true (PMIX_INFO_TRUE)? */
 bool wu_info_flag(const pmix_info_t *info, size_t n, const char *key);
+/* A deep copy of n infos (*dst NULL and *ndst 0 for none, or on failure): PMIX_SUCCESS,
+ * PMIX_ERR_NOMEM. Freed with PMIX_INFO_FREE(*dst, *ndst). */
+pmix_status_t wu_info_dup(pmix_info_t **dst, size_t *ndst, const pmix_info_t *src, size_t n);
 /* The infos of a PMIX_MODEL_DECLARED event for the programming model declared among info
  * (PMIX_PROGRAMMING_MODEL, PMIX_MODEL_LIBRARY_NAME, PMIX_MODEL_LIBRARY_VERSION,
  * PMIX_THREADING_MODEL; the first of each, copied), followed by PMIX_EVENT_NON_DEFAULT (the
