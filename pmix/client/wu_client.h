@@ -181,6 +181,11 @@ int wu_client_store_blob(const pmix_byte_object_t *bo);
 
 /* wu_client_data.c: free the staged puts (any thread; takes stage_lock). */
 void wu_client_staged_clear(void);
+/* wu_client_group.c: the groups this process is in: their names (wu_argv_free), a group's
+ * members (PMIX_PROC_FREE; PMIX_ERR_NOT_FOUND), and forgetting them all (last finalize). */
+int wu_client_group_names(char ***names);
+int wu_client_group_members(const char *name, pmix_proc_t **members, size_t *n);
+void wu_client_groups_clear(void);
 /* wu_client_topo.c: destroy the node's topology PMIx_Load_topology lent out (last finalize). */
 void wu_client_topo_release(void);
 /* wu_client_misc.c: remove the singleton's registered cleanup paths (progress thread). */

@@ -1,27 +1,381 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wu_client_group.c -- the process-group API (PMIx_Group_*): placeholders returning
- * PMIX_ERR_NOT_SUPPORTED until groups are implemented (see wu_client_stubs.c for the
- * conventions). */
-#include "pmix.h"
+/* wu_client_group.c -- the process-group API (PMIx_Group_*).
+ *
+ * PMIx_Group_construct and PMIx_Group_destruct are collectives of the members, run by the
+ * server (wu_proto.h WU_CMD_GROUP_CONSTRUCT, _DESTRUCT) and, across nodes, its host; the
+ * construct's results (PMIX_GROUP_CONTEXT_ID when PMIX_GROUP_ASSIGN_CONTEXT_ID asked for one,
+ * PMIX_GROUP_MEMBERSHIP) are the same at every member. This process remembers the groups it
+ * is in (their members, for the destruct and for PMIx_Query_info's PMIX_QUERY_GROUP_NAMES and
+ * PMIX_QUERY_GROUP_MEMBERSHIP). A singleton has no server: a group of itself alone is made
+ * here, any other is PMIX_ERR_UNREACH. Invite, join and leave are not implemented yet: they
+ * are stubs (see wu_client_stubs.c for the conventions). */
+#include "pmix/client/wu_client.h"
+#include "pmix/common/wu_pack.h"
+#include "pmix/common/wu_proto.h"
+#include "pmix/common/wu_value.h"
+#include "opal/util/wu_argv.h"
 
-/* Stubs keep their parameter names for documentation; most are unused. */
-#pragma GCC diagnostic ignored "-Wunused-parameter"
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
 
-/* wu-api: stub issue=later */
-pmix_status_t PMIx_Group_construct(const char grp[], const pmix_proc_t procs[], size_t nprocs,
-                                   const pmix_info_t directives[], size_t ndirs,
-                                   pmix_info_t **results, size_t *nresults)
+/* ---- the groups this process is in ------------------------------------------------------ */
+
+typedef struct group {
+    struct group *next;
+    char name[PMIX_MAX_NSLEN + 1];
+    pmix_proc_t *members;
+    size_t nmembers;
+} group_t;
+
+static pthread_mutex_t groups_lock = PTHREAD_MUTEX_INITIALIZER;
+static group_t *groups;
+
+static group_t *find_locked(const char *name)
 {
-    return PMIX_ERR_NOT_SUPPORTED;
+    for (group_t *g = groups; NULL != g; g = g->next) {
+        if (0 == strcmp(g->name, name)) {
+            return g;
+        }
+    }
+    return NULL;
 }
 
-/* wu-api: stub issue=later */
+static void remember(const char *name, const pmix_proc_t *members, size_t n)
+{
+    group_t *g = calloc(1, sizeof *g);
+    if (NULL == g || NULL == (g->members = malloc(n * sizeof *members))) {
+        free(g);
+        return; /* the group works; only its destruct will not find it */
+    }
+    PMIX_LOAD_NSPACE(g->name, name);
+    memcpy(g->members, members, n * sizeof *members);
+    g->nmembers = n;
+    pthread_mutex_lock(&groups_lock);
+    g->next = groups;
+    groups = g;
+    pthread_mutex_unlock(&groups_lock);
+}
+
+static void forget(const char *name)
+{
+    pthread_mutex_lock(&groups_lock);
+    for (group_t **pg = &groups; NULL != *pg; pg = &(*pg)->next) {
+        if (0 == strcmp((*pg)->name, name)) {
+            group_t *g = *pg;
+            *pg = g->next;
+            free(g->members);
+            free(g);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&groups_lock);
+}
+
+int wu_client_group_names(char ***names)
+{
+    int rc = PMIX_SUCCESS;
+    *names = NULL;
+    pthread_mutex_lock(&groups_lock);
+    for (group_t *g = groups; NULL != g && PMIX_SUCCESS == rc; g = g->next) {
+        rc = WU_SUCCESS == wu_argv_append(names, g->name) ? PMIX_SUCCESS : PMIX_ERR_NOMEM;
+    }
+    pthread_mutex_unlock(&groups_lock);
+    return rc;
+}
+
+int wu_client_group_members(const char *name, pmix_proc_t **members, size_t *n)
+{
+    group_t *g;
+    int rc = PMIX_ERR_NOT_FOUND;
+    *members = NULL;
+    *n = 0;
+    pthread_mutex_lock(&groups_lock);
+    if (NULL != (g = find_locked(name))) {
+        PMIX_PROC_CREATE(*members, g->nmembers);
+        rc = NULL == *members ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
+        if (NULL != *members) {
+            memcpy(*members, g->members, g->nmembers * sizeof **members);
+            *n = g->nmembers;
+        }
+    }
+    pthread_mutex_unlock(&groups_lock);
+    return rc;
+}
+
+void wu_client_groups_clear(void)
+{
+    pthread_mutex_lock(&groups_lock);
+    while (NULL != groups) {
+        group_t *g = groups;
+        groups = g->next;
+        free(g->members);
+        free(g);
+    }
+    pthread_mutex_unlock(&groups_lock);
+}
+
+/* ---- a request ------------------------------------------------------------------------------ */
+
+typedef struct {
+    int cmd;
+    char name[PMIX_MAX_NSLEN + 1];
+    pmix_proc_t *procs;
+    size_t nprocs;
+    pmix_info_t *info;
+    size_t ninfo;
+    pmix_info_cbfunc_t infofn; /* construct */
+    pmix_op_cbfunc_t opfn;     /* destruct */
+    void *cbdata;
+} grp_req_t;
+
+static void req_free(grp_req_t *r)
+{
+    free(r->procs);
+    if (NULL != r->info) {
+        PMIX_INFO_FREE(r->info, r->ninfo);
+    }
+    free(r);
+}
+
+static void finish(grp_req_t *r, pmix_status_t status, pmix_info_t *res, size_t nres)
+{
+    if (PMIX_SUCCESS == status) {
+        if (WU_CMD_GROUP_CONSTRUCT == r->cmd) {
+            remember(r->name, r->procs, r->nprocs);
+        } else {
+            forget(r->name);
+        }
+    }
+    if (NULL != r->infofn) {
+        r->infofn(status, res, nres, r->cbdata, NULL, NULL);
+    } else if (NULL != r->opfn) {
+        r->opfn(status, r->cbdata);
+    }
+    req_free(r);
+}
+
+static void grp_reply(int status, wu_buffer_t *reply, void *cbdata)
+{
+    grp_req_t *r = cbdata;
+    pmix_info_t *res = NULL;
+    size_t nres = 0;
+    if (PMIX_SUCCESS == status && WU_CMD_GROUP_CONSTRUCT == r->cmd &&
+        (NULL == reply ||
+         PMIX_SUCCESS != wu_proto_unpack_list(reply, (void **)&res, &nres, PMIX_INFO) ||
+         0 != wu_buffer_remaining(reply))) {
+        status = PMIX_ERR_UNPACK_FAILURE;
+    }
+    finish(r, status, res, nres);
+    if (NULL != res) {
+        PMIX_INFO_FREE(res, nres);
+    }
+}
+
+static void grp_send(void *arg)
+{
+    grp_req_t *r = arg;
+    const char *name = r->name;
+    wu_buffer_t b;
+    int rc = wu_client_msg_start(&b, r->cmd);
+    rc = PMIX_SUCCESS == rc ? wu_pack(&b, &name, 1, PMIX_STRING) : rc;
+    rc = PMIX_SUCCESS == rc ? wu_proto_pack_list(&b, r->procs, r->nprocs, PMIX_PROC) : rc;
+    rc = PMIX_SUCCESS == rc ? wu_proto_pack_list(&b, r->info, r->ninfo, PMIX_INFO) : rc;
+    if (PMIX_SUCCESS != rc) {
+        wu_buffer_destruct(&b);
+    } else {
+        rc = wu_client_request(&b, 0, grp_reply, r);
+    }
+    if (PMIX_SUCCESS != rc) {
+        finish(r, rc, NULL, 0);
+    }
+}
+
+/* A singleton's group of itself alone: its results made here (progress thread). */
+static void grp_alone(void *arg)
+{
+    grp_req_t *r = arg;
+    static size_t ctx;
+    pmix_info_t res[2];
+    pmix_data_array_t members = {.type = PMIX_PROC, .size = r->nprocs, .array = r->procs};
+    size_t n = 0;
+    if (WU_CMD_GROUP_CONSTRUCT != r->cmd) {
+        finish(r, PMIX_SUCCESS, NULL, 0);
+        return;
+    }
+    if (wu_info_flag(r->info, r->ninfo, PMIX_GROUP_ASSIGN_CONTEXT_ID)) {
+        size_t id = ++ctx;
+        PMIX_INFO_LOAD(&res[n++], PMIX_GROUP_CONTEXT_ID, &id, PMIX_SIZE);
+    }
+    PMIX_INFO_CONSTRUCT(&res[n]);
+    PMIX_LOAD_KEY(res[n].key, PMIX_GROUP_MEMBERSHIP);
+    res[n].value.type = PMIX_DATA_ARRAY;
+    res[n].value.data.darray = &members; /* lent to the callback */
+    n++;
+    finish(r, PMIX_SUCCESS, res, n);
+    res[n - 1].value.type = PMIX_UNDEF;
+    for (size_t i = 0; i < n; i++) {
+        PMIX_INFO_DESTRUCT(&res[i]);
+    }
+}
+
+static bool is_me(const pmix_proc_t *p)
+{
+    return PMIX_CHECK_NSPACE(p->nspace, wu_client.myproc.nspace) &&
+           (p->rank == wu_client.myproc.rank || PMIX_RANK_WILDCARD == p->rank);
+}
+
+/* Check, copy and send; r is freed on failure. */
+static pmix_status_t start(grp_req_t *r, const char grp[], const pmix_proc_t procs[], size_t nprocs,
+                           const pmix_info_t info[], size_t ninfo)
+{
+    pmix_status_t rc = PMIX_SUCCESS;
+    bool alone = true, mine = false;
+    for (size_t i = 0; i < nprocs; i++) {
+        alone = alone && is_me(&procs[i]);
+        mine = mine || is_me(&procs[i]);
+    }
+    if (NULL == grp || '\0' == grp[0] || strlen(grp) > PMIX_MAX_NSLEN || NULL == procs ||
+        0 == nprocs || (NULL == info && 0 < ninfo)) {
+        rc = PMIX_ERR_BAD_PARAM;
+    } else if (!wu_client_ready()) {
+        rc = PMIX_ERR_INIT;
+    } else if (!mine) {
+        rc = PMIX_ERR_BAD_PARAM; /* a member constructs its group */
+    } else if (wu_client.singleton && !alone) {
+        rc = PMIX_ERR_UNREACH;
+    } else if (NULL == (r->procs = malloc(nprocs * sizeof *procs))) {
+        rc = PMIX_ERR_NOMEM;
+    }
+    if (PMIX_SUCCESS == rc) {
+        PMIX_LOAD_NSPACE(r->name, grp);
+        memcpy(r->procs, procs, nprocs * sizeof *procs);
+        r->nprocs = nprocs;
+        rc = wu_info_dup(&r->info, &r->ninfo, info, ninfo);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_client_shift(wu_client.singleton ? grp_alone : grp_send, r);
+    }
+    if (PMIX_SUCCESS != rc) {
+        req_free(r);
+    }
+    return rc;
+}
+
 pmix_status_t PMIx_Group_construct_nb(const char grp[], const pmix_proc_t procs[], size_t nprocs,
                                       const pmix_info_t info[], size_t ninfo,
                                       pmix_info_cbfunc_t cbfunc, void *cbdata)
 {
-    return PMIX_ERR_NOT_SUPPORTED;
+    grp_req_t *r = calloc(1, sizeof *r);
+    if (NULL == r) {
+        return PMIX_ERR_NOMEM;
+    }
+    r->cmd = WU_CMD_GROUP_CONSTRUCT;
+    r->infofn = cbfunc;
+    r->cbdata = cbdata;
+    return start(r, grp, procs, nprocs, info, ninfo);
 }
+
+pmix_status_t PMIx_Group_destruct_nb(const char grp[], const pmix_info_t info[], size_t ninfo,
+                                     pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    grp_req_t *r;
+    pmix_proc_t *members = NULL;
+    size_t n = 0;
+    pmix_status_t rc;
+    if (NULL == grp) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (PMIX_SUCCESS != (rc = wu_client_group_members(grp, &members, &n))) {
+        return rc; /* not a group of this process */
+    }
+    if (NULL == (r = calloc(1, sizeof *r))) {
+        PMIX_PROC_FREE(members, n);
+        return PMIX_ERR_NOMEM;
+    }
+    r->cmd = WU_CMD_GROUP_DESTRUCT;
+    r->opfn = cbfunc;
+    r->cbdata = cbdata;
+    rc = start(r, grp, members, n, info, ninfo);
+    PMIX_PROC_FREE(members, n);
+    return rc;
+}
+
+/* ---- the blocking forms ------------------------------------------------------------------ */
+
+typedef struct {
+    wu_wait_t w;
+    pmix_info_t **res;
+    size_t *nres;
+} grp_wait_t;
+
+static void constructed(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata,
+                        pmix_release_cbfunc_t relfn, void *relcbdata)
+{
+    grp_wait_t *gw = cbdata;
+    (void)relfn, (void)relcbdata;
+    if (PMIX_SUCCESS == status && NULL != gw->res) {
+        status = wu_info_dup(gw->res, gw->nres, info, ninfo);
+    }
+    wu_wait_release(&gw->w, status);
+}
+
+static void destructed(pmix_status_t status, void *cbdata)
+{
+    grp_wait_t *gw = cbdata;
+    wu_wait_release(&gw->w, status);
+}
+
+pmix_status_t PMIx_Group_construct(const char grp[], const pmix_proc_t procs[], size_t nprocs,
+                                   const pmix_info_t directives[], size_t ndirs,
+                                   pmix_info_t **results, size_t *nresults)
+{
+    grp_wait_t gw = {.res = results, .nres = nresults};
+    pmix_status_t rc;
+    if ((NULL == results) != (NULL == nresults)) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (NULL != results) {
+        *results = NULL;
+        *nresults = 0;
+    }
+    if (wu_client_ready() && wu_progress_in_thread(wu_client.pt)) {
+        return PMIX_ERR_WOULD_BLOCK;
+    }
+    wu_wait_init(&gw.w);
+    rc = PMIx_Group_construct_nb(grp, procs, nprocs, directives, ndirs, constructed, &gw);
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_wait_for(&gw.w, 0);
+    }
+    wu_wait_destroy(&gw.w);
+    if (PMIX_SUCCESS != rc && NULL != results && NULL != *results) {
+        PMIX_INFO_FREE(*results, *nresults);
+        *results = NULL;
+        *nresults = 0;
+    }
+    return rc;
+}
+
+pmix_status_t PMIx_Group_destruct(const char grp[], const pmix_info_t info[], size_t ninfo)
+{
+    grp_wait_t gw = {0};
+    pmix_status_t rc;
+    if (wu_client_ready() && wu_progress_in_thread(wu_client.pt)) {
+        return PMIX_ERR_WOULD_BLOCK;
+    }
+    wu_wait_init(&gw.w);
+    rc = PMIx_Group_destruct_nb(grp, info, ninfo, destructed, &gw);
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_wait_for(&gw.w, 0);
+    }
+    wu_wait_destroy(&gw.w);
+    return rc;
+}
+
+/* ---- not yet ------------------------------------------------------------------------------- */
+
+/* Stubs keep their parameter names for documentation; most are unused. */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
 
 /* wu-api: stub issue=later */
 pmix_status_t PMIx_Group_invite(const char grp[], const pmix_proc_t procs[], size_t nprocs,
@@ -64,19 +418,6 @@ pmix_status_t PMIx_Group_leave(const char grp[], const pmix_info_t info[], size_
 /* wu-api: stub issue=later */
 pmix_status_t PMIx_Group_leave_nb(const char grp[], const pmix_info_t info[], size_t ninfo,
                                   pmix_op_cbfunc_t cbfunc, void *cbdata)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=later */
-pmix_status_t PMIx_Group_destruct(const char grp[], const pmix_info_t info[], size_t ninfo)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=later */
-pmix_status_t PMIx_Group_destruct_nb(const char grp[], const pmix_info_t info[], size_t ninfo,
-                                     pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
     return PMIX_ERR_NOT_SUPPORTED;
 }

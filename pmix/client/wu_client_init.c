@@ -320,6 +320,7 @@ static void teardown(void)
     }
     wu_client.psec_open = wu_client.ptl_open = wu_client.plog_open = false;
     wu_client_topo_release();
+    wu_client_groups_clear();
     wu_mca_base_close();
 }
 

@@ -43,12 +43,13 @@ static const char *const client_functions =
     "PMIx_Resolve_nodes,PMIx_Query_info,PMIx_Query_info_nb,PMIx_Log,PMIx_Log_nb,"
     "PMIx_Job_control,PMIx_Job_control_nb";
 
-#define QUERY_KEYS                                                                           \
-    PMIX_QUERY_SUPPORTED_KEYS "," PMIX_QUERY_ATTRIBUTE_SUPPORT "," PMIX_QUERY_NAMESPACES     \
-                              "," PMIX_QUERY_PROC_TABLE "," PMIX_QUERY_LOCAL_PROC_TABLE      \
-                              "," PMIX_JOB_SIZE "," PMIX_NSPACE "," PMIX_QUERY_REFRESH_CACHE \
-                              "," PMIX_QUERY_STABLE_ABI_VERSION                              \
-                              "," PMIX_QUERY_PROVISIONAL_ABI_VERSION
+#define QUERY_KEYS                                                                              \
+    PMIX_QUERY_SUPPORTED_KEYS "," PMIX_QUERY_ATTRIBUTE_SUPPORT "," PMIX_QUERY_NAMESPACES        \
+                              "," PMIX_QUERY_PROC_TABLE "," PMIX_QUERY_LOCAL_PROC_TABLE         \
+                              "," PMIX_JOB_SIZE "," PMIX_NSPACE "," PMIX_QUERY_REFRESH_CACHE    \
+                              "," PMIX_QUERY_STABLE_ABI_VERSION                                 \
+                              "," PMIX_QUERY_PROVISIONAL_ABI_VERSION "," PMIX_QUERY_GROUP_NAMES \
+                              "," PMIX_QUERY_GROUP_MEMBERSHIP
 
 /* The versions of the Standard's stable and provisional ABI this library implements, as lists
  * of "MAJOR.MINOR": none yet ("0.0"), the answer of OpenPMIx 4.2, whose ABI this library has.
@@ -181,6 +182,54 @@ static const char *qual_nspace(const pmix_query_t *qry)
     return wu_client.myproc.nspace;
 }
 
+/* The groups this process is in (a DATA_ARRAY of STRING), or the members of the one named by
+ * the qualifier PMIX_GROUP_ID (a DATA_ARRAY of PROC): what this process knows, answered here. */
+static bool answer_group(query_req_t *q, const pmix_query_t *qry, const char *key)
+{
+    const pmix_info_t *id = wu_info_find(qry->qualifiers, qry->nqual, PMIX_GROUP_ID);
+    pmix_data_array_t *da;
+    pmix_info_t *slot;
+    if (0 == strcmp(key, PMIX_QUERY_GROUP_NAMES)) {
+        char **names = NULL;
+        size_t n;
+        if (PMIX_SUCCESS != wu_client_group_names(&names)) {
+            return false;
+        }
+        n = wu_argv_count(names);
+        PMIX_DATA_ARRAY_CREATE(da, n, PMIX_STRING);
+        if (NULL == da) {
+            wu_argv_free(names);
+            return false;
+        }
+        for (size_t i = 0; i < n; i++) {
+            ((char **)da->array)[i] = names[i]; /* taken */
+        }
+        free(names);
+    } else {
+        pmix_proc_t *m = NULL;
+        size_t n = 0;
+        if (NULL == id || PMIX_STRING != id->value.type || NULL == id->value.data.string ||
+            PMIX_SUCCESS != wu_client_group_members(id->value.data.string, &m, &n)) {
+            return false;
+        }
+        PMIX_DATA_ARRAY_CREATE(da, 0, PMIX_PROC);
+        if (NULL == da) {
+            PMIX_PROC_FREE(m, n);
+            return false;
+        }
+        da->array = m;
+        da->size = n;
+    }
+    if (NULL == (slot = res_slot(q))) {
+        PMIX_DATA_ARRAY_FREE(da);
+        return false;
+    }
+    PMIX_LOAD_KEY(slot->key, key);
+    slot->value.type = PMIX_DATA_ARRAY;
+    slot->value.data.darray = da;
+    return true;
+}
+
 /* Answer one key here if possible. */
 static bool answer_local(query_req_t *q, const pmix_query_t *qry, const char *key)
 {
@@ -213,6 +262,9 @@ static bool answer_local(query_req_t *q, const pmix_query_t *qry, const char *ke
         free(all);
         wu_argv_free(names);
         return ok;
+    }
+    if (0 == strcmp(key, PMIX_QUERY_GROUP_NAMES) || 0 == strcmp(key, PMIX_QUERY_GROUP_MEMBERSHIP)) {
+        return answer_group(q, qry, key);
     }
     if (0 == strcmp(key, PMIX_QUERY_PROC_TABLE) || 0 == strcmp(key, PMIX_QUERY_LOCAL_PROC_TABLE)) {
         return single && 0 == strcmp(ns, wu_client.myproc.nspace) && answer_proc_table(q, key);
@@ -412,7 +464,7 @@ static void query_nb_done(int status, pmix_info_t *info, size_t n, void *cbdata)
     nb->cbfunc(status, info, n, nb->cbdata, query_nb_release, nb);
 }
 
-/* wu-api: partial issue=14: namespaces, proc tables, job data; no groups, allocations, status */
+/* wu-api: partial issue=later: namespaces, proc tables, job data, groups; no allocations, status */
 pmix_status_t PMIx_Query_info_nb(pmix_query_t queries[], size_t nqueries, pmix_info_cbfunc_t cbfunc,
                                  void *cbdata)
 {
@@ -480,7 +532,7 @@ static int query_pre_init(pmix_query_t queries[], size_t nqueries, pmix_info_t *
     return PMIX_SUCCESS;
 }
 
-/* wu-api: partial issue=14: namespaces, proc tables, job data; no groups, allocations, status */
+/* wu-api: partial issue=later: namespaces, proc tables, job data, groups; no allocations, status */
 pmix_status_t PMIx_Query_info(pmix_query_t queries[], size_t nqueries, pmix_info_t **results,
                               size_t *nresults)
 {

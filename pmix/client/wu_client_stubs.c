@@ -41,35 +41,6 @@ pmix_status_t PMIx_Process_monitor_nb(const pmix_info_t *monitor, pmix_status_t 
     return PMIX_ERR_NOT_SUPPORTED;
 }
 
-/* wu-api: stub issue=later */
-pmix_status_t PMIx_Get_credential(const pmix_info_t info[], size_t ninfo,
-                                  pmix_byte_object_t *credential)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=later */
-pmix_status_t PMIx_Get_credential_nb(const pmix_info_t info[], size_t ninfo,
-                                     pmix_credential_cbfunc_t cbfunc, void *cbdata)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=later */
-pmix_status_t PMIx_Validate_credential(const pmix_byte_object_t *cred, const pmix_info_t info[],
-                                       size_t ninfo, pmix_info_t **results, size_t *nresults)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=later */
-pmix_status_t PMIx_Validate_credential_nb(const pmix_byte_object_t *cred, const pmix_info_t info[],
-                                          size_t ninfo, pmix_validation_cbfunc_t cbfunc,
-                                          void *cbdata)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
 void PMIx_Progress(void)
 {
     /* Wireup progresses on its own thread: nothing to do. */

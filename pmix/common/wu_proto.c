@@ -28,6 +28,10 @@ const char *wu_proto_cmd_name(int cmd)
         [WU_CMD_DISCONNECT_PROCS] = "disconnect-procs",
         [WU_CMD_REGISTER_EVENTS] = "register-events",
         [WU_CMD_SPAWN] = "spawn",
+        [WU_CMD_GET_CRED] = "get-credential",
+        [WU_CMD_VALIDATE_CRED] = "validate-credential",
+        [WU_CMD_GROUP_CONSTRUCT] = "group-construct",
+        [WU_CMD_GROUP_DESTRUCT] = "group-destruct",
     };
     if (cmd <= 0 || cmd >= WU_CMD_MAX || NULL == names[cmd]) {
         return "unknown";

@@ -172,7 +172,26 @@ typedef enum wu_proto_cmd {
      * reply: STRING the new job's namespace, once the host has started it. Errors: the host's;
      * PMIX_ERR_NOT_SUPPORTED without its spawn upcall. */
     WU_CMD_SPAWN = 17,
-    WU_CMD_MAX = 18
+    /* PMIx_Get_credential. req: list of INFO directives (PMIX_CRED_TYPE...).
+     * reply: BYTE_OBJECT the credential, list of INFO about it (PMIX_CRED_TYPE). Errors: the
+     * host's, else psec's (PMIX_ERR_NOT_SUPPORTED: a mode without credentials). */
+    WU_CMD_GET_CRED = 18,
+    /* PMIx_Validate_credential. req: BYTE_OBJECT the credential, list of INFO directives.
+     * reply: list of INFO about its owner (PMIX_USERID, PMIX_GRPID, PMIX_PROCID). Errors:
+     * PMIX_ERR_INVALID_CRED (not issued by this server's psec, or altered), the host's. */
+    WU_CMD_VALIDATE_CRED = 19,
+    /* PMIx_Group_construct. req: STRING the group's name, list of PROC members (at least one;
+     *      the caller among them), list of INFO directives (PMIX_GROUP_ASSIGN_CONTEXT_ID,
+     *      PMIX_TIMEOUT, others passed to the host).
+     * reply: list of INFO results: PMIX_GROUP_CONTEXT_ID (SIZE) when asked for, the same at
+     *        every member; PMIX_GROUP_MEMBERSHIP (DATA_ARRAY of PROC).
+     * A collective of the members, as a connect without data (trackers per name and set);
+     * members on other nodes go through the host's group upcall. Errors as CONNECT_PROCS'. */
+    WU_CMD_GROUP_CONSTRUCT = 20,
+    /* PMIx_Group_destruct. req: STRING name, list of PROC members (as constructed), list of
+     *      INFO directives. reply: nothing. A collective of the members. */
+    WU_CMD_GROUP_DESTRUCT = 21,
+    WU_CMD_MAX = 22
 } wu_proto_cmd_t;
 
 /* Command name for messages ("connect", "fence", ...); "unknown" for anything else. */

@@ -125,11 +125,16 @@ static pmix_status_t for_host(const pmix_info_t *in, size_t n, const char *host,
 
 /* ---- a node's request, and the answer to it -------------------------------------------------- */
 
-/* What a collective is: a connect, a disconnect, or a fence over other wruns' processes too. */
-enum { K_CONNECT = 0, K_DISCONNECT = 1, K_FENCE = 2 };
+/* What a collective is: a connect, a disconnect, a fence over other wruns' processes too, a
+ * group construct or destruct (collectives without data; a construct's answer is the group's
+ * context id, which the head gives: one counter per wrun, the same id at every member). */
+enum { K_CONNECT = 0, K_DISCONNECT = 1, K_FENCE = 2, K_GROUP = 3, K_GROUP_END = 4 };
+
+static uint64_t next_ctxid;
 
 typedef struct {
     uint8_t kind;
+    char *grp; /* a group's name, else "" */
     pmix_proc_t *procs;
     size_t nprocs;
     int timeout;
@@ -144,6 +149,7 @@ static void creq_free(creq_t *r)
     if (NULL != r->procs) {
         PMIX_PROC_FREE(r->procs, r->nprocs);
     }
+    free(r->grp);
     free(r->lblob);
     free(r->rblob);
     free(r);
@@ -256,6 +262,7 @@ typedef struct cx {
     theirs_t *theirs;
     wu_timer_t *timer;
     int timeout;
+    uint64_t ctxid; /* a group construct's context id, given when it completes */
 } cx_t;
 
 static cx_t *cxs;
@@ -372,7 +379,19 @@ static pmix_status_t blob_for(const cx_t *c, uint32_t n, char **blob, size_t *nb
     pmix_status_t rc = PMIX_SUCCESS;
     *blob = NULL;
     *nblob = 0;
-    if (K_DISCONNECT == c->kind) {
+    if (K_DISCONNECT == c->kind || K_GROUP_END == c->kind) {
+        return PMIX_SUCCESS;
+    }
+    if (K_GROUP == c->kind) {
+        unsigned char *id = malloc(8);
+        if (NULL == id) {
+            return PMIX_ERR_NOMEM;
+        }
+        for (int i = 0; i < 8; i++) {
+            id[i] = (unsigned char)(c->ctxid >> (8 * i));
+        }
+        *blob = (char *)id;
+        *nblob = 8;
         return PMIX_SUCCESS;
     }
     for (uint32_t m = 0; m < c->nnodes && PMIX_SUCCESS == rc; m++) {
@@ -469,6 +488,9 @@ static void watch_changed(void);
 static void cx_finish(cx_t *c, pmix_status_t status)
 {
     cx_unlink(c);
+    if (K_GROUP == c->kind && PMIX_SUCCESS == status) {
+        c->ctxid = ++next_ctxid;
+    }
     for (uint32_t n = 0; n < c->nnodes; n++) {
         part_t *p = &c->parts[n];
         char *blob = NULL;
@@ -695,7 +717,8 @@ static void exchange_start(cx_t *c)
 static void cx_timeout(void *arg)
 {
     cx_t *c = arg;
-    static const char *const call[] = {"PMIx_Connect", "PMIx_Disconnect", "PMIx_Fence"};
+    static const char *const call[] = {"PMIx_Connect", "PMIx_Disconnect", "PMIx_Fence",
+                                       "PMIx_Group_construct", "PMIx_Group_destruct"};
     wu_rte_say("connect-timeout", wu_rte_tool, call[c->kind], c->timeout);
     cx_finish(c, PMIX_ERR_TIMEOUT);
 }
@@ -763,14 +786,26 @@ static cx_t *cx_new(uint8_t kind, const pmix_proc_t *procs, size_t nprocs, const
 }
 
 /* Node `node` contributes (on the head's rte thread). Takes the strings and blobs. */
-static void contribute(uint32_t node, uint8_t kind, const pmix_proc_t *procs, size_t nprocs,
-                       int timeout, char *host, char *lblob, size_t nl, char *rblob, size_t nr,
-                       wu_rte_rpc_t *call, creq_t *local)
+static void contribute(uint32_t node, uint8_t kind, const char *grp, const pmix_proc_t *procs,
+                       size_t nprocs, int timeout, char *host, char *lblob, size_t nl, char *rblob,
+                       size_t nr, wu_rte_rpc_t *call, creq_t *local)
 {
     char *sig = NULL;
     size_t siglen = 0;
     cx_t *c;
     pmix_status_t rc = wu_dmsg_fence_sig(procs, nprocs, &sig, &siglen);
+    if (PMIX_SUCCESS == rc && '\0' != grp[0]) {
+        /* a group's collectives are told apart by its name too */
+        size_t ng = strlen(grp) + 1;
+        char *more = realloc(sig, siglen + ng);
+        if (NULL == more) {
+            rc = PMIX_ERR_NOMEM;
+        } else {
+            memcpy(more + siglen, grp, ng);
+            sig = more;
+            siglen += ng;
+        }
+    }
     for (c = cxs; PMIX_SUCCESS == rc && NULL != c; c = c->next) {
         if (c->kind == kind && c->siglen == siglen && 0 == memcmp(c->sig, sig, siglen) &&
             !c->exchanging && node < c->nnodes && !c->parts[node].in) {
@@ -784,6 +819,9 @@ static void contribute(uint32_t node, uint8_t kind, const pmix_proc_t *procs, si
     free(sig);
     if (PMIX_SUCCESS == rc && (node >= c->nnodes || !c->need[node])) {
         rc = PMIX_ERR_BAD_PARAM; /* no participant runs there */
+    }
+    if (PMIX_SUCCESS == rc && (K_GROUP == kind || K_GROUP_END == kind) && NULL != c->foreign[0]) {
+        rc = PMIX_ERR_NOT_SUPPORTED; /* groups with other wruns' processes: not yet */
     }
     if (PMIX_SUCCESS != rc) {
         free(host);
@@ -889,6 +927,7 @@ static void creq_in_rte(void *arg)
         rc = PMIX_SUCCESS == rc ? wu_dmsg_put_str(&m, host) : rc;
         rc = PMIX_SUCCESS == rc ? wu_dmsg_put_bytes(&m, r->lblob, r->nl) : rc;
         rc = PMIX_SUCCESS == rc ? wu_dmsg_put_bytes(&m, r->rblob, r->nr) : rc;
+        rc = PMIX_SUCCESS == rc ? wu_dmsg_put_str(&m, r->grp) : rc;
         free(host);
         if (PMIX_SUCCESS != rc) {
             PMIX_DATA_BUFFER_DESTRUCT(&m);
@@ -906,8 +945,8 @@ static void creq_in_rte(void *arg)
     {
         char *lblob = r->lblob, *rblob = r->rblob;
         r->lblob = r->rblob = NULL; /* taken by contribute, which may answer (free r) at once */
-        contribute(job->mynode, r->kind, r->procs, r->nprocs, r->timeout, host, lblob, r->nl, rblob,
-                   r->nr, NULL, r);
+        contribute(job->mynode, r->kind, r->grp, r->procs, r->nprocs, r->timeout, host, lblob,
+                   r->nl, rblob, r->nr, NULL, r);
     }
 }
 
@@ -917,11 +956,11 @@ void wu_rte_connect_serve(wu_rte_rpc_t *call, wu_dmsg_t *args)
     uint32_t n = 0;
     int32_t timeout = 0, cnt, one = 1;
     pmix_proc_t *procs = NULL;
-    char *host = NULL, *lblob = NULL, *rblob = NULL;
+    char *host = NULL, *lblob = NULL, *rblob = NULL, *grp = NULL;
     size_t nl = 0, nr = 0;
     pmix_status_t rc = PMIx_Data_unpack(NULL, args, &kind, &one, PMIX_UINT8);
     rc = PMIX_SUCCESS == rc ? wu_dmsg_get_u32(args, &n) : rc;
-    if (PMIX_SUCCESS == rc && (0 == n || n > MAX_PROCS || kind > K_FENCE)) {
+    if (PMIX_SUCCESS == rc && (0 == n || n > MAX_PROCS || kind > K_GROUP_END)) {
         rc = PMIX_ERR_BAD_PARAM;
     }
     if (PMIX_SUCCESS == rc) {
@@ -933,7 +972,12 @@ void wu_rte_connect_serve(wu_rte_rpc_t *call, wu_dmsg_t *args)
     rc = PMIX_SUCCESS == rc ? wu_dmsg_get_str(args, &host) : rc;
     rc = PMIX_SUCCESS == rc ? wu_dmsg_get_bytes(args, &lblob, &nl) : rc;
     rc = PMIX_SUCCESS == rc ? wu_dmsg_get_bytes(args, &rblob, &nr) : rc;
+    rc = PMIX_SUCCESS == rc ? wu_dmsg_get_str(args, &grp) : rc;
+    if (PMIX_SUCCESS == rc && (NULL == grp || strlen(grp) > PMIX_MAX_NSLEN)) {
+        rc = PMIX_ERR_BAD_PARAM;
+    }
     if (PMIX_SUCCESS != rc) {
+        free(grp);
         free(host);
         free(lblob);
         free(rblob);
@@ -943,14 +987,15 @@ void wu_rte_connect_serve(wu_rte_rpc_t *call, wu_dmsg_t *args)
         wu_rte_rpc_answer(call, rc, NULL);
         return;
     }
-    contribute(wu_rte_rpc_origin(call), kind, procs, n, timeout, host, lblob, nl, rblob, nr, call,
-               NULL);
+    contribute(wu_rte_rpc_origin(call), kind, grp, procs, n, timeout, host, lblob, nl, rblob, nr,
+               call, NULL);
+    free(grp);
     PMIX_PROC_FREE(procs, n);
 }
 
 /* A copy of a request goes to the rte thread (server thread). */
-static pmix_status_t start(uint8_t kind, const pmix_proc_t procs[], size_t nprocs, int timeout,
-                           const char *lblob, size_t nl, const char *rblob, size_t nr,
+static pmix_status_t start(uint8_t kind, const char *grp, const pmix_proc_t procs[], size_t nprocs,
+                           int timeout, const char *lblob, size_t nl, const char *rblob, size_t nr,
                            pmix_modex_cbfunc_t cbfunc, void *cbdata)
 {
     creq_t *r = calloc(1, sizeof *r);
@@ -963,9 +1008,11 @@ static pmix_status_t start(uint8_t kind, const pmix_proc_t procs[], size_t nproc
     r->cbfunc = cbfunc;
     r->cbdata = cbdata;
     PMIX_PROC_CREATE(r->procs, nprocs);
+    r->grp = strdup(NULL != grp ? grp : "");
     r->lblob = dup_bytes(lblob, nl);
     r->rblob = dup_bytes(rblob, nr);
-    if (NULL == r->procs || (nl > 0 && NULL == r->lblob) || (nr > 0 && NULL == r->rblob)) {
+    if (NULL == r->procs || NULL == r->grp || (nl > 0 && NULL == r->lblob) ||
+        (nr > 0 && NULL == r->rblob)) {
         creq_free(r);
         return PMIX_ERR_NOMEM;
     }
@@ -980,11 +1027,8 @@ static pmix_status_t start(uint8_t kind, const pmix_proc_t procs[], size_t nproc
     return PMIX_SUCCESS;
 }
 
-/* The hook (server thread). */
-static pmix_status_t h_connect(bool disc, const pmix_proc_t procs[], size_t nprocs,
-                               const pmix_info_t info[], size_t ninfo, const char *lblob, size_t nl,
-                               const char *rblob, size_t nr, pmix_modex_cbfunc_t cbfunc,
-                               void *cbdata)
+/* The directives' PMIX_TIMEOUT in seconds, 0 when none. */
+static int timeout_of(const pmix_info_t info[], size_t ninfo)
 {
     int timeout = 0;
     for (size_t i = 0; i < ninfo; i++) {
@@ -996,8 +1040,17 @@ static pmix_status_t h_connect(bool disc, const pmix_proc_t procs[], size_t npro
             timeout = (int)info[i].value.data.uint32; /* Open MPI passes a UINT32 */
         }
     }
-    return start(disc ? K_DISCONNECT : K_CONNECT, procs, nprocs, timeout, lblob, nl, rblob, nr,
-                 cbfunc, cbdata);
+    return timeout;
+}
+
+/* The hook (server thread). */
+static pmix_status_t h_connect(bool disc, const pmix_proc_t procs[], size_t nprocs,
+                               const pmix_info_t info[], size_t ninfo, const char *lblob, size_t nl,
+                               const char *rblob, size_t nr, pmix_modex_cbfunc_t cbfunc,
+                               void *cbdata)
+{
+    return start(disc ? K_DISCONNECT : K_CONNECT, NULL, procs, nprocs, timeout_of(info, ninfo),
+                 lblob, nl, rblob, nr, cbfunc, cbdata);
 }
 
 bool wu_rte_connect_foreign(const pmix_proc_t procs[], size_t nprocs)
@@ -1017,12 +1070,66 @@ pmix_status_t wu_rte_connect_fence(const pmix_proc_t procs[], size_t nprocs, con
                                    size_t ndata, int timeout, pmix_modex_cbfunc_t cbfunc,
                                    void *cbdata)
 {
-    return start(K_FENCE, procs, nprocs, timeout, NULL, 0, data, ndata, cbfunc, cbdata);
+    return start(K_FENCE, NULL, procs, nprocs, timeout, NULL, 0, data, ndata, cbfunc, cbdata);
 }
 
-void wu_rte_connect_init(void)
+/* ---- groups --------------------------------------------------------------------------------- */
+
+typedef struct {
+    pmix_info_cbfunc_t fn;
+    void *cbdata;
+} group_cb_t;
+
+/* The collective's answer: a construct's context id (8 bytes, little-endian) as the result. */
+static void group_answer(pmix_status_t st, const char *data, size_t ndata, void *cbdata,
+                         pmix_release_cbfunc_t relfn, void *relcbdata)
+{
+    group_cb_t *g = cbdata;
+    if (PMIX_SUCCESS == st && 8 == ndata) {
+        pmix_info_t res;
+        size_t ctx = 0;
+        for (int i = 0; i < 8; i++) {
+            ctx |= (size_t)(unsigned char)data[i] << (8 * i);
+        }
+        PMIX_INFO_LOAD(&res, PMIX_GROUP_CONTEXT_ID, &ctx, PMIX_SIZE);
+        g->fn(st, &res, 1, g->cbdata, NULL, NULL);
+        PMIX_INFO_DESTRUCT(&res);
+    } else {
+        g->fn(st, NULL, 0, g->cbdata, NULL, NULL);
+    }
+    if (NULL != relfn) {
+        relfn(relcbdata);
+    }
+    free(g);
+}
+
+/* The servers' group upcall (server thread). */
+static pmix_status_t h_group(pmix_group_operation_t op, char grp[], const pmix_proc_t procs[],
+                             size_t nprocs, const pmix_info_t directives[], size_t ndirs,
+                             pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+    group_cb_t *g;
+    pmix_status_t rc;
+    if (NULL == grp || '\0' == grp[0] || NULL == cbfunc) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (NULL == (g = calloc(1, sizeof *g))) {
+        return PMIX_ERR_NOMEM;
+    }
+    g->fn = cbfunc;
+    g->cbdata = cbdata;
+    rc = start(PMIX_GROUP_CONSTRUCT == op ? K_GROUP : K_GROUP_END, grp, procs, nprocs,
+               timeout_of(directives, ndirs), NULL, 0, NULL, 0, group_answer, g);
+    if (PMIX_SUCCESS != rc) {
+        free(g);
+    }
+    return rc;
+}
+
+void wu_rte_connect_init(pmix_server_module_t *module)
 {
     wu_server_set_connect_hook(h_connect);
+    module->group = h_group;
 }
 
 /* ---- ends ----------------------------------------------------------------------------------- */

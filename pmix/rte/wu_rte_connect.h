@@ -17,11 +17,15 @@
 
 #include "pmix/rte/wu_rte_rpc.h"
 #include "pmix_common.h"
+#include "pmix_server.h"
 
 #include <stdbool.h>
 
-/* Install the hook (before the server starts). */
-void wu_rte_connect_init(void);
+/* Install the hook, and the group upcall in module (before the server starts): a group
+ * construct or destruct is the same collective without data, and a construct's answer is a
+ * context id the head gives (one counter per wrun: the same id at every member, no two groups
+ * of the job alike). Groups with processes of other wruns are not supported yet. */
+void wu_rte_connect_init(pmix_server_module_t *module);
 /* Does a fence's participant set name processes of other wrun instances (server thread)? Such
  * a fence is a collective of this module too (wu_rte_connect_fence), with the fence's data:
  * Open MPI's MPI_Comm_disconnect is a fence over both sides. */

@@ -267,7 +267,7 @@ int wu_rte_server_init(void)
     module.job_control = wu_rte_jobctl_upcall;
     module.spawn = wu_rte_children_spawn;
     wu_rte_pubsub_module(&module);
-    wu_rte_connect_init();
+    wu_rte_connect_init(&module);
     wu_server_set_lost_hook(h_lost);
     wu_server_set_pid_hook(wu_rte_pids_lookup);
 

@@ -115,10 +115,11 @@ struct wu_srv_op {
      * a host may keep pointers into them while it works (OpenPMIx keeps them alive too). */
     pmix_info_t *req_info;
     size_t nreq_info;
-    char **req_keys;     /* NULL-terminated */
+    char **req_keys; /* NULL-terminated */
     pmix_app_t *req_apps;
     size_t nreq_apps;
-    wu_ptl_conn_t *conn; /* requester (one reference), or NULL */
+    pmix_byte_object_t req_cred; /* a credential to validate (bytes malloc'd) */
+    wu_ptl_conn_t *conn;         /* requester (one reference), or NULL */
     uint32_t tag;
     pmix_proc_t proc;      /* whom the operation is about */
     pmix_proc_t requester; /* GET: who asked */
@@ -215,6 +216,10 @@ void wu_srv_op_info_cb(pmix_status_t status, pmix_info_t *info, size_t ninfo, vo
 void wu_srv_op_lookup_cb(pmix_status_t status, pmix_pdata_t data[], size_t ndata, void *cbdata);
 /* A spawn's answer: the new namespace, kept as op->data (a string). */
 void wu_srv_op_spawn_cb(pmix_status_t status, pmix_nspace_t nspace, void *cbdata);
+/* A credential (copied to op->data, op->ndata) and its info; a validation's info. */
+void wu_srv_op_cred_cb(pmix_status_t status, pmix_byte_object_t *credential, pmix_info_t info[],
+                       size_t ninfo, void *cbdata);
+void wu_srv_op_valid_cb(pmix_status_t status, pmix_info_t info[], size_t ninfo, void *cbdata);
 /* Finalize: orphan every op still waiting for the host (progress thread). */
 void wu_srv_ops_orphan(void);
 
@@ -298,6 +303,12 @@ int wu_srv_cmd_query(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
 pid_t wu_srv_host_pid(const char *nspace, pmix_rank_t rank);
 int wu_srv_cmd_log(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
 int wu_srv_cmd_spawn(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
+/* wu_server_fence.c: PMIx_Group_construct and PMIx_Group_destruct, collectives too */
+int wu_srv_cmd_group_construct(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
+int wu_srv_cmd_group_destruct(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
+/* wu_server_cred.c */
+int wu_srv_cmd_get_cred(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
+int wu_srv_cmd_validate_cred(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
 /* Remove the cleanup paths of ns (deregister_nspace). */
 void wu_srv_cleanup_run(wu_srv_nspace_t *ns);
 

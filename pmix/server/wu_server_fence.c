@@ -39,8 +39,11 @@ typedef struct {
     uint32_t tag;
 } contrib_t;
 
-/* What a tracker collects for: a fence, a PMIx_Connect or a PMIx_Disconnect. */
-typedef enum { KIND_FENCE, KIND_CONNECT, KIND_DISCONNECT } kind_t;
+/* What a tracker collects for: a fence, a PMIx_Connect, a PMIx_Disconnect, a
+ * PMIx_Group_construct or a PMIx_Group_destruct. */
+typedef enum { KIND_FENCE, KIND_CONNECT, KIND_DISCONNECT, KIND_GROUP, KIND_GROUP_END } kind_t;
+
+#define IS_GROUP(k) (KIND_GROUP == (k) || KIND_GROUP_END == (k))
 
 struct wu_srv_fence {
     wu_srv_fence_t *next;
@@ -60,13 +63,21 @@ struct wu_srv_fence {
     bool done;         /* replies sent; kept only until the host calls back */
     wu_buffer_t blob;  /* what fence_nb got (valid while at_host) */
     wu_buffer_t lblob; /* a connect's local-scope data for the host's connect hook */
+    char grp[PMIX_MAX_NSLEN + 1]; /* a group's name */
+    pmix_info_t *results;         /* a group's results from the host (its context id) */
+    size_t nresults;
 };
+
+/* Context ids a server gives groups when it has no host to ask (group upcall). */
+static size_t next_ctxid;
 
 /* What the processes wait in, for messages. */
 static const char *kind_call(const wu_srv_fence_t *f)
 {
     return KIND_CONNECT == f->kind      ? "a connect (PMIx_Connect)"
            : KIND_DISCONNECT == f->kind ? "a disconnect (PMIx_Disconnect)"
+           : KIND_GROUP == f->kind      ? "a group construct (PMIx_Group_construct)"
+           : KIND_GROUP_END == f->kind  ? "a group destruct (PMIx_Group_destruct)"
                                         : "a fence (PMIx_Fence)";
 }
 
@@ -114,6 +125,9 @@ static void fence_free(wu_srv_fence_t *f)
     }
     wu_buffer_destruct(&f->blob);
     wu_buffer_destruct(&f->lblob);
+    if (NULL != f->results) {
+        PMIX_INFO_FREE(f->results, f->nresults);
+    }
     free(f);
 }
 
@@ -189,6 +203,65 @@ static void fence_segment(const wu_srv_fence_t *f, const struct iovec *iov, int 
 }
 
 /* Answer every contributor; free the tracker unless the host still holds it. */
+/* Did the group's directives ask for a context id? */
+static bool wants_ctxid(const wu_srv_fence_t *f)
+{
+    for (size_t i = 0; i < f->ndirs; i++) {
+        if (PMIX_CHECK_KEY(&f->dirs[i], PMIX_GROUP_ASSIGN_CONTEXT_ID)) {
+            return PMIX_INFO_TRUE(&f->dirs[i]);
+        }
+    }
+    return false;
+}
+
+/* The reply to a group construct's members: its results (a list of INFO: PMIX_GROUP_CONTEXT_ID
+ * when asked for, PMIX_GROUP_MEMBERSHIP), or just the status. */
+static wu_ptl_shared_t *group_payload(wu_srv_fence_t *f, pmix_status_t *rc)
+{
+    wu_ptl_shared_t *payload;
+    wu_buffer_t body;
+    pmix_info_t res[2];
+    pmix_data_array_t members = {.type = PMIX_PROC, .size = f->nparts, .array = f->parts};
+    size_t n = 0, ctx = 0;
+    bool have = false;
+
+    if (PMIX_SUCCESS != *rc || KIND_GROUP != f->kind) {
+        return wu_srv_reply_payload(*rc, NULL, 0);
+    }
+    for (size_t i = 0; i < f->nresults; i++) {
+        if (PMIX_CHECK_KEY(&f->results[i], PMIX_GROUP_CONTEXT_ID)) {
+            pmix_status_t st;
+            PMIX_VALUE_GET_NUMBER(st, &f->results[i].value, ctx, size_t);
+            have = PMIX_SUCCESS == st;
+        }
+    }
+    if (wants_ctxid(f)) {
+        if (!have) {
+            ctx = ++next_ctxid; /* no host gave one: this server's own */
+        }
+        PMIX_INFO_LOAD(&res[n++], PMIX_GROUP_CONTEXT_ID, &ctx, PMIX_SIZE);
+    }
+    PMIX_INFO_CONSTRUCT(&res[n]);
+    PMIX_LOAD_KEY(res[n].key, PMIX_GROUP_MEMBERSHIP);
+    res[n].value.type = PMIX_DATA_ARRAY;
+    res[n].value.data.darray = &members; /* lent for the packing */
+    n++;
+    wu_buffer_construct(&body);
+    *rc = wu_proto_pack_list(&body, res, n, PMIX_INFO);
+    res[n - 1].value.type = PMIX_UNDEF;
+    for (size_t i = 0; i < n; i++) {
+        PMIX_INFO_DESTRUCT(&res[i]);
+    }
+    if (PMIX_SUCCESS == *rc) {
+        struct iovec iov = {body.base, body.used};
+        payload = wu_srv_reply_payload(*rc, &iov, 1);
+    } else {
+        payload = wu_srv_reply_payload(*rc, NULL, 0);
+    }
+    wu_buffer_destruct(&body);
+    return payload;
+}
+
 static void fence_complete(wu_srv_fence_t *f, pmix_status_t status, const wu_buffer_t *remote)
 {
     wu_ptl_shared_t *payload = NULL, *seg = NULL;
@@ -229,6 +302,9 @@ static void fence_complete(wu_srv_fence_t *f, pmix_status_t status, const wu_buf
             WU_SUCCESS == wu_ptl_send_shared_fd(c->conn, c->tag, WU_PROTO_FLAG_REPLY, seg, fd)) {
             wu_ptl_conn_release(c->conn);
             continue;
+        }
+        if (NULL == payload && IS_GROUP(f->kind)) {
+            payload = group_payload(f, &rc);
         }
         if (NULL == payload && PMIX_SUCCESS == rc && f->collect) {
             payload = wu_srv_reply_payload(rc, iov, niov);
@@ -291,15 +367,14 @@ static void fence_end(wu_srv_fence_t *f, pmix_status_t status, const wu_buffer_t
     }
 }
 
-static void fence_host_done(wu_srv_op_t *op)
+/* The host answered op: its tracker, back from the host, or NULL when there is none or it had
+ * ended meanwhile (then freed). */
+static wu_srv_fence_t *back_from_host(wu_srv_op_t *op)
 {
     bool orphan = false;
     wu_srv_fence_t *f = fence_by_id(op->ref, &orphan);
-    wu_buffer_t remote;
-    pmix_status_t rc = op->status;
-
     if (NULL == f) {
-        return;
+        return NULL;
     }
     f->at_host = false;
     if (orphan) {
@@ -310,6 +385,18 @@ static void fence_host_done(wu_srv_op_t *op)
             }
         }
         fence_free(f);
+        return NULL;
+    }
+    return f;
+}
+
+static void fence_host_done(wu_srv_op_t *op)
+{
+    wu_srv_fence_t *f = back_from_host(op);
+    wu_buffer_t remote;
+    pmix_status_t rc = op->status;
+
+    if (NULL == f) {
         return;
     }
     wu_buffer_construct(&remote);
@@ -389,6 +476,41 @@ static void connect_at_host(wu_srv_fence_t *f)
     wu_srv_op_started(op, rc);
 }
 
+static void group_host_done(wu_srv_op_t *op)
+{
+    wu_srv_fence_t *f = back_from_host(op);
+    if (NULL == f) {
+        return;
+    }
+    f->results = op->info; /* the host's results: its context id */
+    f->nresults = op->ninfo;
+    op->info = NULL;
+    op->ninfo = 0;
+    fence_complete(f, op->status, NULL);
+}
+
+/* A group construct or destruct whose local members have all come: the host's group upcall
+ * (which agrees with the other nodes and gives the context id), else, when every member is
+ * here, this server alone. */
+static void group_at_host(wu_srv_fence_t *f, bool all_local)
+{
+    wu_srv_op_t *op;
+    pmix_status_t rc;
+    if (NULL == wu_srv.host.group) {
+        fence_end(f, all_local ? PMIX_SUCCESS : PMIX_ERR_NOT_SUPPORTED, NULL);
+        return;
+    }
+    if (NULL == (op = wu_srv_op_new(group_host_done, NULL, 0))) {
+        fence_end(f, PMIX_ERR_NOMEM, NULL);
+        return;
+    }
+    op->ref = f->id;
+    f->at_host = true;
+    rc = wu_srv.host.group(KIND_GROUP == f->kind ? PMIX_GROUP_CONSTRUCT : PMIX_GROUP_DESTRUCT,
+                           f->grp, f->parts, f->nparts, f->dirs, f->ndirs, wu_srv_op_info_cb, op);
+    wu_srv_op_started(op, rc);
+}
+
 static void fence_check(wu_srv_fence_t *f)
 {
     size_t expected;
@@ -405,6 +527,10 @@ static void fence_check(wu_srv_fence_t *f)
         return;
     }
     if (f->ncontrib < expected) {
+        return;
+    }
+    if (IS_GROUP(f->kind)) {
+        group_at_host(f, all_local);
         return;
     }
     if (all_local) {
@@ -478,8 +604,13 @@ static int join(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b, kind_t kind)
     long long tmo = 0;
     wu_srv_fence_t *f = NULL;
     contrib_t *nc;
+    char *grp = NULL;
     pmix_status_t rc = PMIX_ERR_BAD_PARAM;
 
+    if (IS_GROUP(kind) && (PMIX_SUCCESS != wu_srv_unpack1(b, &grp, PMIX_STRING) || NULL == grp ||
+                           '\0' == grp[0] || strlen(grp) > PMIX_MAX_NSLEN)) {
+        goto out;
+    }
     if (PMIX_SUCCESS != wu_proto_unpack_list(b, (void **)&parts, &nparts, PMIX_PROC) ||
         PMIX_SUCCESS != wu_proto_unpack_list(b, (void **)&dirs, &ndirs, PMIX_INFO) ||
         0 != wu_buffer_remaining(b)) {
@@ -494,6 +625,7 @@ static int join(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b, kind_t kind)
     }
     if (KIND_FENCE != kind) {
         collect = KIND_CONNECT == kind; /* a connect exchanges the participants' data */
+        /* (a group's members also name themselves) */
         if (0 == nparts) {
             goto out; /* a connect names its participants */
         }
@@ -524,7 +656,7 @@ static int join(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b, kind_t kind)
     for (f = wu_srv.fences; NULL != f; f = f->next) {
         if (f->kind == kind && f->nparts == nparts &&
             0 == memcmp(f->parts, parts, nparts * sizeof *parts) && !f->at_host &&
-            !contributed(f, &peer->proc)) {
+            !contributed(f, &peer->proc) && (NULL == grp || 0 == strcmp(f->grp, grp))) {
             break;
         }
     }
@@ -536,6 +668,9 @@ static int join(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b, kind_t kind)
         wu_buffer_construct(&f->blob);
         wu_buffer_construct(&f->lblob);
         f->kind = kind;
+        if (NULL != grp) {
+            PMIX_LOAD_NSPACE(f->grp, grp);
+        }
         f->id = ++wu_srv.next_id;
         f->parts = parts;
         f->nparts = nparts;
@@ -569,6 +704,7 @@ static int join(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b, kind_t kind)
     rc = PMIX_SUCCESS;
     fence_check(f);
 out:
+    free(grp);
     free(parts);
     if (NULL != dirs) {
         PMIX_INFO_FREE(dirs, ndirs);
@@ -589,6 +725,16 @@ int wu_srv_cmd_connect_procs(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
 int wu_srv_cmd_disconnect_procs(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
 {
     return join(peer, tag, b, KIND_DISCONNECT);
+}
+
+int wu_srv_cmd_group_construct(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
+{
+    return join(peer, tag, b, KIND_GROUP);
+}
+
+int wu_srv_cmd_group_destruct(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
+{
+    return join(peer, tag, b, KIND_GROUP_END);
 }
 
 void wu_srv_fence_proc_gone(const pmix_proc_t *proc, bool terminated)

@@ -277,6 +277,7 @@ static void op_free(wu_srv_op_t *op)
     if (NULL != op->req_apps) {
         PMIX_APP_FREE(op->req_apps, op->nreq_apps);
     }
+    free(op->req_cred.bytes);
     wu_ptl_conn_release(op->conn);
     free(op);
 }
@@ -349,11 +350,9 @@ void wu_srv_op_modex_cb(pmix_status_t status, const char *data, size_t ndata, vo
     op_deliver(op);
 }
 
-void wu_srv_op_info_cb(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata,
-                       pmix_release_cbfunc_t relfn, void *relcbdata)
+/* op->info: a copy of the host's info (op->status PMIX_ERR_NOMEM when it cannot be made) */
+static void op_take_info(wu_srv_op_t *op, const pmix_info_t *info, size_t ninfo)
 {
-    wu_srv_op_t *op = cbdata;
-    op->status = status;
     if (NULL != info && ninfo > 0) {
         PMIX_INFO_CREATE(op->info, ninfo);
         if (NULL == op->info) {
@@ -367,6 +366,14 @@ void wu_srv_op_info_cb(pmix_status_t status, pmix_info_t *info, size_t ninfo, vo
             }
         }
     }
+}
+
+void wu_srv_op_info_cb(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata,
+                       pmix_release_cbfunc_t relfn, void *relcbdata)
+{
+    wu_srv_op_t *op = cbdata;
+    op->status = status;
+    op_take_info(op, info, ninfo);
     if (NULL != relfn) {
         relfn(relcbdata);
     }
@@ -403,6 +410,35 @@ void wu_srv_op_spawn_cb(pmix_status_t status, pmix_nspace_t nspace, void *cbdata
     if (PMIX_SUCCESS == status &&
         (NULL == nspace || NULL == (op->data = strndup(nspace, PMIX_MAX_NSLEN)))) {
         op->status = NULL == nspace ? PMIX_ERR_BAD_PARAM : PMIX_ERR_NOMEM;
+    }
+    op_deliver(op);
+}
+
+void wu_srv_op_cred_cb(pmix_status_t status, pmix_byte_object_t *credential, pmix_info_t info[],
+                       size_t ninfo, void *cbdata)
+{
+    wu_srv_op_t *op = cbdata;
+    op->status = status;
+    if (PMIX_SUCCESS == status) {
+        if (NULL == credential || NULL == credential->bytes || 0 == credential->size) {
+            op->status = PMIX_ERR_BAD_PARAM; /* success without a credential */
+        } else if (NULL == (op->data = malloc(credential->size))) {
+            op->status = PMIX_ERR_NOMEM;
+        } else {
+            memcpy(op->data, credential->bytes, credential->size);
+            op->ndata = credential->size;
+        }
+        op_take_info(op, info, ninfo);
+    }
+    op_deliver(op);
+}
+
+void wu_srv_op_valid_cb(pmix_status_t status, pmix_info_t info[], size_t ninfo, void *cbdata)
+{
+    wu_srv_op_t *op = cbdata;
+    op->status = status;
+    if (PMIX_SUCCESS == status) {
+        op_take_info(op, info, ninfo);
     }
     op_deliver(op);
 }

@@ -66,6 +66,10 @@ static const struct {
     {WU_CMD_DISCONNECT_PROCS, "disconnect-procs", wu_srv_cmd_disconnect_procs},
     {WU_CMD_REGISTER_EVENTS, "register-events", wu_srv_cmd_register_events},
     {WU_CMD_SPAWN, "spawn", wu_srv_cmd_spawn},
+    {WU_CMD_GET_CRED, "get-credential", wu_srv_cmd_get_cred},
+    {WU_CMD_VALIDATE_CRED, "validate-credential", wu_srv_cmd_validate_cred},
+    {WU_CMD_GROUP_CONSTRUCT, "group-construct", wu_srv_cmd_group_construct},
+    {WU_CMD_GROUP_DESTRUCT, "group-destruct", wu_srv_cmd_group_destruct},
 };
 
 /* ---- connections ----------------------------------------------------------------------------- */
