@@ -49,17 +49,6 @@ static void info_cb(pmix_status_t status, pmix_info_t *info, size_t ninfo, void 
     callbacks++;
 }
 
-static void cred_cb(pmix_status_t status, pmix_byte_object_t *credential, pmix_info_t info[],
-                    size_t ninfo, void *cbdata)
-{
-    (void)status;
-    (void)credential;
-    (void)info;
-    (void)ninfo;
-    (void)cbdata;
-    callbacks++;
-}
-
 int main(void)
 {
     char what[160];
@@ -91,8 +80,9 @@ int main(void)
     } blocking[] = {
         {"PMIx_Allocation_request",
          PMIx_Allocation_request(PMIX_ALLOC_NEW, NULL, 0, &results, &nresults)},
-        {"PMIx_Group_construct", PMIx_Group_construct("g", &proc, 1, NULL, 0, &results, &nresults)},
-        {"PMIx_Validate_credential", PMIx_Validate_credential(&cred, NULL, 0, &results, &nresults)},
+        {"PMIx_Group_invite", PMIx_Group_invite("g", &proc, 1, NULL, 0, &results, &nresults)},
+        {"PMIx_Process_monitor",
+         PMIx_Process_monitor(NULL, PMIX_MONITOR_HEARTBEAT_ALERT, NULL, 0, &results, &nresults)},
         {"PMIx_Fabric_register", PMIx_Fabric_register(&fabric, NULL, 0)},
         {"PMIx_server_define_process_set", PMIx_server_define_process_set(&proc, 1, "pset")},
         {"PMIx_tool_set_server", PMIx_tool_set_server(&proc, NULL, 0)},
@@ -112,9 +102,9 @@ int main(void)
     } nonblocking[] = {
         {"PMIx_Allocation_request_nb",
          PMIx_Allocation_request_nb(PMIX_ALLOC_EXTEND, NULL, 0, info_cb, &marker)},
-        {"PMIx_Group_construct_nb",
-         PMIx_Group_construct_nb("g", &proc, 1, NULL, 0, info_cb, &marker)},
-        {"PMIx_Get_credential_nb", PMIx_Get_credential_nb(NULL, 0, cred_cb, &marker)},
+        {"PMIx_Group_invite_nb", PMIx_Group_invite_nb("g", &proc, 1, NULL, 0, info_cb, &marker)},
+        {"PMIx_Process_monitor_nb",
+         PMIx_Process_monitor_nb(NULL, PMIX_MONITOR_HEARTBEAT_ALERT, NULL, 0, info_cb, &marker)},
         {"PMIx_IOF_push", PMIx_IOF_push(&proc, 1, &cred, NULL, 0, op_cb, &marker)},
         {"PMIx_server_register_resources", PMIx_server_register_resources(NULL, 0, op_cb, &marker)},
         {"PMIx_server_collect_inventory", PMIx_server_collect_inventory(NULL, 0, info_cb, &marker)},

@@ -340,6 +340,33 @@ static void server_seeds(void)
         emit("server", "spawn", &b);
     }
 
+    /* credentials: one asked for, one (made up) to validate */
+    put_cmd(&b, WU_CMD_GET_CRED);
+    put_infos(&b, (kv_t[]){{PMIX_CRED_TYPE, PMIX_STRING, "munge,native"}, {NULL, 0, NULL}});
+    emit("server", "get-cred", &b);
+    put_cmd(&b, WU_CMD_VALIDATE_CRED);
+    {
+        pmix_byte_object_t bo = {"wucred1:0:0:0:0:fz:00000000000000000000000000000000", 50};
+        check(wu_pack(&b, &bo, 1, PMIX_BYTE_OBJECT), "cred");
+    }
+    put_infos(&b, (kv_t[]){{NULL, 0, NULL}});
+    emit("server", "validate-cred", &b);
+
+    /* a group of this rank and another process, with a context id; its destruct */
+    for (int k = 0; k < 2; k++) {
+        pmix_proc_t two[2];
+        const char *grp = "fz.grp";
+        PMIX_LOAD_PROCID(&two[0], FZ_NS, 0);
+        PMIX_LOAD_PROCID(&two[1], FZ_NS, 1);
+        put_cmd(&b, 0 == k ? WU_CMD_GROUP_CONSTRUCT : WU_CMD_GROUP_DESTRUCT);
+        check(wu_pack(&b, &grp, 1, PMIX_STRING), "group");
+        check(wu_proto_pack_list(&b, two, 2, PMIX_PROC), "members");
+        put_infos(&b, (kv_t[]){{PMIX_GROUP_ASSIGN_CONTEXT_ID, PMIX_BOOL, &yes},
+                               {PMIX_TIMEOUT, PMIX_INT, &one_sec},
+                               {NULL, 0, NULL}});
+        emit("server", 0 == k ? "group-construct" : "group-destruct", &b);
+    }
+
     /* unframed: a frame header and a CONNECT's command byte, then nothing */
     check(wu_buffer_put(&b, (uint8_t[]){FZ_RAW, 'W', 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 7}, 13), "raw");
     check(wu_buffer_put_u16(&b, PMIX_UINT8), "raw");
