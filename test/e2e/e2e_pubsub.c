@@ -239,7 +239,8 @@ static char *await_key(const char *key, pmix_proc_t *from)
     return v;
 }
 
-/* a: publish, await b's answer, publish the acknowledgment; b: await a, answer, await the ack */
+/* a: publish, await b's answer, publish the acknowledgment, wait for b to end; b: await a,
+ * answer, await the ack */
 static void meet(const char *side)
 {
     pmix_proc_t from;
@@ -254,6 +255,12 @@ static void meet(const char *side)
         E2E_CHECK(0 != strcmp(v, e2e_me.nspace) && 0 == strcmp(v, from.nspace),
                   "wu.meet.b: '%s' from %s", v, from.nspace);
         publish_str("wu.meet.ack", v, NULL, 0, PMIX_SUCCESS);
+        /* stay until b has ended (its data go with it): b reads the ack before it ends, and
+         * the ack goes when this job ends */
+        e2e_step("meet: b to end");
+        while (PMIX_SUCCESS == lookup("wu.meet.b", NULL, 0, NULL, NULL)) {
+            usleep(50 * 1000);
+        }
     } else {
         v = await_key("wu.meet.a", &from);
         E2E_CHECK(0 != strcmp(v, e2e_me.nspace) && 0 == strcmp(v, from.nspace),
