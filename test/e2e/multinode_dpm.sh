@@ -1,0 +1,77 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# TAP test (root only, issue 14): the dynamic calls across the nodes of a 2-node test/lab lab.
+# wrun on node1 runs 4 ranks, 2 per node, that publish and look up data with every range and
+# persistence rule (e2e_pubsub rules: the data service on the head node, reached from node2's
+# ranks through their wired), connect and disconnect among themselves (e2e_connect within), and
+# construct groups with one context id at every member (e2e_group job: the head gives it);
+# with Open MPI (Debian's mpicc), MPI_Publish_name, MPI_Lookup_name and accept/connect between
+# rank 0 on node1 and rank 1 on node2 of one job, and between two separate wrun jobs started
+# on node1 and on node2 whose ranks are on both nodes. After every run nothing of the job is
+# left on either node. The lab is taken down at exit whatever happens.
+. "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
+lab_tests=5
+e2e_plan $lab_tests
+e2e_mktemp
+. "$s/test/e2e/lab_lib.sh"
+lab_start wdpm$$ 2
+mkdir -p "$e2e_tmp/t"
+hosts="-H node1,node2 --map-by node"
+progs='^[^ ]*(wired --node|e2e_pubsub|e2e_connect|e2e_group|mpi_dpm)|^ssh .*wired'
+
+# ok_lines OUT PATTERN N WHAT: the run passed with N lines matching PATTERN
+ok_lines() {
+    got=$(e2e_count_lines "$1" "$2")
+    if [ "$e2e_rc" -eq 0 ] && [ "$got" -eq "$3" ] && lab_left "$progs" "$4"; then
+        e2e_ok "$4"
+    else
+        e2e_not_ok "$4 (exit $e2e_rc, $got of $3 ok)"
+        e2e_diag "$1"
+    fi
+}
+
+# shellcheck disable=SC2086 # $hosts is words
+lab_on node1 "$e2e_tmp/pub.out" ./wrun $hosts -np 4 test/e2e/e2e_pubsub rules
+ok_lines "$e2e_tmp/pub.out" "^pubsub rules: rank [0-9]* ok" 4 \
+    "publish/lookup/unpublish rules with ranks on 2 nodes (the head's data service, through wired)"
+# shellcheck disable=SC2086
+lab_on node1 "$e2e_tmp/cx.out" ./wrun $hosts -np 4 test/e2e/e2e_connect within
+ok_lines "$e2e_tmp/cx.out" "^connect within: rank [0-9]* ok" 4 \
+    "connects and disconnects among ranks of 2 nodes"
+# shellcheck disable=SC2086
+lab_on node1 "$e2e_tmp/grp.out" ./wrun $hosts -np 4 test/e2e/e2e_group job
+ok_lines "$e2e_tmp/grp.out" "^group job: rank [0-9]* ok" 4 \
+    "groups of ranks on 2 nodes: one context id at every member, destructed"
+
+prog="$e2e_tmp/mpi_dpm"
+if command -v mpicc >/dev/null 2>&1 && mpicc -o "$prog" "$s/test/e2e/mpi_dpm.c" \
+    2>"$e2e_tmp/cc.err"; then
+    # shellcheck disable=SC2086
+    lab_on node1 "$e2e_tmp/pair.out" ./wrun $hosts -np 2 "$prog" pair
+    ok_lines "$e2e_tmp/pair.out" "^mpi_dpm pair: rank [0-9]* ok" 2 \
+        "Open MPI: publish, lookup, accept/connect between rank 0 on node1 and rank 1 on node2"
+    # shellcheck disable=SC2086
+    lab_on node1 "$e2e_tmp/s.out" ./wrun $hosts -np 2 "$prog" server wu-dpm-lab &
+    spid=$!
+    # shellcheck disable=SC2086
+    lab_on node2 "$e2e_tmp/c.out" ./wrun -H node2,node1 --map-by node -np 2 "$prog" client \
+        wu-dpm-lab
+    crc=$e2e_rc
+    wait $spid
+    src=$?
+    ns=$(e2e_count_lines "$e2e_tmp/s.out" "^mpi_dpm server: rank [0-9]* ok")
+    nc=$(e2e_count_lines "$e2e_tmp/c.out" "^mpi_dpm client: rank [0-9]* ok")
+    if [ "$src" -eq 0 ] && [ "$crc" -eq 0 ] && [ "$ns" -eq 2 ] && [ "$nc" -eq 2 ] &&
+        lab_left "$progs" "two MPI jobs"; then
+        e2e_ok "Open MPI: two wrun jobs (from node1 and node2, ranks on both) accept/connect"
+    else
+        e2e_not_ok "two MPI jobs across nodes: server exit $src ($ns ok), client exit $crc ($nc ok)"
+        e2e_diag "$e2e_tmp/s.out"
+        e2e_diag "$e2e_tmp/c.out"
+    fi
+else
+    e2e_skip "Open MPI's mpicc is not installed (or could not build mpi_dpm.c)"
+    e2e_skip "Open MPI's mpicc is not installed (or could not build mpi_dpm.c)"
+fi
+lab_stop
+e2e_exit
