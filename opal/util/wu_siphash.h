@@ -12,6 +12,7 @@
 #define WU_SIPHASH_KEY_BYTES 16
 
 /* SipHash-2-4 of the len bytes at data under the 16-byte key. */
-WU_EXPORT uint64_t wu_siphash24(const unsigned char key[WU_SIPHASH_KEY_BYTES], const void *data, size_t len);
+WU_EXPORT uint64_t wu_siphash24(const unsigned char key[WU_SIPHASH_KEY_BYTES], const void *data,
+                                size_t len);
 
 #endif

@@ -99,7 +99,7 @@ typedef struct rte_job {
 } rte_job_t;
 
 /* wu_rte_job.c */
-extern const char *wu_rte_tool;   /* "wrun" */
+extern const char *wu_rte_tool; /* "wrun" */
 /* A child job (rte thread); NULL when nspace is none of them. */
 rte_job_t *wu_rte_child_find(const char *nspace);
 /* The launcher's job or a child of it running here, by namespace (rte thread), or NULL. */
