@@ -185,6 +185,9 @@ void wu_client_staged_clear(void);
  * members (PMIX_PROC_FREE; PMIX_ERR_NOT_FOUND), and forgetting them all (last finalize). */
 int wu_client_group_names(char ***names);
 int wu_client_group_members(const char *name, pmix_proc_t **members, size_t *n);
+/* Progress thread: the group is (now) these members; forget a group. */
+void wu_client_group_set(const char *name, const pmix_proc_t *members, size_t n);
+void wu_client_group_forget(const char *name);
 void wu_client_groups_clear(void);
 /* wu_client_topo.c: destroy the node's topology PMIx_Load_topology lent out (last finalize). */
 void wu_client_topo_release(void);

@@ -7,8 +7,9 @@
  * PMIX_GROUP_MEMBERSHIP) are the same at every member. This process remembers the groups it
  * is in (their members, for the destruct and for PMIx_Query_info's PMIX_QUERY_GROUP_NAMES and
  * PMIX_QUERY_GROUP_MEMBERSHIP). A singleton has no server: a group of itself alone is made
- * here, any other is PMIX_ERR_UNREACH. Invite, join and leave are not implemented yet: they
- * are stubs (see wu_client_stubs.c for the conventions). */
+ * here, any other is PMIX_ERR_UNREACH. Invite, join and leave: wu_client_group_invite.c. When
+ * another member leaves (PMIX_GROUP_LEFT, a handler registered with the first group), it is
+ * dropped from the group's members here. */
 #include "pmix/client/wu_client.h"
 #include "pmix/common/wu_pack.h"
 #include "pmix/common/wu_proto.h"
@@ -41,13 +42,42 @@ static group_t *find_locked(const char *name)
     return NULL;
 }
 
-static void remember(const char *name, const pmix_proc_t *members, size_t n)
+static bool left_handler; /* registered (progress thread) */
+
+/* PMIX_GROUP_LEFT: the source is no longer a member of the group the event names. */
+static void on_left(size_t ref, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
+                    size_t ninfo, pmix_info_t *results, size_t nresults,
+                    pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+    const pmix_info_t *id = wu_info_find(info, ninfo, PMIX_GROUP_ID);
+    group_t *g;
+    (void)ref, (void)status, (void)results, (void)nresults;
+    pthread_mutex_lock(&groups_lock);
+    if (NULL != id && PMIX_STRING == id->value.type && NULL != id->value.data.string &&
+        NULL != (g = find_locked(id->value.data.string))) {
+        size_t k = 0;
+        for (size_t i = 0; i < g->nmembers; i++) {
+            if (!PMIX_CHECK_PROCID(&g->members[i], source)) {
+                g->members[k++] = g->members[i];
+            }
+        }
+        g->nmembers = k;
+    }
+    pthread_mutex_unlock(&groups_lock);
+    if (NULL != cbfunc) {
+        cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata); /* the application's handlers too */
+    }
+}
+
+void wu_client_group_set(const char *name, const pmix_proc_t *members, size_t n)
 {
     group_t *g = calloc(1, sizeof *g);
+    pmix_status_t code = PMIX_GROUP_LEFT;
     if (NULL == g || NULL == (g->members = malloc(n * sizeof *members))) {
         free(g);
         return; /* the group works; only its destruct will not find it */
     }
+    wu_client_group_forget(name);
     PMIX_LOAD_NSPACE(g->name, name);
     memcpy(g->members, members, n * sizeof *members);
     g->nmembers = n;
@@ -55,9 +85,13 @@ static void remember(const char *name, const pmix_proc_t *members, size_t n)
     g->next = groups;
     groups = g;
     pthread_mutex_unlock(&groups_lock);
+    if (!left_handler && !wu_client.singleton) {
+        /* (from the progress thread the call returns the handler's reference at once) */
+        left_handler = 0 <= PMIx_Register_event_handler(&code, 1, NULL, 0, on_left, NULL, NULL);
+    }
 }
 
-static void forget(const char *name)
+void wu_client_group_forget(const char *name)
 {
     pthread_mutex_lock(&groups_lock);
     for (group_t **pg = &groups; NULL != *pg; pg = &(*pg)->next) {
@@ -105,6 +139,7 @@ int wu_client_group_members(const char *name, pmix_proc_t **members, size_t *n)
 
 void wu_client_groups_clear(void)
 {
+    left_handler = false; /* finalize drops the handlers */
     pthread_mutex_lock(&groups_lock);
     while (NULL != groups) {
         group_t *g = groups;
@@ -142,9 +177,9 @@ static void finish(grp_req_t *r, pmix_status_t status, pmix_info_t *res, size_t 
 {
     if (PMIX_SUCCESS == status) {
         if (WU_CMD_GROUP_CONSTRUCT == r->cmd) {
-            remember(r->name, r->procs, r->nprocs);
+            wu_client_group_set(r->name, r->procs, r->nprocs);
         } else {
-            forget(r->name);
+            wu_client_group_forget(r->name);
         }
     }
     if (NULL != r->infofn) {
@@ -370,54 +405,4 @@ pmix_status_t PMIx_Group_destruct(const char grp[], const pmix_info_t info[], si
     }
     wu_wait_destroy(&gw.w);
     return rc;
-}
-
-/* ---- not yet ------------------------------------------------------------------------------- */
-
-/* Stubs keep their parameter names for documentation; most are unused. */
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-
-/* wu-api: stub issue=later */
-pmix_status_t PMIx_Group_invite(const char grp[], const pmix_proc_t procs[], size_t nprocs,
-                                const pmix_info_t info[], size_t ninfo, pmix_info_t **results,
-                                size_t *nresult)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=later */
-pmix_status_t PMIx_Group_invite_nb(const char grp[], const pmix_proc_t procs[], size_t nprocs,
-                                   const pmix_info_t info[], size_t ninfo,
-                                   pmix_info_cbfunc_t cbfunc, void *cbdata)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=later */
-pmix_status_t PMIx_Group_join(const char grp[], const pmix_proc_t *leader, pmix_group_opt_t opt,
-                              const pmix_info_t info[], size_t ninfo, pmix_info_t **results,
-                              size_t *nresult)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=later */
-pmix_status_t PMIx_Group_join_nb(const char grp[], const pmix_proc_t *leader, pmix_group_opt_t opt,
-                                 const pmix_info_t info[], size_t ninfo, pmix_info_cbfunc_t cbfunc,
-                                 void *cbdata)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=later */
-pmix_status_t PMIx_Group_leave(const char grp[], const pmix_info_t info[], size_t ninfo)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=later */
-pmix_status_t PMIx_Group_leave_nb(const char grp[], const pmix_info_t info[], size_t ninfo,
-                                  pmix_op_cbfunc_t cbfunc, void *cbdata)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
 }
