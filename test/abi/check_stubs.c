@@ -80,7 +80,7 @@ int main(void)
     } blocking[] = {
         {"PMIx_Allocation_request",
          PMIx_Allocation_request(PMIX_ALLOC_NEW, NULL, 0, &results, &nresults)},
-        {"PMIx_Group_invite", PMIx_Group_invite("g", &proc, 1, NULL, 0, &results, &nresults)},
+        {"PMIx_Fabric_update", PMIx_Fabric_update(&fabric)},
         {"PMIx_Process_monitor",
          PMIx_Process_monitor(NULL, PMIX_MONITOR_HEARTBEAT_ALERT, NULL, 0, &results, &nresults)},
         {"PMIx_Fabric_register", PMIx_Fabric_register(&fabric, NULL, 0)},
@@ -102,7 +102,7 @@ int main(void)
     } nonblocking[] = {
         {"PMIx_Allocation_request_nb",
          PMIx_Allocation_request_nb(PMIX_ALLOC_EXTEND, NULL, 0, info_cb, &marker)},
-        {"PMIx_Group_invite_nb", PMIx_Group_invite_nb("g", &proc, 1, NULL, 0, info_cb, &marker)},
+        {"PMIx_Fabric_register_nb", PMIx_Fabric_register_nb(&fabric, NULL, 0, op_cb, &marker)},
         {"PMIx_Process_monitor_nb",
          PMIx_Process_monitor_nb(NULL, PMIX_MONITOR_HEARTBEAT_ALERT, NULL, 0, info_cb, &marker)},
         {"PMIx_IOF_push", PMIx_IOF_push(&proc, 1, &cred, NULL, 0, op_cb, &marker)},

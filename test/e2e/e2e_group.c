@@ -8,6 +8,12 @@
  *                    members; a construct whose other member never comes ends with
  *                    PMIX_ERR_TIMEOUT; both groups are destructed, after which a destruct is
  *                    PMIX_ERR_NOT_FOUND and the query lists neither.
+ *   e2e_group invite (3 ranks) rank 0 invites ranks 1 and 2 to "wu.inv" with a context id: rank 1
+ *                    accepts (PMIx_Group_join, after its handler of PMIX_GROUP_INVITED heard rank
+ *                    0), rank 2 declines; the invite's and the join's results have the same
+ *                    context id and the two members; rank 1 leaves, rank 0 hears
+ *                    PMIX_GROUP_LEFT, sees one member left and destructs the group; an
+ *                    invitation nobody answers ends with PMIX_ERR_TIMEOUT.
  *   e2e_group alone  a singleton: a group of itself (with a context id) works, one with another
  *                    process is PMIX_ERR_UNREACH.
  * Prints "group MODE: rank R ok". */
@@ -195,6 +201,109 @@ static void job(void)
     PMIX_INFO_DESTRUCT(&dir[0]);
 }
 
+/* What this process's handlers heard: an invitation to wu.inv (from whom), a member leaving. */
+static volatile int invited, left;
+static pmix_proc_t inviter;
+
+static void on_event(size_t ref, pmix_status_t status, const pmix_proc_t *source,
+                     pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
+                     pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+    bool ours = false;
+    (void)ref, (void)results, (void)nresults;
+    for (size_t i = 0; i < ninfo; i++) {
+        ours =
+            ours || (PMIX_CHECK_KEY(&info[i], PMIX_GROUP_ID) && PMIX_STRING == info[i].value.type &&
+                     0 == strcmp(info[i].value.data.string, "wu.inv"));
+    }
+    if (ours && PMIX_GROUP_INVITED == status) {
+        inviter = *source;
+        __atomic_store_n(&invited, 1, __ATOMIC_RELEASE);
+    } else if (ours && PMIX_GROUP_LEFT == status) {
+        __atomic_store_n(&left, 1, __ATOMIC_RELEASE);
+    }
+    cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
+}
+
+static void await_flag(volatile int *flag)
+{
+    while (!__atomic_load_n(flag, __ATOMIC_ACQUIRE)) {
+        usleep(1000);
+    }
+}
+
+static void invite(void)
+{
+    pmix_status_t codes[] = {PMIX_GROUP_INVITED, PMIX_GROUP_LEFT};
+    pmix_proc_t two[2];
+    pmix_info_t dir[2];
+    pmix_info_t *res = NULL;
+    size_t nres = 0, ctx = 0;
+    pmix_rank_t pair[2] = {0, 1};
+    bool yes = true;
+    int tmo = 20;
+
+    e2e_step("register");
+    E2E_CHECK(0 <= PMIx_Register_event_handler(codes, 2, NULL, 0, on_event, NULL, NULL),
+              "PMIx_Register_event_handler");
+    E2E_RC(PMIx_Fence(NULL, 0, NULL, 0), "PMIx_Fence (handlers registered)");
+    PMIX_INFO_LOAD(&dir[0], PMIX_GROUP_ASSIGN_CONTEXT_ID, &yes, PMIX_BOOL);
+    PMIX_INFO_LOAD(&dir[1], PMIX_TIMEOUT, &tmo, PMIX_INT);
+    if (0 == e2e_me.rank) {
+        e2e_step("invite");
+        PMIX_LOAD_PROCID(&two[0], e2e_me.nspace, 1);
+        PMIX_LOAD_PROCID(&two[1], e2e_me.nspace, 2);
+        E2E_RC(PMIx_Group_invite("wu.inv", two, 2, dir, 2, &res, &nres), "PMIx_Group_invite");
+        ctx = ctx_of(res, nres, 2, "wu.inv");
+        PMIX_INFO_FREE(res, nres);
+    } else if (1 == e2e_me.rank) {
+        e2e_step("accept");
+        await_flag(&invited);
+        E2E_CHECK(0 == inviter.rank, "invited by rank %u", inviter.rank);
+        E2E_RC(PMIx_Group_join("wu.inv", &inviter, PMIX_GROUP_ACCEPT, dir + 1, 1, &res, &nres),
+               "PMIx_Group_join (accept)");
+        ctx = ctx_of(res, nres, 2, "wu.inv");
+        PMIX_INFO_FREE(res, nres);
+    } else if (2 == e2e_me.rank) {
+        e2e_step("decline");
+        await_flag(&invited);
+        E2E_RC(PMIx_Group_join("wu.inv", &inviter, PMIX_GROUP_DECLINE, NULL, 0, NULL, NULL),
+               "PMIx_Group_join (decline)");
+    }
+    e2e_step("compare");
+    if (e2e_me.rank < 2) {
+        put_size("e2e.ctx.inv", ctx);
+    }
+    E2E_RC(PMIx_Commit(), "PMIx_Commit");
+    E2E_RC(PMIx_Fence(NULL, 0, NULL, 0), "PMIx_Fence");
+    if (e2e_me.rank < 2) {
+        same_everywhere("e2e.ctx.inv", ctx, pair, 2);
+        E2E_CHECK(listed("wu.inv", 2), "the query does not list wu.inv with 2 members");
+    } else {
+        E2E_CHECK(!listed("wu.inv", -1), "a process that declined lists wu.inv");
+    }
+
+    E2E_RC(PMIx_Fence(NULL, 0, NULL, 0), "PMIx_Fence (queried)"); /* before rank 1 leaves */
+    e2e_step("leave");
+    if (1 == e2e_me.rank) {
+        E2E_RC(PMIx_Group_leave("wu.inv", NULL, 0), "PMIx_Group_leave");
+        E2E_CHECK(!listed("wu.inv", -1), "wu.inv listed after leaving it");
+    } else if (0 == e2e_me.rank) {
+        await_flag(&left);
+        E2E_CHECK(listed("wu.inv", 1), "wu.inv does not have 1 member after rank 1 left");
+        E2E_RC(PMIx_Group_destruct("wu.inv", NULL, 0), "destruct wu.inv");
+        e2e_step("unanswered");
+        tmo = 1;
+        PMIX_INFO_DESTRUCT(&dir[1]);
+        PMIX_INFO_LOAD(&dir[1], PMIX_TIMEOUT, &tmo, PMIX_INT);
+        E2E_RC_IS(PMIx_Group_invite("wu.inv2", two + 1, 1, dir, 2, NULL, NULL), PMIX_ERR_TIMEOUT,
+                  "an invitation nobody answers");
+    }
+    E2E_RC(PMIx_Fence(NULL, 0, NULL, 0), "PMIx_Fence (end)");
+    PMIX_INFO_DESTRUCT(&dir[0]);
+    PMIX_INFO_DESTRUCT(&dir[1]);
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "job";
@@ -202,6 +311,8 @@ int main(int argc, char **argv)
     E2E_RC(PMIx_Init(&e2e_me, NULL, 0), "PMIx_Init");
     if (0 == strcmp(mode, "job")) {
         job();
+    } else if (0 == strcmp(mode, "invite")) {
+        invite();
     } else if (0 == strcmp(mode, "alone")) {
         pmix_proc_t other;
         pmix_info_t dir, *res = NULL;
@@ -221,7 +332,7 @@ int main(int argc, char **argv)
         }
         PMIX_INFO_DESTRUCT(&dir);
     } else {
-        e2e_fail("usage: e2e_group job | alone");
+        e2e_fail("usage: e2e_group job | invite | alone");
     }
     e2e_step("finalize");
     E2E_RC(PMIx_Finalize(NULL, 0), "PMIx_Finalize");
