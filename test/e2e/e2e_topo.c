@@ -9,6 +9,7 @@
  * usable. Distances to network devices from the process's binding, on the node's topology and
  * on the loaded one, agree. Prints "topo rank R: ok" on success. */
 #include "e2e_util.h"
+#include "../support/wu_test_hwloc_lsan.h"
 
 #include <hwloc.h>
 

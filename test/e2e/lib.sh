@@ -184,6 +184,8 @@ e2e_openpmix_build() {
     shift 2
     ${CC:-cc} -std=gnu11 -I"$sys_inc" -o "$prog" "$src" -L"$sys_libdir" -lpmix "$@" \
         2>"$e2e_tmp/cc.err" || return 1
+    lib="$b/.libs/libpmix.so.2" # what test/abi/lib.sh reads
+    cc=${CC:-cc}
     . "$s/test/abi/lib.sh"
     if [ -n "$wu_abi_preload" ]; then
         LD_PRELOAD="$wu_abi_preload"

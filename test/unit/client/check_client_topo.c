@@ -5,6 +5,7 @@
  * the devices of a made-up node (topo_io.xml) given as a topology or as the node's own
  * (HWLOC_XMLFILE), filtered by type and id; bad input. */
 #include "test/support/wu_test.h"
+#include "test/support/wu_test_hwloc_lsan.h"
 
 #include "pmix.h"
 
