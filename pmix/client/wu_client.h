@@ -181,6 +181,25 @@ int wu_client_store_blob(const pmix_byte_object_t *bo);
 
 /* wu_client_data.c: free the staged puts (any thread; takes stage_lock). */
 void wu_client_staged_clear(void);
+/* wu_client_blk.c: the blocking form of a call with an _nb form:
+ *     wu_client_blk_t b;
+ *     rc = wu_client_blk_begin(&b, results, nresults);   (results may be NULL: none wanted)
+ *     if (PMIX_SUCCESS == rc) rc = wu_client_blk_wait(&b, PMIx_X_nb(..., wu_client_blk_info, &b));
+ * begin clears the results and refuses the progress thread (PMIX_ERR_WOULD_BLOCK) or a results
+ * pointer without its count (PMIX_ERR_BAD_PARAM); the callbacks copy the infos into the
+ * results and release the wait; wait waits when the call started and frees the results when it
+ * failed. */
+typedef struct {
+    wu_wait_t w;
+    pmix_info_t **res;
+    size_t *nres;
+} wu_client_blk_t;
+pmix_status_t wu_client_blk_begin(wu_client_blk_t *b, pmix_info_t **res, size_t *nres);
+void wu_client_blk_info(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata,
+                        pmix_release_cbfunc_t relfn, void *relcbdata);
+void wu_client_blk_valid(pmix_status_t status, pmix_info_t info[], size_t ninfo, void *cbdata);
+void wu_client_blk_op(pmix_status_t status, void *cbdata);
+pmix_status_t wu_client_blk_wait(wu_client_blk_t *b, pmix_status_t rc);
 /* wu_client_group.c: the groups this process is in: their names (wu_argv_free), a group's
  * members (PMIX_PROC_FREE; PMIX_ERR_NOT_FOUND), and forgetting them all (last finalize). */
 int wu_client_group_names(char ***names);

@@ -149,9 +149,7 @@ pmix_status_t PMIx_Validate_credential_nb(const pmix_byte_object_t *cred, const 
 
 typedef struct {
     wu_wait_t w;
-    pmix_byte_object_t *cred; /* GET: the caller's */
-    pmix_info_t **info;       /* VALIDATE: the caller's results, or NULL */
-    size_t *ninfo;
+    pmix_byte_object_t *cred; /* the caller's */
 } cred_wait_t;
 
 static void got_cred(pmix_status_t status, pmix_byte_object_t *cred, pmix_info_t info[],
@@ -166,15 +164,6 @@ static void got_cred(pmix_status_t status, pmix_byte_object_t *cred, pmix_info_t
             memcpy(cw->cred->bytes, cred->bytes, cred->size);
             cw->cred->size = cred->size;
         }
-    }
-    wu_wait_release(&cw->w, status);
-}
-
-static void got_validation(pmix_status_t status, pmix_info_t info[], size_t ninfo, void *cbdata)
-{
-    cred_wait_t *cw = cbdata;
-    if (PMIX_SUCCESS == status && NULL != cw->info) {
-        status = wu_info_dup(cw->info, cw->ninfo, info, ninfo);
     }
     wu_wait_release(&cw->w, status);
 }
@@ -204,28 +193,11 @@ pmix_status_t PMIx_Get_credential(const pmix_info_t info[], size_t ninfo,
 pmix_status_t PMIx_Validate_credential(const pmix_byte_object_t *cred, const pmix_info_t info[],
                                        size_t ninfo, pmix_info_t **results, size_t *nresults)
 {
-    cred_wait_t cw = {.info = results, .ninfo = nresults};
-    pmix_status_t rc;
-    if ((NULL == results) != (NULL == nresults)) {
-        return PMIX_ERR_BAD_PARAM;
+    wu_client_blk_t b;
+    pmix_status_t rc = wu_client_blk_begin(&b, results, nresults);
+    if (PMIX_SUCCESS != rc) {
+        return rc;
     }
-    if (NULL != results) {
-        *results = NULL;
-        *nresults = 0;
-    }
-    if (wu_client_ready() && wu_progress_in_thread(wu_client.pt)) {
-        return PMIX_ERR_WOULD_BLOCK;
-    }
-    wu_wait_init(&cw.w);
-    rc = PMIx_Validate_credential_nb(cred, info, ninfo, got_validation, &cw);
-    if (PMIX_SUCCESS == rc) {
-        rc = wu_wait_for(&cw.w, 0);
-    }
-    wu_wait_destroy(&cw.w);
-    if (PMIX_SUCCESS != rc && NULL != results && NULL != *results) {
-        PMIX_INFO_FREE(*results, *nresults);
-        *results = NULL;
-        *nresults = 0;
-    }
-    return rc;
+    return wu_client_blk_wait(
+        &b, PMIx_Validate_credential_nb(cred, info, ninfo, wu_client_blk_valid, &b));
 }

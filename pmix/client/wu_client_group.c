@@ -338,71 +338,25 @@ pmix_status_t PMIx_Group_destruct_nb(const char grp[], const pmix_info_t info[],
 
 /* ---- the blocking forms ------------------------------------------------------------------ */
 
-typedef struct {
-    wu_wait_t w;
-    pmix_info_t **res;
-    size_t *nres;
-} grp_wait_t;
-
-static void constructed(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata,
-                        pmix_release_cbfunc_t relfn, void *relcbdata)
-{
-    grp_wait_t *gw = cbdata;
-    (void)relfn, (void)relcbdata;
-    if (PMIX_SUCCESS == status && NULL != gw->res) {
-        status = wu_info_dup(gw->res, gw->nres, info, ninfo);
-    }
-    wu_wait_release(&gw->w, status);
-}
-
-static void destructed(pmix_status_t status, void *cbdata)
-{
-    grp_wait_t *gw = cbdata;
-    wu_wait_release(&gw->w, status);
-}
-
 pmix_status_t PMIx_Group_construct(const char grp[], const pmix_proc_t procs[], size_t nprocs,
                                    const pmix_info_t directives[], size_t ndirs,
                                    pmix_info_t **results, size_t *nresults)
 {
-    grp_wait_t gw = {.res = results, .nres = nresults};
-    pmix_status_t rc;
-    if ((NULL == results) != (NULL == nresults)) {
-        return PMIX_ERR_BAD_PARAM;
+    wu_client_blk_t b;
+    pmix_status_t rc = wu_client_blk_begin(&b, results, nresults);
+    if (PMIX_SUCCESS != rc) {
+        return rc;
     }
-    if (NULL != results) {
-        *results = NULL;
-        *nresults = 0;
-    }
-    if (wu_client_ready() && wu_progress_in_thread(wu_client.pt)) {
-        return PMIX_ERR_WOULD_BLOCK;
-    }
-    wu_wait_init(&gw.w);
-    rc = PMIx_Group_construct_nb(grp, procs, nprocs, directives, ndirs, constructed, &gw);
-    if (PMIX_SUCCESS == rc) {
-        rc = wu_wait_for(&gw.w, 0);
-    }
-    wu_wait_destroy(&gw.w);
-    if (PMIX_SUCCESS != rc && NULL != results && NULL != *results) {
-        PMIX_INFO_FREE(*results, *nresults);
-        *results = NULL;
-        *nresults = 0;
-    }
-    return rc;
+    return wu_client_blk_wait(
+        &b, PMIx_Group_construct_nb(grp, procs, nprocs, directives, ndirs, wu_client_blk_info, &b));
 }
 
 pmix_status_t PMIx_Group_destruct(const char grp[], const pmix_info_t info[], size_t ninfo)
 {
-    grp_wait_t gw = {0};
-    pmix_status_t rc;
-    if (wu_client_ready() && wu_progress_in_thread(wu_client.pt)) {
-        return PMIX_ERR_WOULD_BLOCK;
+    wu_client_blk_t b;
+    pmix_status_t rc = wu_client_blk_begin(&b, NULL, NULL);
+    if (PMIX_SUCCESS != rc) {
+        return rc;
     }
-    wu_wait_init(&gw.w);
-    rc = PMIx_Group_destruct_nb(grp, info, ninfo, destructed, &gw);
-    if (PMIX_SUCCESS == rc) {
-        rc = wu_wait_for(&gw.w, 0);
-    }
-    wu_wait_destroy(&gw.w);
-    return rc;
+    return wu_client_blk_wait(&b, PMIx_Group_destruct_nb(grp, info, ninfo, wu_client_blk_op, &b));
 }

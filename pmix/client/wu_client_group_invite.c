@@ -408,93 +408,38 @@ pmix_status_t PMIx_Group_leave_nb(const char grp[], const pmix_info_t info[], si
 
 /* ---- the blocking forms ------------------------------------------------------------------------ */
 
-typedef struct {
-    wu_wait_t w;
-    pmix_info_t **res;
-    size_t *nres;
-} blk_t;
-
-static void blk_info(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata,
-                     pmix_release_cbfunc_t relfn, void *relcbdata)
-{
-    blk_t *b = cbdata;
-    (void)relfn, (void)relcbdata;
-    if (PMIX_SUCCESS == status && NULL != b->res) {
-        status = wu_info_dup(b->res, b->nres, info, ninfo);
-    }
-    wu_wait_release(&b->w, status);
-}
-
-static void blk_op(pmix_status_t status, void *cbdata)
-{
-    blk_t *b = cbdata;
-    wu_wait_release(&b->w, status);
-}
-
-/* Wait for an operation started with rc; the results are freed on failure. */
-static pmix_status_t blk_wait(blk_t *b, pmix_status_t rc)
-{
-    if (PMIX_SUCCESS == rc) {
-        rc = wu_wait_for(&b->w, 0);
-    }
-    wu_wait_destroy(&b->w);
-    if (PMIX_SUCCESS != rc && NULL != b->res && NULL != *b->res) {
-        PMIX_INFO_FREE(*b->res, *b->nres);
-        *b->res = NULL;
-        *b->nres = 0;
-    }
-    return rc;
-}
-
-/* Before a blocking call: its results cleared, not on the progress thread. */
-static pmix_status_t blk_begin(blk_t *b, pmix_info_t **res, size_t *nres)
-{
-    if ((NULL == res) != (NULL == nres)) {
-        return PMIX_ERR_BAD_PARAM;
-    }
-    if (NULL != res) {
-        *res = NULL;
-        *nres = 0;
-    }
-    if (wu_client_ready() && wu_progress_in_thread(wu_client.pt)) {
-        return PMIX_ERR_WOULD_BLOCK;
-    }
-    b->res = res;
-    b->nres = nres;
-    wu_wait_init(&b->w);
-    return PMIX_SUCCESS;
-}
-
 pmix_status_t PMIx_Group_invite(const char grp[], const pmix_proc_t procs[], size_t nprocs,
                                 const pmix_info_t info[], size_t ninfo, pmix_info_t **results,
                                 size_t *nresult)
 {
-    blk_t b;
-    pmix_status_t rc = blk_begin(&b, results, nresult);
+    wu_client_blk_t b;
+    pmix_status_t rc = wu_client_blk_begin(&b, results, nresult);
     if (PMIX_SUCCESS != rc) {
         return rc;
     }
-    return blk_wait(&b, PMIx_Group_invite_nb(grp, procs, nprocs, info, ninfo, blk_info, &b));
+    return wu_client_blk_wait(
+        &b, PMIx_Group_invite_nb(grp, procs, nprocs, info, ninfo, wu_client_blk_info, &b));
 }
 
 pmix_status_t PMIx_Group_join(const char grp[], const pmix_proc_t *leader, pmix_group_opt_t opt,
                               const pmix_info_t info[], size_t ninfo, pmix_info_t **results,
                               size_t *nresult)
 {
-    blk_t b;
-    pmix_status_t rc = blk_begin(&b, results, nresult);
+    wu_client_blk_t b;
+    pmix_status_t rc = wu_client_blk_begin(&b, results, nresult);
     if (PMIX_SUCCESS != rc) {
         return rc;
     }
-    return blk_wait(&b, PMIx_Group_join_nb(grp, leader, opt, info, ninfo, blk_info, &b));
+    return wu_client_blk_wait(
+        &b, PMIx_Group_join_nb(grp, leader, opt, info, ninfo, wu_client_blk_info, &b));
 }
 
 pmix_status_t PMIx_Group_leave(const char grp[], const pmix_info_t info[], size_t ninfo)
 {
-    blk_t b;
-    pmix_status_t rc = blk_begin(&b, NULL, NULL);
+    wu_client_blk_t b;
+    pmix_status_t rc = wu_client_blk_begin(&b, NULL, NULL);
     if (PMIX_SUCCESS != rc) {
         return rc;
     }
-    return blk_wait(&b, PMIx_Group_leave_nb(grp, info, ninfo, blk_op, &b));
+    return wu_client_blk_wait(&b, PMIx_Group_leave_nb(grp, info, ninfo, wu_client_blk_op, &b));
 }

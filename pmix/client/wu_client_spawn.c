@@ -102,13 +102,8 @@ pmix_status_t PMIx_Spawn_nb(const pmix_info_t job_info[], size_t ninfo, const pm
     }
     r->napps = napps;
     rc = wu_data_elems_copy(r->apps, apps, napps, PMIX_APP);
-    if (PMIX_SUCCESS == rc && 0 < ninfo) {
-        PMIX_INFO_CREATE(r->info, ninfo);
-        rc = NULL == r->info ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
-        r->ninfo = NULL == r->info ? 0 : ninfo;
-        for (size_t i = 0; i < r->ninfo && PMIX_SUCCESS == rc; i++) {
-            rc = PMIx_Info_xfer(&r->info[i], &job_info[i]);
-        }
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_info_dup(&r->info, &r->ninfo, job_info, ninfo);
     }
     if (PMIX_SUCCESS == rc) {
         rc = wu_client_shift(spawn_send, r);
