@@ -256,6 +256,7 @@ typedef struct cx {
     part_t *parts;
     uint32_t nneed, nin;
     char **foreign; /* namespaces of other wruns among the participants */
+    char **kids;    /* namespaces of this wrun's spawned jobs among them (on the head node) */
     bool exchanging;
     char prefix[64]; /* of the rendezvous files of this collective */
     char mine[128];  /* ours */
@@ -342,6 +343,7 @@ static void cx_free(cx_t *c)
         PMIX_PROC_FREE(c->procs, c->nprocs);
     }
     wu_argv_free(c->foreign);
+    wu_argv_free(c->kids);
     free(c);
 }
 
@@ -446,6 +448,9 @@ static pmix_status_t foreign_for(const cx_t *c, uint32_t n, foreign_t *f)
     for (const theirs_t *t = c->theirs; NULL != t; t = t->next) {
         cap += (size_t)wu_argv_count(t->ns);
     }
+    if (NULL != wu_rte_job && n != wu_rte_job->mynode) {
+        cap += (size_t)wu_argv_count(c->kids); /* the head node has their data already */
+    }
     if (0 == cap) {
         return PMIX_SUCCESS;
     }
@@ -467,6 +472,24 @@ static pmix_status_t foreign_for(const cx_t *c, uint32_t n, foreign_t *f)
                 free_foreign(f);
                 return rc;
             }
+        }
+    }
+    for (size_t i = 0; f->n < cap && NULL != c->kids && NULL != c->kids[i]; i++) {
+        rte_job_t *kid = wu_rte_child_find(c->kids[i]);
+        pmix_info_t *info = NULL;
+        size_t ninfo = 0;
+        pmix_status_t rc =
+            NULL == kid ? PMIX_ERR_PROC_TERM_WO_SYNC : wu_rte_reg_portable_info(kid, &info, &ninfo);
+        if (PMIX_SUCCESS == rc) {
+            f->ns[f->n] = c->kids[i];
+            rc = for_host(info, ninfo, NULL != c->parts[n].host ? c->parts[n].host : "",
+                          &f->info[f->n], &f->ninfo[f->n]);
+            f->n++;
+            PMIX_INFO_FREE(info, ninfo);
+        }
+        if (PMIX_SUCCESS != rc) {
+            free_foreign(f);
+            return rc;
         }
     }
     return PMIX_SUCCESS;
@@ -723,8 +746,19 @@ static void cx_timeout(void *arg)
     cx_finish(c, PMIX_ERR_TIMEOUT);
 }
 
+/* Append ns to *list unless it is there. */
+static int add_once(char ***list, const char *ns)
+{
+    for (size_t k = 0; NULL != *list && NULL != (*list)[k]; k++) {
+        if (0 == strcmp((*list)[k], ns)) {
+            return WU_SUCCESS;
+        }
+    }
+    return wu_argv_append(list, ns);
+}
+
 /* A collective of procs: which nodes of this wrun's job must contribute, which namespaces are
- * other wruns'. */
+ * other wruns' and which are jobs this wrun spawned. */
 static cx_t *cx_new(uint8_t kind, const pmix_proc_t *procs, size_t nprocs, const char *sig,
                     size_t siglen, int timeout)
 {
@@ -751,13 +785,12 @@ static cx_t *cx_new(uint8_t kind, const pmix_proc_t *procs, size_t nprocs, const
     for (size_t i = 0; i < nprocs; i++) {
         if (!PMIX_CHECK_NSPACE(procs[i].nspace, job->nspace)) {
             char ns[PMIX_MAX_NSLEN + 1];
-            bool have = false;
+            bool kid = NULL != wu_rte_child_find(procs[i].nspace);
             PMIX_LOAD_NSPACE(ns, procs[i].nspace);
-            for (size_t k = 0; NULL != c->foreign && NULL != c->foreign[k] && !have; k++) {
-                have = 0 == strcmp(c->foreign[k], ns);
+            if (kid && UINT32_MAX != job->mynode) {
+                c->need[job->mynode] = true; /* spawned jobs run on the head node */
             }
-            if (!have && WU_SUCCESS != wu_argv_append(&c->foreign, ns)) {
-                cx_unlink(c);
+            if (WU_SUCCESS != add_once(kid ? &c->kids : &c->foreign, ns)) {
                 cx_free(c);
                 return NULL;
             }

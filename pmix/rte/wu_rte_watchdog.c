@@ -77,6 +77,13 @@ static bool alive(pid_t pid)
     return live;
 }
 
+/* Remove the session directories whose owner is certainly gone (servers' in srv or TMPDIR). */
+static void sweep(const char *srv)
+{
+    (void)wu_session_dir_sweep(NULL != srv && '\0' != srv[0] ? srv : NULL, "wu-server", NULL);
+    (void)wu_session_dir_sweep(NULL, "wu-ptl", NULL);
+}
+
 static void watchdog_main(int in, pid_t launcher)
 {
     const char *srv = getenv("PMIX_SERVER_TMPDIR");
@@ -117,20 +124,20 @@ static void watchdog_main(int in, pid_t launcher)
             len = 0; /* no such line comes from us */
         }
     }
-    /* end of file comes while the launcher is still exiting, when the sweep would take it for
-     * alive: wait until it has exited (we are then another process's child), 5 s at most */
-    for (int k = 0; k < 100 && getppid() == launcher; k++) {
+    /* end of file comes while the launcher is still exiting (its files close before it is a
+     * zombie), when the sweep would take it for alive: wait until we are another process's
+     * child and the launcher is a zombie or gone, 5 s at most */
+    for (int k = 0; k < 100 && (getppid() == launcher || alive(launcher)); k++) {
         usleep(50000);
     }
-    (void)wu_session_dir_sweep(NULL != srv && '\0' != srv[0] ? srv : NULL, "wu-server", NULL);
-    (void)wu_session_dir_sweep(NULL, "wu-ptl", NULL);
+    sweep(srv);
     for (until = wu_time_now() + WATCH_GRACE; wu_time_now() < until;) {
         size_t live = 0;
         for (size_t i = 0; i < n; i++) {
             live += alive(pids[i]) ? 1 : 0;
         }
         if (0 == live) {
-            _exit(0);
+            break;
         }
         usleep(50000);
     }
@@ -140,6 +147,7 @@ static void watchdog_main(int in, pid_t launcher)
             (void)kill(pg > 1 ? -pg : pids[i], SIGKILL);
         }
     }
+    sweep(srv); /* what a process of the launcher's made since the first sweep */
     _exit(0);
 }
 

@@ -7,8 +7,9 @@
  *   mpi_dpm server NAME     every rank of this job accepts (MPI_COMM_WORLD) on a port
  *                           published as NAME; then an allreduce over the intercommunicator
  *   mpi_dpm client NAME     every rank looks NAME up and connects; the same allreduce
- *   mpi_dpm spawn N         MPI_Comm_spawn of N children (this program as "child"), a reduction
- *                           over the intercommunicator and a merged communicator
+ *   mpi_dpm spawn N [ROOT]  MPI_Comm_spawn of N children (this program as "child") by rank ROOT
+ *                           (0 by default), a reduction over the intercommunicator and a
+ *                           merged communicator
  *   mpi_dpm multiple        MPI_Comm_spawn_multiple of two commands (this program as "child",
  *                           1 and 2 processes): the same checks over 3 children
  * Prints "mpi_dpm MODE: rank R ok" per rank at the end. */
@@ -127,15 +128,15 @@ static void client(const char *name)
     CHECK(MPI_Comm_disconnect(&inter));
 }
 
-static void spawn(const char *self, int n)
+static void spawn(const char *self, int n, int root)
 {
     MPI_Comm inter, merged;
     char *argv[] = {"child", NULL};
     int errs[64], msize = 0;
-    if (n < 1 || n > 64) {
-        fail("spawn: 1 to 64 children", MPI_ERR_OTHER);
+    if (n < 1 || n > 64 || root < 0 || root >= size) {
+        fail("spawn: 1 to 64 children from a rank of the job", MPI_ERR_OTHER);
     }
-    CHECK(MPI_Comm_spawn(self, argv, n, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter, errs));
+    CHECK(MPI_Comm_spawn(self, argv, n, MPI_INFO_NULL, root, MPI_COMM_WORLD, &inter, errs));
     check_inter(inter);
     CHECK(MPI_Intercomm_merge(inter, 0, &merged));
     CHECK(MPI_Comm_size(merged, &msize));
@@ -196,13 +197,14 @@ int main(int argc, char **argv)
     } else if (0 == strcmp(mode, "client") && argc > 2) {
         client(argv[2]);
     } else if (0 == strcmp(mode, "spawn") && argc > 2) {
-        spawn(argv[0], atoi(argv[2]));
+        spawn(argv[0], atoi(argv[2]), argc > 3 ? atoi(argv[3]) : 0);
     } else if (0 == strcmp(mode, "multiple")) {
         spawn_multiple(argv[0]);
     } else if (0 == strcmp(mode, "child")) {
         child();
     } else {
-        fprintf(stderr, "usage: mpi_dpm pair | server NAME | client NAME | spawn N | multiple\n");
+        fprintf(stderr,
+                "usage: mpi_dpm pair | server NAME | client NAME | spawn N [ROOT] | multiple\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     MPI_Finalize();

@@ -4,15 +4,15 @@
 # mpicc: MPI_Publish_name + MPI_Lookup_name + MPI_Comm_accept/MPI_Comm_connect between two
 # ranks of one job (-np 2 and 4), and between two separate wrun jobs (2 ranks each, with the
 # default BTLs and with TCP only), each followed by traffic over the intercommunicator and
-# MPI_Comm_disconnect; MPI_Comm_spawn of 2 children from -np 1 and 2 (an allreduce over the
-# intercommunicator, MPI_Intercomm_merge, a barrier) and MPI_Comm_spawn_multiple of two
+# MPI_Comm_disconnect; MPI_Comm_spawn of 2 children by the last rank of -np 1 to 8 (an allreduce
+# over the intercommunicator, MPI_Intercomm_merge, a barrier) and MPI_Comm_spawn_multiple of two
 # commands. Skipped without mpicc.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
 if ! command -v mpicc >/dev/null 2>&1; then
     echo "1..0 # SKIP Open MPI is not installed (mpicc not found)"
     exit 0
 fi
-e2e_plan 8
+e2e_plan 14
 e2e_mktemp
 # In a sanitizer build our library needs the sanitizer runtime the MPI programs do not load.
 lib="$b/.libs/libpmix.so.2"
@@ -66,12 +66,13 @@ for btl in default self,tcp; do
         e2e_diag "$e2e_tmp/c.out"
     fi
 done
-for np in 1 2; do
-    e2e_wrun "$e2e_tmp/out" $np "$prog" spawn 2
+for np in 1 2 3 4 5 6 7 8; do
+    root=$((np - 1)) # the last rank spawns
+    e2e_wrun "$e2e_tmp/out" $np "$prog" spawn 2 $root
     good=$(e2e_count_lines "$e2e_tmp/out" "^mpi_dpm spawn: rank [0-9]* ok")
     kids=$(e2e_count_lines "$e2e_tmp/out" "^mpi_dpm child: rank [0-9]* ok")
     if [ "$e2e_rc" -eq 0 ] && [ "$good" -eq $np ] && [ "$kids" -eq 2 ]; then
-        e2e_ok "wrun -np $np: MPI_Comm_spawn of 2 children, allreduce, merge, barrier"
+        e2e_ok "wrun -np $np: MPI_Comm_spawn of 2 children by rank $root, allreduce, merge, barrier"
     else
         e2e_not_ok "wrun -np $np: MPI_Comm_spawn (wrun exit $e2e_rc, $good parents, $kids children ok)"
         e2e_diag "$e2e_tmp/out"

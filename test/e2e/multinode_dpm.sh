@@ -7,10 +7,11 @@
 # construct groups with one context id at every member (e2e_group job: the head gives it);
 # with Open MPI (Debian's mpicc), MPI_Publish_name, MPI_Lookup_name and accept/connect between
 # rank 0 on node1 and rank 1 on node2 of one job, and between two separate wrun jobs started
-# on node1 and on node2 whose ranks are on both nodes. After every run nothing of the job is
+# on node1 and on node2 whose ranks are on both nodes; MPI_Comm_spawn by a rank on either node
+# (the children on the head node connect back to both). After every run nothing of the job is
 # left on either node. The lab is taken down at exit whatever happens.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-lab_tests=5
+lab_tests=7
 e2e_plan $lab_tests
 e2e_mktemp
 . "$s/test/e2e/lab_lib.sh"
@@ -69,9 +70,25 @@ if command -v mpicc >/dev/null 2>&1 && mpicc -o "$prog" "$s/test/e2e/mpi_dpm.c" 
         e2e_diag "$e2e_tmp/s.out"
         e2e_diag "$e2e_tmp/c.out"
     fi
+    # MPI_Comm_spawn by a rank on node1 and by one on node2: the children run on the head
+    # node and connect back to parents on both nodes
+    for root in 0 1; do
+        # shellcheck disable=SC2086
+        lab_on node1 "$e2e_tmp/sp.out" ./wrun $hosts -np 2 "$prog" spawn 2 $root
+        kids=$(e2e_count_lines "$e2e_tmp/sp.out" "^mpi_dpm child: rank [0-9]* ok")
+        good=$(e2e_count_lines "$e2e_tmp/sp.out" "^mpi_dpm spawn: rank [0-9]* ok")
+        if [ "$e2e_rc" -eq 0 ] && [ "$good" -eq 2 ] && [ "$kids" -eq 2 ] &&
+            lab_left "$progs" "spawn from rank $root"; then
+            e2e_ok "Open MPI: MPI_Comm_spawn of 2 children by rank $root (node$((root + 1))) of a job on 2 nodes"
+        else
+            e2e_not_ok "MPI_Comm_spawn by rank $root across nodes (exit $e2e_rc, $good parents, $kids children ok)"
+            e2e_diag "$e2e_tmp/sp.out"
+        fi
+    done
 else
-    e2e_skip "Open MPI's mpicc is not installed (or could not build mpi_dpm.c)"
-    e2e_skip "Open MPI's mpicc is not installed (or could not build mpi_dpm.c)"
+    for k in 1 2 3 4; do
+        e2e_skip "Open MPI's mpicc is not installed (or could not build mpi_dpm.c) ($k)"
+    done
 fi
 lab_stop
 e2e_exit
