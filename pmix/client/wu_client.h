@@ -204,6 +204,9 @@ pmix_status_t wu_client_blk_wait(wu_client_blk_t *b, pmix_status_t rc);
  * members (PMIX_PROC_FREE; PMIX_ERR_NOT_FOUND), and forgetting them all (last finalize). */
 int wu_client_group_names(char ***names);
 int wu_client_group_members(const char *name, pmix_proc_t **members, size_t *n);
+/* procs with every (group name, rank) of a group of this process as its member(s), in *out
+ * (PMIX_PROC_FREE with *nout); PMIX_ERR_NOT_FOUND when procs name no such group. */
+int wu_client_group_expand(const pmix_proc_t *procs, size_t n, pmix_proc_t **out, size_t *nout);
 /* Progress thread: the group is (now) these members; forget a group. */
 void wu_client_group_set(const char *name, const pmix_proc_t *members, size_t n);
 void wu_client_group_forget(const char *name);

@@ -159,7 +159,13 @@ static int fence_start(uint8_t cmd, const pmix_proc_t procs[], size_t nprocs,
     if (NULL == (f = calloc(1, sizeof *f))) {
         return PMIX_ERR_NOMEM;
     }
-    if (0 < nprocs) {
+    if (0 < nprocs &&
+        PMIX_ERR_NOT_FOUND != (rc = wu_client_group_expand(procs, nprocs, &f->procs, &f->nprocs))) {
+        if (PMIX_SUCCESS != rc) {
+            fence_free(f);
+            return rc; /* a group's rank it does not have, or no memory */
+        }
+    } else if (0 < nprocs) {
         PMIX_PROC_CREATE(f->procs, nprocs);
         if (NULL == f->procs) {
             fence_free(f);

@@ -137,6 +137,45 @@ int wu_client_group_members(const char *name, pmix_proc_t **members, size_t *n)
     return rc;
 }
 
+int wu_client_group_expand(const pmix_proc_t *procs, size_t n, pmix_proc_t **out, size_t *nout)
+{
+    size_t total = 0, k = 0;
+    bool any = false;
+    int rc = PMIX_SUCCESS;
+    *out = NULL;
+    *nout = 0;
+    pthread_mutex_lock(&groups_lock);
+    for (size_t i = 0; i < n; i++) {
+        group_t *g = find_locked(procs[i].nspace);
+        any = any || NULL != g;
+        total += NULL == g || PMIX_RANK_WILDCARD != procs[i].rank ? 1 : g->nmembers;
+    }
+    if (any && 0 < total) {
+        PMIX_PROC_CREATE(*out, total);
+        rc = NULL == *out ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
+    }
+    for (size_t i = 0; any && PMIX_SUCCESS == rc && i < n; i++) {
+        group_t *g = find_locked(procs[i].nspace);
+        if (NULL == g) {
+            (*out)[k++] = procs[i];
+        } else if (PMIX_RANK_WILDCARD == procs[i].rank) {
+            memcpy(*out + k, g->members, g->nmembers * sizeof **out);
+            k += g->nmembers;
+        } else if (procs[i].rank < g->nmembers) {
+            (*out)[k++] = g->members[procs[i].rank]; /* a group's rank r: its r-th member */
+        } else {
+            rc = PMIX_ERR_BAD_PARAM;
+        }
+    }
+    pthread_mutex_unlock(&groups_lock);
+    if (PMIX_SUCCESS != rc && NULL != *out) {
+        PMIX_PROC_FREE(*out, total);
+        *out = NULL;
+    }
+    *nout = PMIX_SUCCESS == rc ? k : 0;
+    return any ? rc : PMIX_ERR_NOT_FOUND;
+}
+
 void wu_client_groups_clear(void)
 {
     left_handler = false; /* finalize drops the handlers */

@@ -265,15 +265,20 @@ static void start_fn(void *arg)
 {
     pend_t *p = arg;
     pmix_status_t codes[2] = {PMIX_GROUP_INVITE_ACCEPTED, PMIX_GROUP_INVITE_DECLINED};
+    pmix_info_t first;
     pmix_status_t rc;
     p->next = pends;
     pends = p;
+    /* ahead of the application's handlers of its category: the group is known here before
+     * they learn of it (and, say, fence over the group's name) */
+    PMIX_INFO_LOAD(&first, PMIX_EVENT_HDLR_PREPEND, NULL, PMIX_BOOL);
     if (p->invite) {
-        rc = PMIx_Register_event_handler(codes, 2, NULL, 0, on_answer, registered, p);
+        rc = PMIx_Register_event_handler(codes, 2, &first, 1, on_answer, registered, p);
     } else {
         codes[0] = PMIX_GROUP_CONSTRUCT_COMPLETE;
-        rc = PMIx_Register_event_handler(codes, 1, NULL, 0, on_complete, registered, p);
+        rc = PMIx_Register_event_handler(codes, 1, &first, 1, on_complete, registered, p);
     }
+    PMIX_INFO_DESTRUCT(&first);
     if (PMIX_SUCCESS != rc) {
         complete(p, rc, NULL, 0);
     }
@@ -323,13 +328,14 @@ pmix_status_t PMIx_Group_invite_nb(const char grp[], const pmix_proc_t procs[], 
                                    pmix_info_cbfunc_t cbfunc, void *cbdata)
 {
     pmix_status_t rc = usable(grp, info, ninfo);
+    size_t n = 0;
     pend_t *p;
     if (PMIX_SUCCESS == rc && (NULL == procs || 0 == nprocs)) {
         rc = PMIX_ERR_BAD_PARAM;
     }
     for (size_t i = 0; PMIX_SUCCESS == rc && i < nprocs; i++) {
-        if (PMIX_RANK_VALID < procs[i].rank || PMIX_CHECK_PROCID(&procs[i], &wu_client.myproc)) {
-            rc = PMIX_ERR_BAD_PARAM; /* named processes, not the leader itself */
+        if (PMIX_RANK_VALID < procs[i].rank) {
+            rc = PMIX_ERR_BAD_PARAM; /* named processes */
         }
     }
     if (PMIX_SUCCESS != rc) {
@@ -343,9 +349,18 @@ pmix_status_t PMIx_Group_invite_nb(const char grp[], const pmix_proc_t procs[], 
         }
         return PMIX_ERR_NOMEM;
     }
+    for (size_t i = 0; i < nprocs; i++) {
+        if (!PMIX_CHECK_PROCID(&procs[i], &wu_client.myproc)) {
+            p->invitees[n++] =
+                procs[i]; /* the leader, named too (as OpenPMIx allows), is not invited */
+        }
+    }
+    if (0 == n) {
+        pend_free(p);
+        return PMIX_ERR_BAD_PARAM; /* nobody to invite */
+    }
     p->invite = true;
-    memcpy(p->invitees, procs, nprocs * sizeof *procs);
-    p->n = nprocs;
+    p->n = n;
     p->cbfunc = cbfunc;
     p->cbdata = cbdata;
     return start(p, grp, info, ninfo);

@@ -16,7 +16,8 @@
  *    it commits, the request's PMIX_TIMEOUT, or its end); for a proc of another node, the data
  *    received for it (a collecting fence or an earlier direct modex; a key missing from what
  *    arrived is NOT_FOUND), else the host's direct_modex upcall, whose blob is stored.
- * PMIX_OPTIONAL and PMIX_IMMEDIATE turn every wait (and the upcall) into PMIX_ERR_NOT_FOUND. A
+ * PMIX_OPTIONAL and PMIX_IMMEDIATE turn every wait (and the upcall) into PMIX_ERR_NOT_FOUND, and
+ * so does a "pmix" key of a proc of the requester's own namespace (a reserved key). A
  * target in another namespace than the requester's brings that namespace's job-level data
  * along (RFC0009). Waiting GETs are kept per target proc, so a commit looks only at its own. */
 #include "opal/util/wu_escape.h"
@@ -696,6 +697,11 @@ int wu_srv_cmd_get(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
             rc = PMIX_ERR_BAD_PARAM;
             goto out;
         }
+    }
+    if (0 == strncmp(key, "pmix", 4) && PMIX_CHECK_NSPACE(target.nspace, peer->proc.nspace)) {
+        /* a reserved key of the requester's own job is the host's data: one that is not there
+         * is not waited for (OpenPMIx's clients ask so, "immediate") */
+        nowait = true;
     }
     rc = lookup(&target, key, &val);
     if (PMIX_SUCCESS == rc) {
