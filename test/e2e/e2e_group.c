@@ -8,10 +8,11 @@
  *                    members; a construct whose other member never comes ends with
  *                    PMIX_ERR_TIMEOUT; both groups are destructed, after which a destruct is
  *                    PMIX_ERR_NOT_FOUND and the query lists neither.
- *   e2e_group invite (3 ranks) rank 0 invites ranks 1 and 2 to "wu.inv" with a context id: rank 1
- *                    accepts (PMIx_Group_join, after its handler of PMIX_GROUP_INVITED heard rank
- *                    0), rank 2 declines; the invite's and the join's results have the same
- *                    context id and the two members; rank 1 leaves, rank 0 hears
+ *   e2e_group invite (3 ranks) rank 0 invites ranks 0 (itself: not invited), 1 and 2 to "wu.inv"
+ *                    with a context id: rank 1 accepts (PMIx_Group_join, after its handler of
+ *                    PMIX_GROUP_INVITED heard rank 0), rank 2 declines; the invite's and the
+ *                    join's results have the same context id and the two members, who fence
+ *                    over the group's name (PMIX_RANK_WILDCARD of "wu.inv"); rank 1 leaves, rank 0 hears
  *                    PMIX_GROUP_LEFT, sees one member left and destructs the group; an
  *                    invitation nobody answers ends with PMIX_ERR_TIMEOUT.
  *   e2e_group alone  a singleton: a group of itself (with a context id) works, one with another
@@ -235,7 +236,7 @@ static void await_flag(volatile int *flag)
 static void invite(void)
 {
     pmix_status_t codes[] = {PMIX_GROUP_INVITED, PMIX_GROUP_LEFT};
-    pmix_proc_t two[2];
+    pmix_proc_t two[2], three[3], grp;
     pmix_info_t dir[2];
     pmix_info_t *res = NULL;
     size_t nres = 0, ctx = 0;
@@ -253,7 +254,11 @@ static void invite(void)
         e2e_step("invite");
         PMIX_LOAD_PROCID(&two[0], e2e_me.nspace, 1);
         PMIX_LOAD_PROCID(&two[1], e2e_me.nspace, 2);
-        E2E_RC(PMIx_Group_invite("wu.inv", two, 2, dir, 2, &res, &nres), "PMIx_Group_invite");
+        /* the leader may name itself among those invited (OpenPMIx's examples do) */
+        PMIX_LOAD_PROCID(&three[0], e2e_me.nspace, 0);
+        three[1] = two[0];
+        three[2] = two[1];
+        E2E_RC(PMIx_Group_invite("wu.inv", three, 3, dir, 2, &res, &nres), "PMIx_Group_invite");
         ctx = ctx_of(res, nres, 2, "wu.inv");
         PMIX_INFO_FREE(res, nres);
     } else if (1 == e2e_me.rank) {
@@ -272,6 +277,9 @@ static void invite(void)
     }
     e2e_step("compare");
     if (e2e_me.rank < 2) {
+        /* a fence over the group's name is a fence of its members */
+        PMIX_LOAD_PROCID(&grp, "wu.inv", PMIX_RANK_WILDCARD);
+        E2E_RC(PMIx_Fence(&grp, 1, NULL, 0), "PMIx_Fence over wu.inv");
         put_size("e2e.ctx.inv", ctx);
     }
     E2E_RC(PMIx_Commit(), "PMIx_Commit");

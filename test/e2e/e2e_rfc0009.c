@@ -3,8 +3,9 @@
  * directives. Job-level data lives under PMIX_RANK_WILDCARD only, proc-level data under its
  * rank only (one lookup per Get); the "pmix" key prefix is reserved: an undefined pmix key is
  * refused by Put, a Standard-defined attribute is accepted; PMIX_OPTIONAL / PMIX_IMMEDIATE
- * answer "not found" without waiting; a key a committed peer did not put is "not found" at
- * once, whatever PMIX_TIMEOUT allows;
+ * answer "not found" without waiting, and so does a reserved key the host did not give for a
+ * peer of this job; a key a committed peer did not put is "not found" at once, whatever
+ * PMIX_TIMEOUT allows;
  * PMIx_Store_internal of a reserved key (as Open MPI does for pmix.loc) round-trips. */
 #include "e2e_util.h"
 
@@ -47,6 +48,9 @@ int main(void)
     PMIX_INFO_LOAD(&info, PMIX_OPTIONAL, &yes, PMIX_BOOL);
     expect_not_found(ns, peer, PMIX_UNIV_SIZE, &info, 1, "job-level key with a peer's rank");
     PMIX_INFO_DESTRUCT(&info);
+    /* a reserved key of a peer of this job is the host's data: without it, "not found" at once,
+     * even before the peer commits (as OpenPMIx's clients ask: "immediate") */
+    expect_not_found(ns, peer, PMIX_FABRIC_COORDINATES, NULL, 0, "a reserved key nobody gave");
 
     /* 2. proc-level key asked with WILDCARD: not found (stored under the rank only) */
     e2e_step("proc-level key with WILDCARD");

@@ -14,30 +14,18 @@
 sys_inc=${WU_OPENPMIX_INCDIR:-/usr/lib/x86_64-linux-gnu/pmix2/include}
 sys_libdir=${WU_OPENPMIX_LIBDIR:-/usr/lib/x86_64-linux-gnu/pmix2/lib}
 exdir=${WU_OPENPMIX_EXAMPLES:-/usr/share/doc/libpmix-dev/examples}
-cc=${CC:-cc}
-lib="$b/.libs/libpmix.so.2"
 if [ ! -r "$sys_inc/pmix.h" ] || [ ! -r "$sys_libdir/libpmix.so" ] || [ ! -r "$exdir/client.c" ]; then
     echo "1..0 # SKIP OpenPMIx's headers, library or example sources are not installed (libpmix-dev)"
     exit 0
 fi
 e2e_plan 15
 e2e_mktemp
-# our library may need the sanitizer runtimes the foreign-built programs do not load
-. "$s/test/abi/lib.sh"
-if [ -n "$wu_abi_preload" ]; then
-    LD_PRELOAD="$wu_abi_preload"
-    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-    export LD_PRELOAD ASAN_OPTIONS
-fi
-LD_LIBRARY_PATH="$b/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export LD_LIBRARY_PATH
 
-# build NAME: compile examples/NAME.c against OpenPMIx (with the plain compiler: the sanitizer
-# runtimes come with the preload); false, with the compiler's words, if it could not
+# build NAME: compile examples/NAME.c against OpenPMIx (e2e_openpmix_build: our library first in
+# LD_LIBRARY_PATH, the sanitizer runtimes preloaded); false, with the compiler's words, if not
 build() {
-    "$cc" -I"$s/test/e2e/openpmix_examples" -I"$sys_inc" -o "$e2e_tmp/$1" "$exdir/$1.c" \
-        -L"$sys_libdir" -lpmix -lpthread 2>"$e2e_tmp/$1.cc" || {
-        e2e_diag "$e2e_tmp/$1.cc"
+    e2e_openpmix_build "$e2e_tmp/$1" "$exdir/$1.c" -I"$s/test/e2e/openpmix_examples" -lpthread || {
+        e2e_diag "$e2e_tmp/cc.err"
         return 1
     }
 }
