@@ -18,8 +18,10 @@
  *    of such a peer are unknown (reported as -1).
  * Credentials for PMIx_Get_credential / PMIx_Validate_credential: a server issues one to a
  * connected client, naming the identity it verified (issue_cred), and later checks one that
- * any process hands it (check_cred). native's is a message authentication code under a key the
- * server keeps to itself, so only the server that issued one validates it.
+ * any process hands it (check_cred). native's is a message authentication code under keys the
+ * server keeps to itself, drawn at random, so only the server that issued one validates it;
+ * or derived from a secret every server of a job shares (set_cred_secret: wrun hands its
+ * daemons one), so that any of them validates it.
  * A refused peer gets PMIX_ERR_INVALID_CRED and one help message saying what was expected and
  * what connected. Component "none" accepts everyone and runs only when named
  * (PMIX_MCA_psec=none); it warns once that security is off. */
@@ -83,6 +85,10 @@ typedef struct wu_psec_module {
     /* Server side: check a credential; on success *who is whom it names. PMIX_ERR_INVALID_CRED
      * when this server did not issue it (or it was altered). */
     int (*check_cred)(const char *cred, size_t len, wu_psec_id_t *who);
+    /* Server side: derive the credential keys from a secret (at least 16 bytes) that every
+     * server of a job shares, so that each validates the others' credentials; before the first
+     * credential. NULL function: the mode's credentials stay its own server's. */
+    int (*set_cred_secret)(const unsigned char *secret, size_t n);
 } wu_psec_module_t;
 
 /* Exported: DSO components log on the framework stream. */
@@ -108,6 +114,9 @@ int wu_psec_base_validate_peer(int fd, uid_t want_uid, gid_t want_gid, const cha
  * PMIX_ERR_NOT_SUPPORTED if the mode has no credentials. */
 int wu_psec_base_issue_cred(const wu_psec_id_t *who, char **cred, size_t *len);
 int wu_psec_base_check_cred(const char *cred, size_t len, wu_psec_id_t *who);
+/* The job's shared secret for the credential keys (see set_cred_secret); WU_ERR_INIT if not
+ * open, PMIX_ERR_NOT_SUPPORTED if the mode has no such keys. */
+int wu_psec_base_set_cred_secret(const unsigned char *secret, size_t n);
 /* The server's TCP token; *token is set to NULL (and WU_SUCCESS returned) if the mode has none. */
 int wu_psec_base_server_token(const char **token);
 

@@ -937,6 +937,24 @@ static void subtree_failed(struct rte_daemon *d, const char *spec, int rc)
     wu_argv_free(hosts);
 }
 
+/* The job's token (hex) is the secret of the servers' credential keys, as at the head. */
+static void set_cred_secret(const char *token)
+{
+    unsigned char raw[16];
+    size_t n = 0;
+    for (; NULL != token && n < sizeof raw && '\0' != token[2 * n] && '\0' != token[2 * n + 1];
+         n++) {
+        unsigned v;
+        if (1 != sscanf(token + 2 * n, "%2x", &v)) {
+            return; /* not the head's: HELLO is refused anyway */
+        }
+        raw[n] = (unsigned char)v;
+    }
+    if (n == sizeof raw) {
+        (void)wu_server_set_cred_secret(raw, sizeof raw);
+    }
+}
+
 int wu_rte_daemon_main(const wu_rte_daemon_args_t *args)
 {
     uint32_t node = args->node;
@@ -953,6 +971,7 @@ int wu_rte_daemon_main(const wu_rte_daemon_args_t *args)
     }
     d->node = node;
     wu_rte_daemon_mode = true;
+    set_cred_secret(token);
     wu_wait_init(&d->agents_done);
     wu_wait_init(&d->launched);
     wu_wait_init(&d->end);

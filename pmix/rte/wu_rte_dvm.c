@@ -33,6 +33,7 @@
 #include "opal/util/wu_show_help.h"
 #include "pmix/rte/wu_rte_dvm_int.h"
 #include "pmix/rte/wu_rte_rpc.h"
+#include "pmix/server/wu_server_host.h"
 #include "pmix.h"
 
 #include <arpa/inet.h>
@@ -934,6 +935,8 @@ int wu_rte_dvm_start(rte_job_t *job)
     for (size_t i = 0; i < sizeof raw; i++) {
         snprintf(dvm->token + 2 * i, 3, "%02x", raw[i]);
     }
+    /* every server of the job derives its credential keys from the token (wired: the same) */
+    (void)wu_server_set_cred_secret(raw, sizeof raw);
     if (WU_SUCCESS != wu_rte_listen_tcp(wu_rte_progress(), &cbs, dvm, &dvm->listener, &port)) {
         wu_rte_say("daemon-setup", wu_rte_tool, "cannot listen on TCP for the daemons (ptl tcp)");
         return WU_ERR_SILENT;

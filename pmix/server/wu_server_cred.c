@@ -3,7 +3,8 @@
  * PMIx_Validate_credential of a client. A host with the get_credential / validate_credential
  * upcalls answers them; otherwise the server's psec does: it issues a credential naming the
  * identity it verified when the client connected (the registered uid and gid, namespace and
- * rank) and validates the ones it issued (psec.h). */
+ * rank) and validates the ones it issued, or that another server of the job issued when the
+ * host handed them a shared secret (wu_server_set_cred_secret, psec.h). */
 #include "mca/psec/psec.h"
 #include "pmix/common/wu_pack.h"
 #include "pmix/common/wu_proto.h"
@@ -223,4 +224,9 @@ out:
         PMIX_INFO_FREE(info, ninfo);
     }
     return rc;
+}
+
+pmix_status_t wu_server_set_cred_secret(const unsigned char *secret, size_t n)
+{
+    return wu_psec_base_set_cred_secret(secret, n);
 }

@@ -47,6 +47,11 @@ typedef pmix_status_t (*wu_server_connect_fn_t)(bool disconnect, const pmix_proc
                                                 pmix_modex_cbfunc_t cbfunc, void *cbdata);
 /* Install the hook (NULL removes it). Call before PMIx_server_init. */
 WU_EXPORT void wu_server_set_connect_hook(wu_server_connect_fn_t fn);
+/* The host's secret that every server of its job shares (at least 16 bytes): psec derives its
+ * credential keys from it, so that a credential one server issued validates at any of them.
+ * Before the job's processes ask for credentials. PMIX_ERR_NOT_SUPPORTED if psec's mode has no
+ * such keys. */
+WU_EXPORT pmix_status_t wu_server_set_cred_secret(const unsigned char *secret, size_t n);
 
 /* The server's session directory (PMIX_SERVER_TMPDIR of its clients), NULL when the server is
  * not running. Set by PMIx_server_init and constant until PMIx_server_finalize: any thread. */

@@ -3,22 +3,23 @@
 # TAP test (root only, issue 14): the dynamic calls across the nodes of a 2-node test/lab lab.
 # wrun on node1 runs 4 ranks, 2 per node, that publish and look up data with every range and
 # persistence rule (e2e_pubsub rules: the data service on the head node, reached from node2's
-# ranks through their wired), connect and disconnect among themselves (e2e_connect within), and
-# construct groups with one context id at every member (e2e_group job: the head gives it);
+# ranks through their wired), connect and disconnect among themselves (e2e_connect within),
+# construct groups with one context id at every member (e2e_group job: the head gives it) and
+# validate each other's credentials across the nodes (e2e_cred job);
 # with Open MPI (Debian's mpicc), MPI_Publish_name, MPI_Lookup_name and accept/connect between
 # rank 0 on node1 and rank 1 on node2 of one job, and between two separate wrun jobs started
 # on node1 and on node2 whose ranks are on both nodes; MPI_Comm_spawn by a rank on either node
 # (the children on the head node connect back to both). After every run nothing of the job is
 # left on either node. The lab is taken down at exit whatever happens.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-lab_tests=7
+lab_tests=8
 e2e_plan $lab_tests
 e2e_mktemp
 . "$s/test/e2e/lab_lib.sh"
 lab_start wdpm$$ 2
 mkdir -p "$e2e_tmp/t"
 hosts="-H node1,node2 --map-by node"
-progs='^[^ ]*(wired --node|e2e_pubsub|e2e_connect|e2e_group|mpi_dpm)|^ssh .*wired'
+progs='^[^ ]*(wired --node|e2e_pubsub|e2e_connect|e2e_group|e2e_cred|mpi_dpm)|^ssh .*wired'
 
 # ok_lines OUT PATTERN N WHAT: the run passed with N lines matching PATTERN
 ok_lines() {
@@ -43,6 +44,11 @@ ok_lines "$e2e_tmp/cx.out" "^connect within: rank [0-9]* ok" 4 \
 lab_on node1 "$e2e_tmp/grp.out" ./wrun $hosts -np 4 test/e2e/e2e_group job
 ok_lines "$e2e_tmp/grp.out" "^group job: rank [0-9]* ok" 4 \
     "groups of ranks on 2 nodes: one context id at every member, destructed"
+
+# shellcheck disable=SC2086
+lab_on node1 "$e2e_tmp/cred.out" ./wrun $hosts -np 4 test/e2e/e2e_cred job
+ok_lines "$e2e_tmp/cred.out" "^cred job: rank [0-9]* ok" 4 \
+    "credentials of ranks on node1 validated on node2 and back (the job's shared key)"
 
 prog="$e2e_tmp/mpi_dpm"
 if command -v mpicc >/dev/null 2>&1 && mpicc -o "$prog" "$s/test/e2e/mpi_dpm.c" \

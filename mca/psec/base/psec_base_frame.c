@@ -101,6 +101,18 @@ int wu_psec_base_issue_cred(const wu_psec_id_t *who, char **cred, size_t *len)
     return NULL == m->issue_cred ? PMIX_ERR_NOT_SUPPORTED : m->issue_cred(who, cred, len);
 }
 
+int wu_psec_base_set_cred_secret(const unsigned char *secret, size_t n)
+{
+    const wu_psec_module_t *m = wu_psec_base_module();
+    if (NULL == m) {
+        return WU_ERR_INIT;
+    }
+    if (NULL == secret || n < 16) {
+        return WU_ERR_BAD_PARAM;
+    }
+    return NULL == m->set_cred_secret ? PMIX_ERR_NOT_SUPPORTED : m->set_cred_secret(secret, n);
+}
+
 int wu_psec_base_check_cred(const char *cred, size_t len, wu_psec_id_t *who)
 {
     const wu_psec_module_t *m = wu_psec_base_module();

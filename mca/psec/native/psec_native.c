@@ -4,7 +4,8 @@
  * credentials for PMIx_Get_credential: the text
  *     wucred1:<uid>:<gid>:<rank>:<seconds since the epoch>:<nspace>:<tag>
  * where tag is 32 hex digits, two SipHash-2-4 values of everything before it under two 16-byte
- * keys this server draws at random and never shows. */
+ * keys this server draws at random and never shows, or derives from a secret the servers of a
+ * job share. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* struct ucred */
 #endif
@@ -252,6 +253,32 @@ static int native_issue_cred(const wu_psec_id_t *who, char **cred, size_t *len)
     return NULL == *cred ? WU_ERR_NOMEM : WU_SUCCESS;
 }
 
+/* The keys from a shared secret: its first 16 bytes key SipHash over the labels
+ * "wireup-cred-K-H", whose outputs make half H of key K. */
+static int native_set_cred_secret(const unsigned char *secret, size_t n)
+{
+    unsigned char k[WU_SIPHASH_KEY_BYTES];
+    if (n < sizeof k) {
+        return WU_ERR_BAD_PARAM;
+    }
+    memcpy(k, secret, sizeof k);
+    pthread_mutex_lock(&token_lock);
+    for (int key = 0; key < 2; key++) {
+        for (int half = 0; half < 2; half++) {
+            char label[32];
+            int len = snprintf(label, sizeof label, "wireup-cred-%d-%d", key, half);
+            uint64_t h = wu_siphash24(k, label, (size_t)len);
+            for (int b = 0; b < 8; b++) {
+                cred_key[key][8 * half + b] = (unsigned char)(h >> (8 * b));
+            }
+        }
+    }
+    cred_key_made = true;
+    pthread_mutex_unlock(&token_lock);
+    memset(k, 0, sizeof k);
+    return WU_SUCCESS;
+}
+
 static int native_check_cred(const char *cred, size_t len, wu_psec_id_t *who)
 {
     char body[CRED_MAX_SIZE], tag[CRED_TAG_HEX + 1];
@@ -296,6 +323,7 @@ static const wu_psec_module_t native_module = {
     .validate_peer = native_validate_peer,
     .issue_cred = native_issue_cred,
     .check_cred = native_check_cred,
+    .set_cred_secret = native_set_cred_secret,
 };
 
 WU_MCA_COMPONENT(psec, native, .priority = 20,

@@ -352,6 +352,40 @@ START_TEST(mode_mismatch_refused)
 }
 END_TEST
 
+/* Credentials under keys derived from a secret the servers of a job share: what one issued the
+ * others (the same secret) validate; a different secret or the random keys do not. */
+START_TEST(native_shared_cred_secret)
+{
+    unsigned char secret[16], other[16];
+    wu_psec_id_t who = {.uid = getuid(), .gid = getgid(), .rank = 3}, got;
+    char *a = NULL, *b = NULL;
+    size_t na = 0, nb = 0;
+    for (int i = 0; i < 16; i++) {
+        secret[i] = (unsigned char)i;
+        other[i] = (unsigned char)(i + 1);
+    }
+    snprintf(who.nspace, sizeof who.nspace, "ns.cred");
+    ck_assert_int_eq(WU_ERR_INIT, wu_psec_base_set_cred_secret(secret, sizeof secret));
+    open_psec();
+    ck_assert_int_eq(WU_SUCCESS, wu_psec_base_issue_cred(&who, &a, &na)); /* random keys */
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_psec_base_set_cred_secret(secret, 8));
+    ck_assert_int_eq(WU_SUCCESS, wu_psec_base_set_cred_secret(secret, sizeof secret));
+    ck_assert_int_eq(PMIX_ERR_INVALID_CRED, wu_psec_base_check_cred(a, na, &got));
+    ck_assert_int_eq(WU_SUCCESS, wu_psec_base_issue_cred(&who, &b, &nb));
+    /* another server of the job: the same secret, the same keys */
+    ck_assert_int_eq(WU_SUCCESS, wu_psec_base_set_cred_secret(secret, sizeof secret));
+    ck_assert_int_eq(WU_SUCCESS, wu_psec_base_check_cred(b, nb, &got));
+    ck_assert_uint_eq(3, got.rank);
+    ck_assert_str_eq("ns.cred", got.nspace);
+    /* a server of another job */
+    ck_assert_int_eq(WU_SUCCESS, wu_psec_base_set_cred_secret(other, sizeof other));
+    ck_assert_int_eq(PMIX_ERR_INVALID_CRED, wu_psec_base_check_cred(b, nb, &got));
+    free(a);
+    free(b);
+    close_psec();
+}
+END_TEST
+
 static Suite *psec_suite(void)
 {
     Suite *s = suite_create("psec");
@@ -364,6 +398,7 @@ static Suite *psec_suite(void)
     tcase_add_test(tc, native_rejects_non_sockets);
     tcase_add_test(tc, native_listening_socket_forked_child);
     tcase_add_test(tc, native_tcp_token);
+    tcase_add_test(tc, native_shared_cred_secret);
     tcase_add_test(tc, none_named_selected_and_warns_once);
     tcase_add_test(tc, none_never_implicit);
     tcase_add_loop_test(tc, mode_mismatch_refused, 0, WU_NELEMS(modes));
