@@ -7,7 +7,9 @@
  * the applications' environments, the launcher's options (output handling, oversubscription,
  * binding), PMIX_PARENT_ID and PMIX_SPAWNED, and the parent gets the new namespace once they
  * run. The job directives honoured: PMIX_MAPBY, PMIX_HOST (this node only), PMIX_WDIR,
- * PMIX_PREFIX, PMIX_REPORT_CHILD_SEP; others are passed over.
+ * PMIX_PREFIX, PMIX_REPORT_CHILD_SEP, PMIX_NOTIFY_COMPLETION (the parent gets
+ * PMIX_EVENT_JOB_END with PMIX_JOB_TERM_STATUS and PMIX_EXIT_CODE when the job ends) and
+ * PMIX_NOTIFY_JOB_EVENTS (PMIX_LAUNCH_COMPLETE as well); others are passed over.
  *
  * How such a job ends follows mpirun: a child that fails ends its parent's job as well (and so
  * the launcher), unless it was started with PMIX_REPORT_CHILD_SEP; the parent's job failing
@@ -33,7 +35,13 @@ typedef struct child {
     bool answered; /* the requester got its answer */
     pmix_spawn_cbfunc_t cbfunc;
     void *cbdata;
-    wu_rte_rpc_t *call; /* or a daemon's request */
+    wu_rte_rpc_t *call;   /* or a daemon's request */
+    pmix_nspace_t nspace; /* the job's (it outlives the job) */
+    pmix_proc_t parent;   /* who asked */
+    bool started;         /* it ran */
+    bool notify_start;    /* PMIX_NOTIFY_JOB_EVENTS: PMIX_LAUNCH_COMPLETE to the parent */
+    bool notify_end;      /* PMIX_NOTIFY_COMPLETION or _JOB_EVENTS: PMIX_EVENT_JOB_END */
+    int status;           /* how it ended (set by its thread) */
 } child_t;
 
 static child_t *children;
@@ -74,6 +82,13 @@ static const pmix_info_t *find(const pmix_info_t *info, size_t n, const char *ke
         }
     }
     return NULL;
+}
+
+/* Is key given, and true? */
+static bool flag(const pmix_info_t *info, size_t n, const char *key)
+{
+    const pmix_info_t *i = find(info, n, key);
+    return NULL != i && PMIX_INFO_TRUE(i);
 }
 
 static const char *str_of(const pmix_info_t *i)
@@ -126,8 +141,7 @@ static pmix_status_t make_spec(const pmix_info_t *info, size_t ninfo, const pmix
         s->oversubscribe = mine->oversubscribe;
         s->keep_lib_path = mine->keep_lib_path;
     }
-    *independent = NULL != find(info, ninfo, PMIX_REPORT_CHILD_SEP) &&
-                   PMIX_INFO_TRUE(find(info, ninfo, PMIX_REPORT_CHILD_SEP));
+    *independent = flag(info, ninfo, PMIX_REPORT_CHILD_SEP);
     if (NULL != (v = str_of(find(info, ninfo, PMIX_MAPBY))) && NULL == (s->map_by = strdup(v))) {
         spec_free(s);
         return PMIX_ERR_NOMEM;
@@ -178,6 +192,43 @@ static pmix_status_t make_spec(const pmix_info_t *info, size_t ninfo, const pmix
 
 /* ---- running it ----------------------------------------------------------------------------- */
 
+static void event_done(pmix_status_t status, void *cbdata)
+{
+    (void)status;
+    (void)cbdata;
+}
+
+/* rte thread: tell the process that spawned c about its job (code: PMIX_LAUNCH_COMPLETE or
+ * PMIX_EVENT_JOB_END, with the exit code), wherever it runs: this node's clients here, the
+ * other nodes' through their daemons; the custom range lets only the parent's handlers see it. */
+static void tell_parent(const child_t *c, pmix_status_t code)
+{
+    pmix_info_t info[6];
+    pmix_proc_t job;
+    pmix_status_t term = (pmix_status_t)c->status;
+    wu_dmsg_t m;
+    size_t n = 0;
+    PMIX_LOAD_PROCID(&job, c->nspace, PMIX_RANK_WILDCARD);
+    PMIX_INFO_LOAD(&info[n++], PMIX_EVENT_CUSTOM_RANGE, &c->parent, PMIX_PROC);
+    PMIX_INFO_LOAD(&info[n++], PMIX_EVENT_AFFECTED_PROC, &job, PMIX_PROC);
+    PMIX_INFO_LOAD(&info[n++], PMIX_NSPACE, c->nspace, PMIX_STRING);
+    if (PMIX_EVENT_JOB_END == code) {
+        PMIX_INFO_LOAD(&info[n++], PMIX_JOB_TERM_STATUS, &term, PMIX_STATUS);
+        PMIX_INFO_LOAD(&info[n++], PMIX_EXIT_CODE, &c->status, PMIX_INT);
+    }
+    (void)PMIx_Notify_event(code, &job, PMIX_RANGE_CUSTOM, info, n, event_done, NULL);
+    if (NULL != wu_rte_job && NULL != wu_rte_job->dvm) {
+        PMIX_DATA_BUFFER_CONSTRUCT(&m);
+        if (PMIX_SUCCESS == wu_dmsg_put_event(&m, code, &job, PMIX_RANGE_CUSTOM, info, n)) {
+            (void)wu_rte_dvm_event(m.base_ptr, m.bytes_used);
+        }
+        PMIX_DATA_BUFFER_DESTRUCT(&m);
+    }
+    for (size_t i = 0; i < n; i++) {
+        PMIX_INFO_DESTRUCT(&info[i]);
+    }
+}
+
 typedef struct {
     child_t *c;
     int rc;
@@ -196,6 +247,10 @@ static void answer_in_rte(void *arg)
         return;
     }
     c->answered = true;
+    c->started = PMIX_SUCCESS == st;
+    if (c->started && c->notify_start) {
+        tell_parent(c, PMIX_LAUNCH_COMPLETE);
+    }
     if (NULL != c->call) {
         wu_dmsg_t m;
         PMIX_DATA_BUFFER_CONSTRUCT(&m);
@@ -228,6 +283,9 @@ static void launched(rte_job_t *job, int rc, void *arg)
 static void ended_in_rte(void *arg)
 {
     child_t *c = arg;
+    if (c->started && c->notify_end) {
+        tell_parent(c, PMIX_EVENT_JOB_END);
+    }
     answer_t *a = malloc(sizeof *a);
     if (NULL != a) {
         a->c = c;
@@ -241,7 +299,7 @@ static void *runner(void *arg)
 {
     child_t *c = arg;
     wu_rte_spec_t *spec = c->job->own_app;
-    (void)wu_rte_run_child(c->job, launched, c); /* frees the job */
+    c->status = wu_rte_run_child(c->job, launched, c); /* frees the job */
     spec_free(spec);
     if (WU_SUCCESS != wu_progress_shift(wu_rte_progress(), ended_in_rte, c)) {
         c->ended = true; /* the rte thread is gone: nobody else reads it */
@@ -275,6 +333,10 @@ static void start_child(const pmix_proc_t *proc, const pmix_info_t *info, size_t
         c->job->parent = *proc;
         c->job->independent = independent;
         c->job->own_app = spec;
+        PMIX_LOAD_NSPACE(c->nspace, c->job->nspace);
+        c->parent = *proc;
+        c->notify_start = flag(info, ninfo, PMIX_NOTIFY_JOB_EVENTS);
+        c->notify_end = c->notify_start || flag(info, ninfo, PMIX_NOTIFY_COMPLETION);
         c->cbfunc = cbfunc;
         c->cbdata = cbdata;
         c->call = call;

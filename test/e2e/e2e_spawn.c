@@ -10,16 +10,21 @@
  *   e2e_spawn elsewhere    spawning onto another host is refused (not supported yet)
  *   e2e_spawn failchild    a child that exits 3 ends the parent's job too
  *   e2e_spawn sep          the same with PMIX_REPORT_CHILD_SEP: the parent's job goes on
+ *   e2e_spawn notify       the last rank spawns such a child with PMIX_NOTIFY_JOB_EVENTS too:
+ *                          it hears PMIX_LAUNCH_COMPLETE and PMIX_EVENT_JOB_END (exit code 3) of
+ *                          the new namespace, the other ranks hear neither
  * Each process prints "spawn MODE: rank R ok" at the end. */
 #include "e2e_util.h"
 
 static char prog[4096];
 
+static bool notify; /* spawn with PMIX_NOTIFY_JOB_EVENTS */
+
 static pmix_status_t spawn(const char *mode, int np, const char *dir, bool sep, const char *host,
                            char *ns)
 {
     pmix_app_t app;
-    pmix_info_t info[2];
+    pmix_info_t info[3];
     size_t ninfo = 0;
     char *argv[] = {prog, (char *)mode, NULL};
     char *env[] = {"WU_SPAWN_TEST=42", NULL};
@@ -38,6 +43,9 @@ static pmix_status_t spawn(const char *mode, int np, const char *dir, bool sep, 
     }
     if (NULL != host) {
         PMIX_INFO_LOAD(&info[ninfo++], PMIX_HOST, host, PMIX_STRING);
+    }
+    if (notify) {
+        PMIX_INFO_LOAD(&info[ninfo++], PMIX_NOTIFY_JOB_EVENTS, &notify, PMIX_BOOL);
     }
     rc = PMIx_Spawn(info, ninfo, &app, 1, ns);
     app.argv = NULL;
@@ -138,6 +146,67 @@ static void child(void)
     PMIX_PROC_FREE(par, 1);
 }
 
+/* What the job events said: the namespace of PMIX_LAUNCH_COMPLETE, and of PMIX_EVENT_JOB_END
+ * (its affected proc) with its exit code. */
+static char launched_ns[PMIX_MAX_NSLEN + 1], ended_ns[PMIX_MAX_NSLEN + 1];
+static volatile int nlaunched, nended, end_code = -1;
+
+static void on_job_event(size_t ref, pmix_status_t status, const pmix_proc_t *source,
+                         pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
+                         pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+    (void)ref, (void)source, (void)results, (void)nresults;
+    for (size_t i = 0; i < ninfo; i++) {
+        if (PMIX_LAUNCH_COMPLETE == status && PMIX_CHECK_KEY(&info[i], PMIX_NSPACE) &&
+            PMIX_STRING == info[i].value.type) {
+            snprintf(launched_ns, sizeof launched_ns, "%s", info[i].value.data.string);
+        } else if (PMIX_EVENT_JOB_END == status &&
+                   PMIX_CHECK_KEY(&info[i], PMIX_EVENT_AFFECTED_PROC) &&
+                   PMIX_PROC == info[i].value.type) {
+            snprintf(ended_ns, sizeof ended_ns, "%s", info[i].value.data.proc->nspace);
+        } else if (PMIX_EVENT_JOB_END == status && PMIX_CHECK_KEY(&info[i], PMIX_EXIT_CODE) &&
+                   PMIX_INT == info[i].value.type) {
+            end_code = info[i].value.data.integer;
+        }
+    }
+    __atomic_add_fetch(PMIX_LAUNCH_COMPLETE == status ? &nlaunched : &nended, 1, __ATOMIC_RELEASE);
+    if (NULL != cbfunc) {
+        cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
+    }
+}
+
+/* The last rank spawns a child that exits 3 with PMIX_NOTIFY_JOB_EVENTS (and
+ * PMIX_REPORT_CHILD_SEP): it hears PMIX_LAUNCH_COMPLETE and PMIX_EVENT_JOB_END of that job, with
+ * exit code 3; the other ranks hear neither (the events' range is the parent). */
+static void notified(uint32_t size)
+{
+    pmix_status_t codes[] = {PMIX_LAUNCH_COMPLETE, PMIX_EVENT_JOB_END};
+    char ns[PMIX_MAX_NSLEN + 1] = "";
+    bool me = e2e_me.rank == size - 1;
+    e2e_step("register for job events");
+    E2E_CHECK(0 <= PMIx_Register_event_handler(codes, 2, NULL, 0, on_job_event, NULL, NULL),
+              "PMIx_Register_event_handler");
+    E2E_RC(PMIx_Fence(NULL, 0, NULL, 0), "PMIx_Fence (registered)");
+    if (me) {
+        e2e_step("spawn with PMIX_NOTIFY_JOB_EVENTS");
+        notify = true;
+        E2E_RC(spawn("exit3", 1, NULL, true, NULL, ns), "PMIx_Spawn");
+        for (int i = 0; i < 300 && 0 == __atomic_load_n(&nended, __ATOMIC_ACQUIRE); i++) {
+            usleep(100000);
+        }
+        E2E_CHECK(1 == nlaunched && 0 == strcmp(launched_ns, ns),
+                  "PMIX_LAUNCH_COMPLETE %d times, of '%s' (spawned '%s')", nlaunched, launched_ns,
+                  ns);
+        E2E_CHECK(1 == nended && 0 == strcmp(ended_ns, ns) && 3 == end_code,
+                  "PMIX_EVENT_JOB_END %d times, of '%s' (spawned '%s'), exit code %d", nended,
+                  ended_ns, ns, end_code);
+    }
+    E2E_RC(PMIx_Fence(NULL, 0, NULL, 0), "PMIx_Fence (heard)");
+    if (!me) {
+        E2E_CHECK(0 == nlaunched && 0 == nended, "another rank heard the parent's job events");
+    }
+}
+
 int main(int argc, char **argv)
 {
     pmix_value_t *v;
@@ -173,11 +242,13 @@ int main(int argc, char **argv)
         E2E_RC(spawn("exit3", 1, NULL, 0 == strcmp(mode, "sep"), NULL, ns), "PMIx_Spawn");
         /* failchild: the child's failure ends this job (a signal ends this sleep); sep: not */
         sleep(0 == strcmp(mode, "sep") ? 3 : 60);
+    } else if (0 == strcmp(mode, "notify")) {
+        notified(size);
     } else if (0 == strcmp(mode, "exit3")) {
         PMIx_Finalize(NULL, 0);
         return 3;
     } else {
-        e2e_fail("usage: e2e_spawn parent DIR | badexe | elsewhere | failchild | sep");
+        e2e_fail("usage: e2e_spawn parent DIR | badexe | elsewhere | failchild | sep | notify");
     }
     e2e_step("finalize");
     E2E_RC(PMIx_Finalize(NULL, 0), "PMIx_Finalize");

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # TAP test (issue 14 acceptance): Open MPI 4.1's dynamic process calls under wrun, with Debian's
 # mpicc: MPI_Publish_name + MPI_Lookup_name + MPI_Comm_accept/MPI_Comm_connect between two
-# ranks of one job (-np 2 and 4), and between two separate wrun jobs (2 ranks each, with the
+# ranks of one job (-np 2 to 8), and between two separate wrun jobs (2 ranks each, with the
 # default BTLs and with TCP only), each followed by traffic over the intercommunicator and
 # MPI_Comm_disconnect; MPI_Comm_spawn of 2 children by the last rank of -np 1 to 8 (an allreduce
 # over the intercommunicator, MPI_Intercomm_merge, a barrier) and MPI_Comm_spawn_multiple of two
@@ -12,7 +12,7 @@ if ! command -v mpicc >/dev/null 2>&1; then
     echo "1..0 # SKIP Open MPI is not installed (mpicc not found)"
     exit 0
 fi
-e2e_plan 14
+e2e_plan 19
 e2e_mktemp
 # In a sanitizer build our library needs the sanitizer runtime the MPI programs do not load.
 lib="$b/.libs/libpmix.so.2"
@@ -31,7 +31,7 @@ if ! mpicc -o "$prog" "$s/test/e2e/mpi_dpm.c" 2>"$e2e_tmp/cc.err"; then
     exit 1
 fi
 
-for np in 2 4; do
+for np in 2 3 4 5 6 7 8; do
     e2e_wrun "$e2e_tmp/out" $np "$prog" pair
     good=$(e2e_count_lines "$e2e_tmp/out" "^mpi_dpm pair: rank [0-9]* ok")
     if [ "$e2e_rc" -eq 0 ] && [ "$good" -eq $np ]; then

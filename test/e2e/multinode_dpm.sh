@@ -5,21 +5,22 @@
 # persistence rule (e2e_pubsub rules: the data service on the head node, reached from node2's
 # ranks through their wired), connect and disconnect among themselves (e2e_connect within),
 # construct groups with one context id at every member (e2e_group job: the head gives it) and
-# validate each other's credentials across the nodes (e2e_cred job);
+# validate each other's credentials across the nodes (e2e_cred job); a rank on node2 spawns
+# with PMIX_NOTIFY_JOB_EVENTS and hears the child job's events (e2e_spawn notify);
 # with Open MPI (Debian's mpicc), MPI_Publish_name, MPI_Lookup_name and accept/connect between
 # rank 0 on node1 and rank 1 on node2 of one job, and between two separate wrun jobs started
 # on node1 and on node2 whose ranks are on both nodes; MPI_Comm_spawn by a rank on either node
 # (the children on the head node connect back to both). After every run nothing of the job is
 # left on either node. The lab is taken down at exit whatever happens.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-lab_tests=8
+lab_tests=9
 e2e_plan $lab_tests
 e2e_mktemp
 . "$s/test/e2e/lab_lib.sh"
 lab_start wdpm$$ 2
 mkdir -p "$e2e_tmp/t"
 hosts="-H node1,node2 --map-by node"
-progs='^[^ ]*(wired --node|e2e_pubsub|e2e_connect|e2e_group|e2e_cred|mpi_dpm)|^ssh .*wired'
+progs='^[^ ]*(wired --node|e2e_pubsub|e2e_connect|e2e_group|e2e_cred|e2e_spawn|mpi_dpm)|^ssh .*wired'
 
 # ok_lines OUT PATTERN N WHAT: the run passed with N lines matching PATTERN
 ok_lines() {
@@ -49,6 +50,11 @@ ok_lines "$e2e_tmp/grp.out" "^group job: rank [0-9]* ok" 4 \
 lab_on node1 "$e2e_tmp/cred.out" ./wrun $hosts -np 4 test/e2e/e2e_cred job
 ok_lines "$e2e_tmp/cred.out" "^cred job: rank [0-9]* ok" 4 \
     "credentials of ranks on node1 validated on node2 and back (the job's shared key)"
+
+# shellcheck disable=SC2086
+lab_on node1 "$e2e_tmp/note.out" ./wrun $hosts -np 2 test/e2e/e2e_spawn notify
+ok_lines "$e2e_tmp/note.out" "^spawn notify: rank [0-1] ok" 2 \
+    "PMIx_Spawn by rank 1 on node2 with PMIX_NOTIFY_JOB_EVENTS: it hears the child job's launch and end"
 
 prog="$e2e_tmp/mpi_dpm"
 if command -v mpicc >/dev/null 2>&1 && mpicc -o "$prog" "$s/test/e2e/mpi_dpm.c" \

@@ -5,9 +5,10 @@
 # PMIX_SPAWNED, the variable and the directory; parents and children connect and read each
 # other's job data and commits. Spawning a missing program fails and the job goes on; another
 # host is refused; a child that exits 3 ends its parent's job (wrun exits 3), unless spawned with
-# PMIX_REPORT_CHILD_SEP. No process and nothing in TMPDIR is left.
+# PMIX_REPORT_CHILD_SEP; with PMIX_NOTIFY_JOB_EVENTS its parent alone hears the child job's
+# launch and end. No process and nothing in TMPDIR is left.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-e2e_plan 6
+e2e_plan 7
 e2e_mktemp
 p="$e2e/e2e_spawn"
 mkdir "$e2e_tmp/spawn-wdir" || exit 1
@@ -48,6 +49,13 @@ if [ "$e2e_rc" -eq 0 ] && [ "$(e2e_count_lines "$e2e_tmp/out" "^spawn sep: rank 
     e2e_ok "with PMIX_REPORT_CHILD_SEP a failing child leaves its parent's job alone"
 else
     e2e_not_ok "PMIX_REPORT_CHILD_SEP: wrun exit $e2e_rc"
+    e2e_diag "$e2e_tmp/out"
+fi
+e2e_wrun "$e2e_tmp/out" 3 "$p" notify
+if [ "$e2e_rc" -eq 0 ] && [ "$(e2e_count_lines "$e2e_tmp/out" "^spawn notify: rank [0-2] ok")" -eq 3 ]; then
+    e2e_ok "PMIX_NOTIFY_JOB_EVENTS: the parent alone hears PMIX_LAUNCH_COMPLETE and PMIX_EVENT_JOB_END (exit code 3)"
+else
+    e2e_not_ok "PMIX_NOTIFY_JOB_EVENTS: wrun exit $e2e_rc"
     e2e_diag "$e2e_tmp/out"
 fi
 left=$(pgrep -f "$e2e/e2e_spawn" | tr '\n' ' ')
