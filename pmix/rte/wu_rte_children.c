@@ -160,7 +160,8 @@ static pmix_status_t make_spec(const pmix_info_t *info, size_t ninfo, const pmix
         }
         if (NULL != host && !hosts_here(host)) {
             spec_free(s);
-            return PMIX_ERR_NOT_SUPPORTED; /* other nodes: not yet (docs/api-status.md) */
+            wu_rte_say("spawn-elsewhere", wu_rte_tool, host, wu_rte_hostname);
+            return PMIX_ERR_NOT_SUPPORTED; /* other nodes: not yet (docs/architecture.md) */
         }
         if (NULL == wdir) {
             wdir = NULL != app->cwd && '\0' != app->cwd[0] ? app->cwd
