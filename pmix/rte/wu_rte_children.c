@@ -320,6 +320,11 @@ static void start_child(const pmix_proc_t *proc, const pmix_info_t *info, size_t
     pmix_status_t st = NULL == wu_rte_job || wu_rte_job->terminating
                            ? PMIX_ERR_JOB_TERMINATED /* the session is ending */
                            : make_spec(info, ninfo, apps, napps, &spec, &independent);
+    if (PMIX_SUCCESS == st && UINT32_MAX == wu_rte_job->mynode) {
+        /* the children would run outside the job's hosts, where no server of the job's runs */
+        wu_rte_say("spawn-no-head", wu_rte_tool, wu_rte_hostname);
+        st = PMIX_ERR_NOT_SUPPORTED;
+    }
     if (PMIX_SUCCESS == st && WU_SUCCESS != wu_rte_spec_check(spec, &np)) {
         st = PMIX_ERR_BAD_PARAM;
     }

@@ -6,14 +6,15 @@
 # ranks through their wired), connect and disconnect among themselves (e2e_connect within),
 # construct groups with one context id at every member (e2e_group job: the head gives it) and
 # validate each other's credentials across the nodes (e2e_cred job); a rank on node2 spawns
-# with PMIX_NOTIFY_JOB_EVENTS and hears the child job's events (e2e_spawn notify);
+# with PMIX_NOTIFY_JOB_EVENTS and hears the child job's events (e2e_spawn notify); a spawn in
+# a job without ranks on the head node is refused with a message;
 # with Open MPI (Debian's mpicc), MPI_Publish_name, MPI_Lookup_name and accept/connect between
 # rank 0 on node1 and rank 1 on node2 of one job, and between two separate wrun jobs started
 # on node1 and on node2 whose ranks are on both nodes; MPI_Comm_spawn by a rank on either node
 # (the children on the head node connect back to both). After every run nothing of the job is
 # left on either node. The lab is taken down at exit whatever happens.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-lab_tests=9
+lab_tests=10
 e2e_plan $lab_tests
 e2e_mktemp
 . "$s/test/e2e/lab_lib.sh"
@@ -55,6 +56,16 @@ ok_lines "$e2e_tmp/cred.out" "^cred job: rank [0-9]* ok" 4 \
 lab_on node1 "$e2e_tmp/note.out" ./wrun $hosts -np 2 test/e2e/e2e_spawn notify
 ok_lines "$e2e_tmp/note.out" "^spawn notify: rank [0-1] ok" 2 \
     "PMIx_Spawn by rank 1 on node2 with PMIX_NOTIFY_JOB_EVENTS: it hears the child job's launch and end"
+
+# wrun on node1 with every rank on node2: a spawn is refused, saying why (no hang)
+lab_on node1 "$e2e_tmp/nohead.out" ./wrun -H node2 -np 1 test/e2e/e2e_spawn badexe
+if grep -q "this job runs no process there" "$e2e_tmp/nohead.out"; then
+    ok_lines "$e2e_tmp/nohead.out" "^spawn badexe: rank 0 ok" 1 \
+        "PMIx_Spawn in a job with no rank on the head node is refused, saying why"
+else
+    e2e_not_ok "PMIx_Spawn with no rank on the head node (exit $e2e_rc): no message"
+    e2e_diag "$e2e_tmp/nohead.out"
+fi
 
 prog="$e2e_tmp/mpi_dpm"
 if command -v mpicc >/dev/null 2>&1 && mpicc -o "$prog" "$s/test/e2e/mpi_dpm.c" \
