@@ -21,7 +21,7 @@ WU_EXPORT int wu_argv_append(char ***argv, const char *arg);
 
 /* Like wu_argv_append, but do nothing (and return WU_SUCCESS) when an equal string is already in
  * the vector. */
-int wu_argv_append_unique(char ***argv, const char *arg);
+WU_EXPORT int wu_argv_append_unique(char ***argv, const char *arg);
 
 /* Insert a copy of arg at the front of *argv (created when NULL). Same errors as append. */
 int wu_argv_prepend(char ***argv, const char *arg);

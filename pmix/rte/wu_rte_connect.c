@@ -746,17 +746,6 @@ static void cx_timeout(void *arg)
     cx_finish(c, PMIX_ERR_TIMEOUT);
 }
 
-/* Append ns to *list unless it is there. */
-static int add_once(char ***list, const char *ns)
-{
-    for (size_t k = 0; NULL != *list && NULL != (*list)[k]; k++) {
-        if (0 == strcmp((*list)[k], ns)) {
-            return WU_SUCCESS;
-        }
-    }
-    return wu_argv_append(list, ns);
-}
-
 /* A collective of procs: which nodes of this wrun's job must contribute, which namespaces are
  * other wruns' and which are jobs this wrun spawned. */
 static cx_t *cx_new(uint8_t kind, const pmix_proc_t *procs, size_t nprocs, const char *sig,
@@ -790,7 +779,7 @@ static cx_t *cx_new(uint8_t kind, const pmix_proc_t *procs, size_t nprocs, const
             if (kid && UINT32_MAX != job->mynode) {
                 c->need[job->mynode] = true; /* spawned jobs run on the head node */
             }
-            if (WU_SUCCESS != add_once(kid ? &c->kids : &c->foreign, ns)) {
+            if (WU_SUCCESS != wu_argv_append_unique(kid ? &c->kids : &c->foreign, ns)) {
                 cx_free(c);
                 return NULL;
             }
