@@ -207,7 +207,6 @@ static void tell_parent(const child_t *c, pmix_status_t code)
     pmix_info_t info[6];
     pmix_proc_t job;
     pmix_status_t term = (pmix_status_t)c->status;
-    wu_dmsg_t m;
     size_t n = 0;
     PMIX_LOAD_PROCID(&job, c->nspace, PMIX_RANK_WILDCARD);
     PMIX_INFO_LOAD(&info[n++], PMIX_EVENT_CUSTOM_RANGE, &c->parent, PMIX_PROC);
@@ -218,13 +217,7 @@ static void tell_parent(const child_t *c, pmix_status_t code)
         PMIX_INFO_LOAD(&info[n++], PMIX_EXIT_CODE, &c->status, PMIX_INT);
     }
     (void)PMIx_Notify_event(code, &job, PMIX_RANGE_CUSTOM, info, n, event_done, NULL);
-    if (NULL != wu_rte_job && NULL != wu_rte_job->dvm) {
-        PMIX_DATA_BUFFER_CONSTRUCT(&m);
-        if (PMIX_SUCCESS == wu_dmsg_put_event(&m, code, &job, PMIX_RANGE_CUSTOM, info, n)) {
-            (void)wu_rte_dvm_event(m.base_ptr, m.bytes_used);
-        }
-        PMIX_DATA_BUFFER_DESTRUCT(&m);
-    }
+    (void)wu_rte_event_spread(code, &job, PMIX_RANGE_CUSTOM, info, n); /* none sent on one node */
     for (size_t i = 0; i < n; i++) {
         PMIX_INFO_DESTRUCT(&info[i]);
     }

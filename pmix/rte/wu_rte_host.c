@@ -222,19 +222,11 @@ static pmix_status_t h_dmodex(const pmix_proc_t *proc, const pmix_info_t info[],
     return wu_rte_dvm_dmodex(proc, cbfunc, cbdata);
 }
 
-/* An event of a local client whose range may reach other nodes (server thread): the nodes of
- * the job get it (the server has delivered it to this node's clients already). */
-static pmix_status_t h_notify(pmix_status_t code, const pmix_proc_t *source,
-                              pmix_data_range_t range, pmix_info_t info[], size_t ninfo,
-                              pmix_op_cbfunc_t cbfunc, void *cbdata)
+pmix_status_t wu_rte_event_spread(pmix_status_t code, const pmix_proc_t *source,
+                                  pmix_data_range_t range, const pmix_info_t info[], size_t ninfo)
 {
     pmix_data_buffer_t m;
     pmix_status_t rc;
-    (void)cbfunc;
-    (void)cbdata;
-    if (PMIX_RANGE_RM == range) {
-        return PMIX_ERR_NOT_SUPPORTED; /* no resource manager above us */
-    }
     PMIX_DATA_BUFFER_CONSTRUCT(&m);
     rc = wu_dmsg_put_event(&m, code, source, range, info, ninfo);
     if (PMIX_SUCCESS == rc) {
@@ -242,6 +234,22 @@ static pmix_status_t h_notify(pmix_status_t code, const pmix_proc_t *source,
                                 : wu_rte_dvm_event(m.base_ptr, m.bytes_used);
     }
     PMIX_DATA_BUFFER_DESTRUCT(&m);
+    return rc;
+}
+
+/* An event of a local client whose range may reach other nodes (server thread): the nodes of
+ * the job get it (the server has delivered it to this node's clients already). */
+static pmix_status_t h_notify(pmix_status_t code, const pmix_proc_t *source,
+                              pmix_data_range_t range, pmix_info_t info[], size_t ninfo,
+                              pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    pmix_status_t rc;
+    (void)cbfunc;
+    (void)cbdata;
+    if (PMIX_RANGE_RM == range) {
+        return PMIX_ERR_NOT_SUPPORTED; /* no resource manager above us */
+    }
+    rc = wu_rte_event_spread(code, source, range, info, ninfo);
     return PMIX_SUCCESS == rc ? PMIX_OPERATION_SUCCEEDED : rc;
 }
 

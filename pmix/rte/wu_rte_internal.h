@@ -244,6 +244,10 @@ pmix_status_t wu_rte_dvm_dmodex(const pmix_proc_t *proc, pmix_modex_cbfunc_t cbf
  * sent to every daemon (head) or to the head (wired). */
 pmix_status_t wu_rte_dvm_event(const char *msg, size_t len);
 pmix_status_t wu_rte_daemon_event(const char *msg, size_t len);
+/* An event for the other nodes (any thread): packed as an EVENT message and sent as above
+ * (wu_rte_host.c). */
+pmix_status_t wu_rte_event_spread(pmix_status_t code, const pmix_proc_t *source,
+                                  pmix_data_range_t range, const pmix_info_t info[], size_t ninfo);
 /* An EVENT message from another node: notify this node's clients (rte thread). */
 void wu_rte_event_deliver(const char *msg, size_t len);
 
