@@ -31,8 +31,8 @@ build() {
 }
 
 # example NAME N WHAT [PATTERN COUNT]...: build NAME and run it under `wrun -n N`; it passes
-# when wrun exits 0, the program runs on our library (the leak check of e2e_wrun, no stray
-# "failed" but the known gaps), every rank finalizes and each PATTERN matches COUNT lines
+# when wrun exits 0, each PATTERN matches COUNT lines and no line says "fail" but the known gaps
+# (the last test checks that the programs load our library)
 example() {
     name=$1
     np=$2
@@ -101,7 +101,7 @@ else
 fi
 # the programs ran on our library, not OpenPMIx's
 if grep -q 'Wireup' "$e2e_tmp/abi_no_init.out" 2>/dev/null ||
-    LD_LIBRARY_PATH="$LD_LIBRARY_PATH" ldd "$e2e_tmp/hello" 2>/dev/null | grep -q "$b/.libs/libpmix.so.2"; then
+    ldd "$e2e_tmp/hello" 2>/dev/null | grep -q "$b/.libs/libpmix.so.2"; then
     e2e_ok "the examples load our libpmix.so.2 ($b/.libs)"
 else
     e2e_not_ok "the examples do not load our libpmix.so.2"
