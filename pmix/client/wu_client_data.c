@@ -38,6 +38,7 @@
 #include "opal/util/wu_time.h"
 #include "pmix/common/wu_pack.h"
 #include "pmix/common/wu_proto.h"
+#include "pmix/server/wu_server_self.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -297,6 +298,24 @@ pmix_status_t PMIx_Commit(void)
     return rc;
 }
 
+/* A server process that is not a client (a host such as mpirun's) keeps and reads its own data
+ * in the server (wu_server_self.c). */
+static bool server_self(void)
+{
+    return !wu_client_ready() && wu_server_self_active();
+}
+
+/* The proc a server process asks about: NULL is the server itself. */
+static pmix_proc_t self_target(const pmix_proc_t *proc)
+{
+    pmix_proc_t p;
+    if (NULL != proc) {
+        return *proc;
+    }
+    PMIX_LOAD_PROCID(&p, "", PMIX_RANK_UNDEF);
+    return p;
+}
+
 /* ---- store internal -------------------------------------------------------------------- */
 
 typedef struct {
@@ -323,6 +342,9 @@ pmix_status_t PMIx_Store_internal(const pmix_proc_t *proc, const char key[], pmi
         PMIX_MAX_NSLEN < strnlen(proc->nspace, PMIX_MAX_NSLEN + 1) ||
         (!PMIX_RANK_IS_VALID(proc->rank) && PMIX_RANK_WILDCARD != proc->rank)) {
         return PMIX_ERR_BAD_PARAM;
+    }
+    if (server_self()) {
+        return wu_server_self_store(proc, key, val);
     }
     return wu_client_call(store_fn, &s);
 }
@@ -637,6 +659,10 @@ pmix_status_t PMIx_Get_nb(const pmix_proc_t *proc, const char key[], const pmix_
     if (NULL == cbfunc) {
         return PMIX_ERR_BAD_PARAM;
     }
+    if (server_self()) {
+        pmix_proc_t p = self_target(proc);
+        return wu_key_ok(key) ? wu_server_self_get_nb(&p, key, cbfunc, cbdata) : PMIX_ERR_BAD_PARAM;
+    }
     if (NULL == (nb = malloc(sizeof *nb))) {
         return PMIX_ERR_NOMEM;
     }
@@ -697,6 +723,10 @@ pmix_status_t PMIx_Get(const pmix_proc_t *proc, const char key[], const pmix_inf
         return PMIX_ERR_BAD_PARAM;
     }
     *val = NULL;
+    if (server_self()) {
+        pmix_proc_t p = self_target(proc);
+        return wu_key_ok(key) ? wu_server_self_get(&p, key, val) : PMIX_ERR_BAD_PARAM;
+    }
     in_pt = wu_client_ready() && wu_progress_in_thread(wu_client.pt);
     /* what the process holds is answered here, without a shift to the progress thread */
     rc = get_here(proc, key, info, ninfo, val, &ask);

@@ -275,6 +275,10 @@ void wu_srv_data_gone(const pmix_proc_t *proc, pmix_status_t status);
 /* A requester's connection closed: drop its waiting GETs. */
 void wu_srv_get_drop_conn(wu_ptl_conn_t *conn);
 void wu_srv_get_fail_all(pmix_status_t status);
+/* A copy of what this node holds of t's key (registered, committed or fetched before), for
+ * the server process's own PMIx_Get: PMIX_ERR_NOT_FOUND when a client would have to wait for
+ * it or ask the host. Progress thread only. */
+pmix_status_t wu_srv_lookup_copy(const pmix_proc_t *t, const char *key, pmix_value_t **val);
 /* Append a line per GET of nspace's processes still waiting (wu_server_blocked_report). */
 int wu_srv_get_report(const char *nspace, char ***lines);
 void wu_srv_dmx_fail_all(pmix_status_t status);

@@ -412,6 +412,28 @@ static pmix_status_t lookup(const pmix_proc_t *t, const char *key, const pmix_va
     return GET_DMODEX;
 }
 
+pmix_status_t wu_srv_lookup_copy(const pmix_proc_t *t, const char *key, pmix_value_t **val)
+{
+    const pmix_value_t *view;
+    pmix_status_t rc = lookup(t, key, &view);
+    *val = NULL;
+    if (GET_WAIT == rc || GET_DMODEX == rc) {
+        return PMIX_ERR_NOT_FOUND;
+    }
+    if (PMIX_SUCCESS != rc) {
+        return rc;
+    }
+    PMIX_VALUE_CREATE(*val, 1);
+    if (NULL == *val) {
+        return PMIX_ERR_NOMEM;
+    }
+    if (PMIX_SUCCESS != (rc = PMIx_Value_xfer(*val, view))) {
+        PMIX_VALUE_RELEASE(*val);
+        *val = NULL;
+    }
+    return rc;
+}
+
 /* Reply to a GET: the value and, for a foreign namespace, its job-level data. A large byte
  * object goes from val into the reply's payload without another copy. */
 static void get_reply(wu_ptl_conn_t *conn, uint32_t tag, const pmix_proc_t *req,
