@@ -1,8 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* ptl_usock.c -- ptl component: a Unix-domain stream socket in a private 0700 session directory,
- * named "usock:<absolute path>". The default transport on one node. */
+ * named "usock:<absolute path>". The default transport on one node.
+ *
+ * The directory goes where the host asks the server to keep its files (PMIX_SERVER_TMPDIR, else
+ * PMIX_SYSTEM_TMPDIR at PMIx_server_init), so that a host that removes its own directories, or
+ * a container that binds only them, sees the socket too; else in the temporary directory
+ * (TMPDIR, /tmp). A socket's path has a short limit (108 bytes): when the host's directory is
+ * too deep for it, the socket goes to the temporary directory instead. */
 #include "mca/ptl/ptl.h"
 #include "opal/util/wu_argv.h"
+#include "opal/util/wu_path.h"
 #include "opal/util/wu_session_dir.h"
 #include "opal/util/wu_show_help.h"
 
@@ -28,18 +35,58 @@ static int fill_addr(struct sockaddr_un *sa, const char *path)
     return WU_SUCCESS;
 }
 
+/* The directory the host named for the server's files, or NULL. */
+static const char *host_dir(const wu_ptl_listen_req_t *req)
+{
+    static const char *const keys[] = {PMIX_SERVER_TMPDIR, PMIX_SYSTEM_TMPDIR};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        const pmix_info_t *v = wu_ptl_req_info(req, keys[i]);
+        if (NULL != v && PMIX_STRING == v->value.type && NULL != v->value.data.string &&
+            '/' == v->value.data.string[0]) {
+            return v->value.data.string;
+        }
+    }
+    return NULL;
+}
+
+/* A session directory for the socket in tmpdir (NULL: the temporary directory) and the socket's
+ * path in it; WU_ERR_BAD_PARAM when that path is too long for a socket. */
+static int sock_dir(const char *tmpdir, char **dir, char **path)
+{
+    struct sockaddr_un sa;
+    int rc = wu_session_dir_create(tmpdir, "wu-ptl", dir);
+    if (WU_SUCCESS != rc) {
+        *dir = NULL;
+        return rc;
+    }
+    if (WU_SUCCESS != (rc = wu_asprintf(path, "%s/sock", *dir)) ||
+        WU_SUCCESS != (rc = fill_addr(&sa, *path))) {
+        wu_session_dir_remove(*dir);
+        free(*dir);
+        free(*path);
+        *dir = *path = NULL;
+    }
+    return rc;
+}
+
 static int usock_listen(const wu_ptl_listen_req_t *req, int *fd, char **uri, void **state)
 {
     struct sockaddr_un sa;
     char *dir = NULL, *path = NULL;
-    int rc, s = -1;
+    const char *hdir = host_dir(req);
+    int rc = WU_ERR_NOT_FOUND, s = -1;
 
-    (void)req; /* a server always listens here: it is how the processes of its node connect */
-    if (WU_SUCCESS != (rc = wu_session_dir_create(NULL, "wu-ptl", &dir))) {
+    /* a server always listens here: it is how the processes of its node connect */
+    if (NULL != hdir && WU_SUCCESS != (rc = sock_dir(hdir, &dir, &path))) {
+        WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_WARN,
+                       "ptl:usock: no socket in the host's directory %s (%s): using %s", hdir,
+                       wu_strerror(rc), wu_tmpdir());
+    }
+    if (WU_SUCCESS != rc && WU_SUCCESS != (rc = sock_dir(NULL, &dir, &path))) {
         wu_show_help("help-ptl-usock.txt", "no-session-dir", true, wu_strerror(rc));
         return rc;
     }
-    if (WU_SUCCESS != (rc = wu_asprintf(&path, "%s/sock", dir)) ||
+    if (WU_SUCCESS != (rc = wu_session_dir_track(dir, path)) ||
         WU_SUCCESS != (rc = wu_session_dir_track(dir, path)) ||
         WU_SUCCESS != (rc = fill_addr(&sa, path))) {
         goto fail;

@@ -6,6 +6,7 @@
 #include "test/unit/server/srv_test.h"
 #include "opal/util/wu_argv.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -425,6 +426,123 @@ START_TEST(test_log_and_deregister)
 }
 END_TEST
 
+/* issue 15: a host that is not a client (Open MPI's mpirun) keeps data of its own with
+ * PMIx_Store_internal and reads it back with PMIx_Get; its clients read it too, and the host
+ * reads what they committed and what it registered. What the node does not hold is NOT_FOUND at
+ * once (nothing is asked of the host). */
+static void nb_got(pmix_status_t status, pmix_value_t *kv, void *cbdata)
+{
+    wu_wait_t *w = cbdata;
+    ck_assert_ptr_nonnull(kv);
+    ck_assert_int_eq(PMIX_STRING, kv->type);
+    ck_assert_str_eq("tcp://198.18.0.1:1", kv->data.string);
+    wu_wait_release(w, status);
+}
+
+START_TEST(issue_15_server_store_get)
+{
+    pmix_proc_t me, p;
+    pmix_value_t v, *got = NULL;
+    cli_t c;
+    uint32_t u = 0;
+    wu_wait_t w;
+    register_job(2, 1, getuid());
+    PMIX_LOAD_PROCID(&me, "host-ns", 0);
+    PMIX_VALUE_LOAD(&v, "tcp://198.18.0.1:1", PMIX_STRING);
+    ck_assert_int_eq(PMIX_SUCCESS, PMIx_Store_internal(&me, "host.uri", &v));
+    PMIX_VALUE_DESTRUCT(&v);
+    ck_assert_int_eq(PMIX_SUCCESS, PMIx_Get(&me, "host.uri", NULL, 0, &got));
+    ck_assert_int_eq(PMIX_STRING, got->type);
+    ck_assert_str_eq("tcp://198.18.0.1:1", got->data.string);
+    PMIX_VALUE_RELEASE(got);
+    wu_wait_init(&w);
+    ck_assert_int_eq(PMIX_SUCCESS, PMIx_Get_nb(&me, "host.uri", NULL, 0, nb_got, &w));
+    ck_assert_int_eq(PMIX_SUCCESS, wu_wait_for(&w, TMO));
+    wu_wait_destroy(&w);
+    /* registered job data, and a key nobody has */
+    PMIX_LOAD_PROCID(&p, NS, PMIX_RANK_WILDCARD);
+    ck_assert_int_eq(PMIX_SUCCESS, PMIx_Get(&p, "usr.size", NULL, 0, &got));
+    ck_assert_uint_eq(42, got->data.uint32);
+    PMIX_VALUE_RELEASE(got);
+    ck_assert_int_eq(PMIX_ERR_NOT_FOUND, PMIx_Get(&me, "host.none", NULL, 0, &got));
+    ck_assert_ptr_null(got);
+    /* rank 1 is on no node here: NOT_FOUND, not a wait for the host */
+    PMIX_LOAD_PROCID(&p, NS, 1);
+    ck_assert_int_eq(PMIX_ERR_NOT_FOUND, PMIx_Get(&p, "rk", NULL, 0, &got));
+    ck_assert_int_eq(PMIX_ERR_BAD_PARAM, PMIx_Get(&me, NULL, NULL, 0, &got));
+    /* a client's commit reads back in the server */
+    cli_open(&c);
+    ck_assert_int_eq(PMIX_SUCCESS, cli_connect(&c, 0, NULL));
+    ck_assert_int_eq(PMIX_SUCCESS, cli_commit(&c, "lk", 5, "rk", 6));
+    PMIX_LOAD_PROCID(&p, NS, 0);
+    ck_assert_int_eq(PMIX_SUCCESS, PMIx_Get(&p, "lk", NULL, 0, &got));
+    ck_assert_uint_eq(5, got->data.uint32);
+    PMIX_VALUE_RELEASE(got);
+    /* and the client reads a value the host stored for another proc of its job */
+    PMIX_LOAD_PROCID(&p, NS, 1);
+    u = 7;
+    PMIX_VALUE_LOAD(&v, &u, PMIX_UINT32);
+    ck_assert_int_eq(PMIX_SUCCESS, PMIx_Store_internal(&p, "host.port", &v));
+    u = 0;
+    ck_assert_int_eq(PMIX_SUCCESS, cli_get_u32(&c, cli_get_send(&c, 1, "host.port", false), &u));
+    ck_assert_uint_eq(7, u);
+    cli_close(&c);
+}
+END_TEST
+
+/* issue 15: the clients' socket is in the directory the host named (PMIX_SERVER_TMPDIR, else
+ * PMIX_SYSTEM_TMPDIR); a directory too deep for a socket's path falls back to the temporary
+ * directory; nothing is left in the host's directory after finalize. */
+static void socket_dir_uri(const char *key, const char *dir, char *out, size_t len)
+{
+    pmix_info_t info;
+    pmix_proc_t p;
+    char **env = NULL;
+    PMIX_LOAD_PROCID(&p, NS, 0);
+    PMIX_INFO_CONSTRUCT(&info);
+    PMIx_Info_load(&info, key, dir, PMIX_STRING);
+    ck_assert_int_eq(PMIX_SUCCESS, PMIx_server_init(&host, &info, 1));
+    PMIX_INFO_DESTRUCT(&info);
+    ck_assert_int_eq(PMIX_SUCCESS, PMIx_server_setup_fork(&p, &env));
+    ck_assert_ptr_nonnull(wu_getenv(WU_PROTO_URI_ENV, env));
+    snprintf(out, len, "%s", wu_getenv(WU_PROTO_URI_ENV, env));
+    wu_argv_free(env);
+    ck_assert_int_eq(PMIX_SUCCESS, PMIx_server_finalize());
+}
+
+START_TEST(issue_15_socket_in_host_dir)
+{
+    char want[700], got[700], deep[700];
+    size_t n;
+    DIR *d;
+    struct dirent *e;
+    register_job(1, 1, getuid());
+    snprintf(want, sizeof want, "usock:%s/wu-ptl.", tmp);
+    ck_assert_msg(0 == strncmp(uri, want, strlen(want)), "uri %s", uri);
+    ck_assert_int_eq(PMIX_SUCCESS, PMIx_server_finalize());
+    socket_dir_uri(PMIX_SYSTEM_TMPDIR, tmp, got, sizeof got);
+    ck_assert_msg(0 == strncmp(got, want, strlen(want)), "uri %s", got);
+    /* 120 bytes of directory: no room for a socket in it */
+    n = (size_t)snprintf(deep, sizeof deep, "%s/", tmp);
+    while (n < 120) {
+        deep[n++] = 'd';
+    }
+    deep[n] = '\0';
+    ck_assert_int_eq(0, mkdir(deep, 0700));
+    socket_dir_uri(PMIX_SERVER_TMPDIR, deep, got, sizeof got);
+    ck_assert_msg(0 == strncmp(got, "usock:/", 7) && NULL == strstr(got, deep), "uri %s", got);
+    /* the host's directories hold nothing of ours any more */
+    ck_assert_int_eq(0, rmdir(deep));
+    ck_assert_ptr_nonnull(d = opendir(tmp));
+    while (NULL != (e = readdir(d))) {
+        ck_assert_msg(0 != strncmp(e->d_name, "wu-", 3), "%s left in %s", e->d_name, tmp);
+    }
+    closedir(d);
+    /* teardown finalizes one */
+    ck_assert_int_eq(PMIX_SUCCESS, PMIx_server_init(&host, NULL, 0));
+}
+END_TEST
+
 /* issue 10: the server runs with whichever single ptl module is selected; it hands out that
  * module's URI (and a token where the kernel cannot identify peers), and a client connected
  * through it gets its data. */
@@ -474,6 +592,8 @@ static Suite *server_suite(void)
     tcase_add_test(tc, test_cleanup_dir);
     tcase_add_test(tc, test_query_abort);
     tcase_add_test(tc, test_host_refuses);
+    tcase_add_test(tc, issue_15_server_store_get);
+    tcase_add_test(tc, issue_15_socket_in_host_dir);
     tcase_add_test(tc, test_log_and_deregister);
     suite_add_tcase(s, tc);
     tc = tcase_create("one_ptl");
