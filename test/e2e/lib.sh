@@ -168,6 +168,20 @@ e2e_pids_gone() {
     return $gone
 }
 
+# e2e_foreign_preload: programs not built by this tree (Open MPI's, OpenPMIx's examples) run on
+# our libpmix.so.2: in a sanitizer build they lack the runtimes it needs, which are preloaded
+# (exported for every program run next; leak checking is left to the unit tests)
+e2e_foreign_preload() {
+    lib="$b/.libs/libpmix.so.2" # what test/abi/lib.sh reads
+    cc=${CC:-cc}
+    . "$s/test/abi/lib.sh"
+    if [ -n "$wu_abi_preload" ]; then
+        LD_PRELOAD="$wu_abi_preload"
+        ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+        export LD_PRELOAD ASAN_OPTIONS
+    fi
+}
+
 # e2e_openpmix_build PROG SRC [LIBS...]: build SRC against OpenPMIx's installed headers and
 # library (WU_OPENPMIX_INCDIR, WU_OPENPMIX_LIBDIR) into PROG, and have the programs run next load
 # our libpmix.so.2 (LD_LIBRARY_PATH; in a sanitizer build also the runtimes a program built
@@ -184,14 +198,7 @@ e2e_openpmix_build() {
     shift 2
     ${CC:-cc} -std=gnu11 -I"$sys_inc" -o "$prog" "$src" -L"$sys_libdir" -lpmix "$@" \
         2>"$e2e_tmp/cc.err" || return 1
-    lib="$b/.libs/libpmix.so.2" # what test/abi/lib.sh reads
-    cc=${CC:-cc}
-    . "$s/test/abi/lib.sh"
-    if [ -n "$wu_abi_preload" ]; then
-        LD_PRELOAD="$wu_abi_preload"
-        ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-        export LD_PRELOAD ASAN_OPTIONS
-    fi
+    e2e_foreign_preload
     case ":${LD_LIBRARY_PATH:-}:" in
     *":$b/.libs:"*) ;;
     *) LD_LIBRARY_PATH="$b/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" ;;

@@ -15,15 +15,7 @@ fi
 nps="1 2 4 8 16"
 e2e_plan 23
 e2e_mktemp
-lib="$b/.libs/libpmix.so.2"
-cc=${CC:-cc}
-# In a sanitizer build our library needs the sanitizer runtime the MPI programs do not load.
-. "$s/test/abi/lib.sh"
-if [ -n "$wu_abi_preload" ]; then
-    LD_PRELOAD="$wu_abi_preload"
-    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-    export LD_PRELOAD ASAN_OPTIONS
-fi
+e2e_foreign_preload
 unset OMPI_MCA_btl
 
 prog="$e2e_tmp/mpi_shapes"

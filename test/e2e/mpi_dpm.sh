@@ -14,15 +14,7 @@ if ! command -v mpicc >/dev/null 2>&1; then
 fi
 e2e_plan 19
 e2e_mktemp
-# In a sanitizer build our library needs the sanitizer runtime the MPI programs do not load.
-lib="$b/.libs/libpmix.so.2"
-cc=${CC:-cc}
-. "$s/test/abi/lib.sh"
-if [ -n "$wu_abi_preload" ]; then
-    LD_PRELOAD="$wu_abi_preload"
-    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-    export LD_PRELOAD ASAN_OPTIONS
-fi
+e2e_foreign_preload
 unset OMPI_MCA_btl
 prog="$e2e_tmp/mpi_dpm"
 if ! mpicc -o "$prog" "$s/test/e2e/mpi_dpm.c" 2>"$e2e_tmp/cc.err"; then
