@@ -95,9 +95,11 @@ typedef struct wu_srv_peer {
 } wu_srv_peer_t;
 
 /* A request waiting for the host (upcall accepted, cbfunc not called yet). The host's cbfunc
- * copies what it hands over, then shifts the op into the progress thread, where done() runs
- * and the op is freed. At PMIx_server_finalize ops still waiting are orphaned: a late host
- * callback then only releases the host's data and frees the op. */
+ * copies what it hands over, then shifts the op into the progress thread, where done() runs,
+ * the host's release function is called and the op is freed: a host may call cbfunc inside its
+ * own upcall or while holding a lock its release function takes (Slurm does both). At
+ * PMIx_server_finalize ops still waiting are orphaned: a late host callback then only releases
+ * the host's data and frees the op, in the host's call (there is no thread left to wait for). */
 typedef struct wu_srv_op wu_srv_op_t;
 typedef void (*wu_srv_op_fn_t)(wu_srv_op_t *op);
 struct wu_srv_op {
@@ -111,6 +113,10 @@ struct wu_srv_op {
     size_t ninfo;
     pmix_pdata_t *pdata; /* copy of the host's lookup answer */
     size_t npdata;
+    /* The host's release function for what it handed over, called when op is freed: never
+     * inside the host's own call (a host may hold a lock there that its release takes). */
+    pmix_release_cbfunc_t relfn;
+    void *relcbdata;
     /* What the upcall was given (a request's directives, keys), kept until the host answers:
      * a host may keep pointers into them while it works (OpenPMIx keeps them alive too). */
     pmix_info_t *req_info;

@@ -91,6 +91,39 @@ static void call_fn(void *arg)
     call_unref(c);
 }
 
+typedef struct {
+    pmix_op_cbfunc_t cbfunc;
+    void *cbdata;
+    pmix_status_t rc;
+} fail_t;
+
+static void fail_fn(void *arg)
+{
+    fail_t f = *(fail_t *)arg;
+    free(arg);
+    f.cbfunc(f.rc, f.cbdata);
+}
+
+/* The failure of a call that returns nothing, to its cbfunc: from the progress thread, not
+ * inside the host's call; only a server that is not running (or out of memory) calls it here. */
+static void op_fail_later(pmix_op_cbfunc_t cbfunc, void *cbdata, pmix_status_t rc)
+{
+    fail_t *f;
+    if (NULL == cbfunc) {
+        return;
+    }
+    if (wu_srv.initialized && NULL != (f = malloc(sizeof *f))) {
+        f->cbfunc = cbfunc;
+        f->cbdata = cbdata;
+        f->rc = rc;
+        if (WU_SUCCESS == wu_progress_shift(wu_srv.pt, fail_fn, f)) {
+            return;
+        }
+        free(f);
+    }
+    cbfunc(rc, cbdata);
+}
+
 /* Run c in the progress thread; c is owned by this call from here on. With no cbfunc and
  * outside the progress thread, wait for the result. */
 static pmix_status_t call_submit(call_t *c)
@@ -517,9 +550,7 @@ void PMIx_server_deregister_nspace(const pmix_nspace_t nspace, pmix_op_cbfunc_t 
             return; /* cbfunc runs (or nobody listens) */
         }
     }
-    if (NULL != cbfunc) {
-        cbfunc(rc, cbdata);
-    }
+    op_fail_later(cbfunc, cbdata, rc);
 }
 
 /* ---- clients --------------------------------------------------------------------------------- */
@@ -601,9 +632,7 @@ void PMIx_server_deregister_client(const pmix_proc_t *proc, pmix_op_cbfunc_t cbf
             return;
         }
     }
-    if (NULL != cbfunc) {
-        cbfunc(rc, cbdata);
-    }
+    op_fail_later(cbfunc, cbdata, rc);
 }
 
 /* ---- the child's environment ----------------------------------------------------------------- */

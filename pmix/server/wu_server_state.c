@@ -260,6 +260,9 @@ static void op_unlink(wu_srv_op_t *op)
 
 static void op_free(wu_srv_op_t *op)
 {
+    if (NULL != op->relfn) {
+        op->relfn(op->relcbdata);
+    }
     free(op->data);
     if (NULL != op->info) {
         PMIX_INFO_FREE(op->info, op->ninfo);
@@ -344,9 +347,8 @@ void wu_srv_op_modex_cb(pmix_status_t status, const char *data, size_t ndata, vo
             op->ndata = ndata;
         }
     }
-    if (NULL != relfn) {
-        relfn(relcbdata);
-    }
+    op->relfn = relfn;
+    op->relcbdata = relcbdata;
     op_deliver(op);
 }
 
@@ -374,9 +376,8 @@ void wu_srv_op_info_cb(pmix_status_t status, pmix_info_t *info, size_t ninfo, vo
     wu_srv_op_t *op = cbdata;
     op->status = status;
     op_take_info(op, info, ninfo);
-    if (NULL != relfn) {
-        relfn(relcbdata);
-    }
+    op->relfn = relfn;
+    op->relcbdata = relcbdata;
     op_deliver(op);
 }
 

@@ -431,16 +431,19 @@ static void connect_proceed(wu_ptl_conn_t *conn, uint32_t tag, const pmix_proc_t
     *model = NULL;
     wu_output_verbose(WU_VERB_INFO, wu_srv.out, "server: %s connecting (pid %d)", who,
                       (int)cl->pid);
+    /* As OpenPMIx 4.2 does, the host gets no callback to call: PMIX_SUCCESS and
+     * PMIX_OPERATION_SUCCEEDED both accept the client at once (Slurm returns PMIX_SUCCESS and
+     * never calls back), any other status refuses it. */
     if (NULL != wu_srv.host.client_connected2) {
         /* the host is told the model too (the event's infos but its PMIX_EVENT_NON_DEFAULT) */
         rc = wu_srv.host.client_connected2(&op->proc, cl->server_object, op->info,
-                                           op->ninfo > 0 ? op->ninfo - 1 : 0, wu_srv_op_cb, op);
+                                           op->ninfo > 0 ? op->ninfo - 1 : 0, NULL, NULL);
     } else if (NULL != wu_srv.host.client_connected) {
-        rc = wu_srv.host.client_connected(&op->proc, cl->server_object, wu_srv_op_cb, op);
+        rc = wu_srv.host.client_connected(&op->proc, cl->server_object, NULL, NULL);
     } else {
         rc = PMIX_OPERATION_SUCCEEDED;
     }
-    wu_srv_op_started(op, rc);
+    wu_srv_op_started(op, PMIX_SUCCESS == rc ? PMIX_OPERATION_SUCCEEDED : rc);
 }
 
 static void pconn_timeout(void *arg)

@@ -108,6 +108,34 @@ START_TEST(test_remote_procs)
 }
 END_TEST
 
+/* issue 15: a host that answers the fence inside its fence_nb upcall and the direct modex from
+ * its own thread, each holding a lock its release function takes again (Slurm 22.05's
+ * mpi/pmix): the server calls the release functions later, from its own thread, so nothing
+ * deadlocks and every release is called once. */
+START_TEST(issue_15_release_outside_host_call)
+{
+    cli_t a;
+    uint32_t v = 0;
+    wu_buffer_t r;
+    host_inline = true;
+    register_job(2, 1, getuid());
+    cli_open(&a);
+    ck_assert_int_eq(PMIX_SUCCESS, cli_connect(&a, 0, NULL));
+    ck_assert_int_eq(PMIX_SUCCESS, cli_get_u32(&a, cli_get_send(&a, 1, "rk", false), &v));
+    ck_assert_uint_eq(4242, v);
+    ck_assert_int_eq(PMIX_SUCCESS, cli_commit(&a, "lk", 5, "rk", 6));
+    ck_assert_int_eq(PMIX_SUCCESS, cli_reply(&a, cli_fence_send(&a, true, 0), &r));
+    wu_buffer_destruct(&r);
+    for (int i = 0; i < 1000 && n_released < 2; i++) {
+        usleep(10000);
+    }
+    ck_assert_int_eq(2, n_released);
+    ck_assert_int_eq(0, n_release_deadlock);
+    ck_assert_int_eq(0, n_bad_object); /* client_connected got no callback to call */
+    cli_close(&a);
+}
+END_TEST
+
 /* Wait (10 s at most) until the host holds a fence (host_hold_fence). */
 static void wait_held_fence(void)
 {
@@ -182,6 +210,7 @@ static Suite *fence_suite(void)
     tcase_add_test(tc, test_fence_timeout_at_host);
     tcase_add_test(tc, test_get_waits_for_commit);
     tcase_add_test(tc, test_remote_procs);
+    tcase_add_test(tc, issue_15_release_outside_host_call);
     tcase_add_test(tc, test_finalize_host_pending);
     suite_add_tcase(s, tc);
     return s;

@@ -14,7 +14,8 @@
 /* ---- the test host ----------------------------------------------------------------------- */
 
 int server_object_tag;
-bool host_refuse_connect, host_hold_fence;
+bool host_refuse_connect, host_hold_fence, host_inline;
+_Atomic int n_released, n_release_deadlock;
 pmix_modex_cbfunc_t held_fence_cb;
 void *held_fence_cbdata; /* its address is the server_object of every client */
 _Atomic int n_connected, n_finalized, n_bad_object, n_fence_nb, n_dmodex;
@@ -30,6 +31,39 @@ typedef struct {
     size_t ndata;
 } later_t;
 
+/* As Slurm's collectives: the answer goes to the server's cbfunc with the host's lock held, and
+ * the release function takes that lock (not recursive: taking it twice is EDEADLK). */
+static pthread_mutex_t host_lock;
+
+static void host_lock_init(void)
+{
+    pthread_mutexattr_t a;
+    pthread_mutexattr_init(&a);
+    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ERRORCHECK);
+    pthread_mutex_init(&host_lock, &a);
+    pthread_mutexattr_destroy(&a);
+}
+
+static void release_locked(void *data)
+{
+    int rc = pthread_mutex_lock(&host_lock);
+    if (0 == rc) {
+        free(data);
+        pthread_mutex_unlock(&host_lock);
+    } else {
+        n_release_deadlock++;
+        free(data);
+    }
+    n_released++;
+}
+
+static void modex_inline(pmix_modex_cbfunc_t cb, void *cbdata, char *data, size_t ndata)
+{
+    ck_assert_int_eq(0, pthread_mutex_lock(&host_lock));
+    cb(PMIX_SUCCESS, data, ndata, cbdata, release_locked, data);
+    pthread_mutex_unlock(&host_lock);
+}
+
 static void call_later(later_t *l)
 {
     pthread_t t;
@@ -43,6 +77,8 @@ static void *later_thread(void *arg)
     usleep(10000);
     if (NULL != l->op) {
         l->op(PMIX_SUCCESS, l->cbdata);
+    } else if (host_inline) {
+        modex_inline(l->modex, l->cbdata, l->data, l->ndata);
     } else {
         l->modex(PMIX_SUCCESS, l->data, l->ndata, l->cbdata, free, l->data);
     }
@@ -50,23 +86,16 @@ static void *later_thread(void *arg)
     return NULL;
 }
 
+/* As Slurm's: PMIX_SUCCESS and no callback (the server passes none, as OpenPMIx 4.2 does). */
 static pmix_status_t host_connected(const pmix_proc_t *proc, void *obj, pmix_op_cbfunc_t cbfunc,
                                     void *cbdata)
 {
-    later_t *l = calloc(1, sizeof *l);
     (void)proc;
     n_connected++;
-    if (obj != &server_object_tag) {
+    if (obj != &server_object_tag || NULL != cbfunc || NULL != cbdata) {
         n_bad_object++;
     }
-    if (host_refuse_connect) {
-        free(l);
-        return PMIX_ERR_NO_PERMISSIONS;
-    }
-    l->op = cbfunc;
-    l->cbdata = cbdata;
-    call_later(l); /* answer from another thread */
-    return PMIX_SUCCESS;
+    return host_refuse_connect ? PMIX_ERR_NO_PERMISSIONS : PMIX_SUCCESS;
 }
 
 static pmix_status_t host_finalized(const pmix_proc_t *proc, void *obj, pmix_op_cbfunc_t cbfunc,
@@ -121,6 +150,11 @@ static pmix_status_t host_fence_nb(const pmix_proc_t procs[], size_t nprocs,
     l->modex = cbfunc;
     l->cbdata = cbdata;
     remote_blob(&l->data, &l->ndata);
+    if (host_inline) { /* answered inside the upcall, as Slurm does for a node-local fence */
+        modex_inline(cbfunc, cbdata, l->data, l->ndata);
+        free(l);
+        return PMIX_SUCCESS;
+    }
     call_later(l);
     return PMIX_SUCCESS;
 }
@@ -452,7 +486,9 @@ void srv_setup(void)
     setenv("PMIX_MCA_mca_base_user_param_file", "", 1);
     setenv("PMIX_MCA_mca_base_system_param_file", "", 1);
     PMIX_LOAD_NSPACE(nsname, NS);
-    host_refuse_connect = host_hold_fence = false;
+    host_refuse_connect = host_hold_fence = host_inline = false;
+    n_released = n_release_deadlock = 0;
+    host_lock_init();
     held_fence_cb = NULL;
     held_fence_cbdata = NULL;
     n_connected = n_finalized = n_bad_object = n_fence_nb = n_dmodex = 0;

@@ -24,6 +24,11 @@ extern int server_object_tag; /* its address is the server_object of every clien
 extern _Atomic int n_connected, n_finalized, n_bad_object, n_fence_nb, n_dmodex;
 extern bool host_refuse_connect; /* client_connected refuses */
 extern bool host_hold_fence;     /* fence_nb keeps its callback in held_fence_cb(data) */
+/* fence_nb answers inside the upcall, direct_modex from another thread, both holding a lock
+ * their release function takes (Slurm's way); n_released counts releases, n_release_deadlock
+ * those called while the lock was held (inside the host's call) */
+extern bool host_inline;
+extern _Atomic int n_released, n_release_deadlock;
 extern pmix_modex_cbfunc_t held_fence_cb;
 extern void *held_fence_cbdata;
 extern pmix_server_module_t host;
