@@ -38,7 +38,7 @@
 #include "opal/util/wu_time.h"
 #include "pmix/common/wu_pack.h"
 #include "pmix/common/wu_proto.h"
-#include "pmix/server/wu_server_self.h"
+#include "pmix/common/wu_self.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -299,10 +299,10 @@ pmix_status_t PMIx_Commit(void)
 }
 
 /* A server process that is not a client (a host such as mpirun's) keeps and reads its own data
- * in the server (wu_server_self.c). */
-static bool server_self(void)
+ * in the server (wu_self.h): the hooks, or NULL. */
+static const wu_self_hooks_t *server_self(void)
 {
-    return !wu_client_ready() && wu_server_self_active();
+    return wu_client_ready() ? NULL : wu_self_hooks();
 }
 
 /* The proc a server process asks about: NULL is the server itself. */
@@ -338,13 +338,14 @@ static int store_fn(void *arg)
 pmix_status_t PMIx_Store_internal(const pmix_proc_t *proc, const char key[], pmix_value_t *val)
 {
     store_t s = {proc, key, val};
+    const wu_self_hooks_t *self;
     if (NULL == proc || !wu_key_ok(key) || NULL == val ||
         PMIX_MAX_NSLEN < strnlen(proc->nspace, PMIX_MAX_NSLEN + 1) ||
         (!PMIX_RANK_IS_VALID(proc->rank) && PMIX_RANK_WILDCARD != proc->rank)) {
         return PMIX_ERR_BAD_PARAM;
     }
-    if (server_self()) {
-        return wu_server_self_store(proc, key, val);
+    if (NULL != (self = server_self())) {
+        return self->store(proc, key, val);
     }
     return wu_client_call(store_fn, &s);
 }
@@ -655,13 +656,14 @@ pmix_status_t PMIx_Get_nb(const pmix_proc_t *proc, const char key[], const pmix_
 {
     get_nb_t *nb;
     get_req_t *g = NULL;
+    const wu_self_hooks_t *self;
     int rc;
     if (NULL == cbfunc) {
         return PMIX_ERR_BAD_PARAM;
     }
-    if (server_self()) {
+    if (NULL != (self = server_self())) {
         pmix_proc_t p = self_target(proc);
-        return wu_key_ok(key) ? wu_server_self_get_nb(&p, key, cbfunc, cbdata) : PMIX_ERR_BAD_PARAM;
+        return wu_key_ok(key) ? self->get_nb(&p, key, cbfunc, cbdata) : PMIX_ERR_BAD_PARAM;
     }
     if (NULL == (nb = malloc(sizeof *nb))) {
         return PMIX_ERR_NOMEM;
@@ -717,15 +719,16 @@ pmix_status_t PMIx_Get(const pmix_proc_t *proc, const char key[], const pmix_inf
 {
     get_blk_t b = {.val = NULL};
     get_req_t *g = NULL;
+    const wu_self_hooks_t *self;
     bool ask, in_pt;
     int rc;
     if (NULL == val) {
         return PMIX_ERR_BAD_PARAM;
     }
     *val = NULL;
-    if (server_self()) {
+    if (NULL != (self = server_self())) {
         pmix_proc_t p = self_target(proc);
-        return wu_key_ok(key) ? wu_server_self_get(&p, key, val) : PMIX_ERR_BAD_PARAM;
+        return wu_key_ok(key) ? self->get(&p, key, val) : PMIX_ERR_BAD_PARAM;
     }
     in_pt = wu_client_ready() && wu_progress_in_thread(wu_client.pt);
     /* what the process holds is answered here, without a shift to the progress thread */

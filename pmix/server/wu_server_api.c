@@ -327,6 +327,7 @@ pmix_status_t PMIx_server_init(pmix_server_module_t *module, pmix_info_t info[],
     }
     wu_srv.initialized = true;
     wu_event_rt_set(WU_EVENT_SERVER, &wu_srv_event_rt);
+    wu_self_hooks_set(&wu_srv_self_hooks);
     return PMIX_SUCCESS;
 }
 
@@ -355,6 +356,7 @@ pmix_status_t PMIx_server_finalize(void)
     }
     wu_srv.initialized = false;
     wu_event_rt_set(WU_EVENT_SERVER, NULL);
+    wu_self_hooks_set(NULL);
     wu_ptl_base_close_listeners(wu_srv.listeners);
     wu_srv.listeners = NULL;
     wu_srv.uri = NULL;
@@ -366,58 +368,6 @@ pmix_status_t PMIx_server_finalize(void)
 }
 
 /* ---- namespaces ------------------------------------------------------------------------------ */
-
-/* PMIX_NODE_LIST, when the host registered none: the nodes of its PMIX_NODE_MAP, else the
- * hostnames of its node arrays in order (Open MPI 4.1's mpirun registers only the map, and
- * OpenPMIx answers the list from it). NULL: nothing to derive it from (or out of memory). */
-static char *derived_node_list(const pmix_info_t *info, size_t ninfo)
-{
-    const pmix_info_t *map = wu_info_find(info, ninfo, PMIX_NODE_MAP);
-    char *list = NULL, **names = NULL;
-    if (NULL != wu_info_find(info, ninfo, PMIX_NODE_LIST)) {
-        return NULL;
-    }
-    if (NULL != map && PMIX_STRING == map->value.type && NULL != map->value.data.string &&
-        PMIX_SUCCESS == wu_regex_node_list(map->value.data.string, &list)) {
-        return list;
-    }
-    for (size_t i = 0; i < ninfo; i++) {
-        const pmix_data_array_t *d = info[i].value.data.darray;
-        const pmix_info_t *host;
-        if (!PMIX_CHECK_KEY(&info[i], PMIX_NODE_INFO_ARRAY) ||
-            PMIX_DATA_ARRAY != info[i].value.type || NULL == d || PMIX_INFO != d->type) {
-            continue;
-        }
-        host = wu_info_find(d->array, d->size, PMIX_HOSTNAME);
-        if (NULL != host && PMIX_STRING == host->value.type && NULL != host->value.data.string &&
-            WU_SUCCESS != wu_argv_append_unique(&names, host->value.data.string)) {
-            break;
-        }
-    }
-    list = NULL != names ? wu_argv_join(names, ',') : NULL;
-    wu_argv_free(names);
-    return list;
-}
-
-/* Append a derived PMIX_NODE_LIST to c's registration (kept as it is without one). */
-static void add_node_list(call_t *c)
-{
-    char *list = derived_node_list(c->info, c->ninfo);
-    pmix_info_t *grown;
-    if (NULL == list) {
-        return;
-    }
-    PMIX_INFO_CREATE(grown, c->ninfo + 1);
-    if (NULL != grown) {
-        if (c->ninfo > 0) {
-            memcpy(grown, c->info, c->ninfo * sizeof *grown); /* moved, not copied */
-        }
-        free(c->info);
-        c->info = grown;
-        PMIx_Info_load(&c->info[c->ninfo++], PMIX_NODE_LIST, list, PMIX_STRING);
-    }
-    free(list);
-}
 
 static pmix_status_t register_nspace_run(call_t *c)
 {
@@ -432,8 +382,10 @@ static pmix_status_t register_nspace_run(call_t *c)
     if (ns->registered) {
         (void)wu_srv.gds->purge_nspace(wu_srv.store, ns->name); /* a new registration */
     }
-    add_node_list(c);
-    rc = wu_srv.gds->register_nspace(wu_srv.store, ns->name, c->info, c->ninfo);
+    /* what hosts registering maps only leave out */
+    if (PMIX_SUCCESS == (rc = wu_srv_derive(&c->info, &c->ninfo))) {
+        rc = wu_srv.gds->register_nspace(wu_srv.store, ns->name, c->info, c->ninfo);
+    }
     if (NULL != ns->info) {
         PMIX_INFO_FREE(ns->info, ns->ninfo);
     }

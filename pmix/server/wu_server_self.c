@@ -7,9 +7,10 @@
  * store goes into what the host registered (so the server's clients can read it too), and such a
  * Get is answered from what this node holds: registered data, local commits, data fetched from
  * other nodes. Nothing is asked of the host: what is not here is PMIX_ERR_NOT_FOUND. All run on
- * the server's progress thread, where the stores live; PMIx_Get_nb's callback is called there. */
+ * the server's progress thread, where the stores live; PMIx_Get_nb's callback is called there.
+ * The client layer reaches them through wu_self.h's hooks, set while the server runs. */
 #include "pmix/server/wu_server.h"
-#include "pmix/server/wu_server_self.h"
+#include "pmix/common/wu_self.h"
 #include "pmix.h"
 
 #include <stdlib.h>
@@ -24,11 +25,6 @@ typedef struct self {
     pmix_status_t status;
     bool ran;
 } self_t;
-
-bool wu_server_self_active(void)
-{
-    return wu_srv.initialized;
-}
 
 /* An empty namespace is the server's own, and so is rank PMIX_RANK_UNDEF there. */
 static void self_proc(self_t *s, const pmix_proc_t *proc)
@@ -77,15 +73,14 @@ static pmix_status_t run(pmix_status_t (*fn)(self_t *), self_t *s)
     return s->status;
 }
 
-pmix_status_t wu_server_self_store(const pmix_proc_t *proc, const char *key,
-                                   const pmix_value_t *val)
+static pmix_status_t self_store(const pmix_proc_t *proc, const char *key, const pmix_value_t *val)
 {
     self_t s = {.key = key, .in = val};
     self_proc(&s, proc);
     return run(store_here, &s);
 }
 
-pmix_status_t wu_server_self_get(const pmix_proc_t *proc, const char *key, pmix_value_t **val)
+static pmix_status_t self_get(const pmix_proc_t *proc, const char *key, pmix_value_t **val)
 {
     self_t s = {.key = key};
     pmix_status_t rc;
@@ -116,8 +111,8 @@ static void get_nb_fn(void *arg)
     free(nb);
 }
 
-pmix_status_t wu_server_self_get_nb(const pmix_proc_t *proc, const char *key,
-                                    pmix_value_cbfunc_t cbfunc, void *cbdata)
+static pmix_status_t self_get_nb(const pmix_proc_t *proc, const char *key,
+                                 pmix_value_cbfunc_t cbfunc, void *cbdata)
 {
     self_nb_t *nb = calloc(1, sizeof *nb);
     if (NULL == nb) {
@@ -135,3 +130,6 @@ pmix_status_t wu_server_self_get_nb(const pmix_proc_t *proc, const char *key,
     }
     return PMIX_SUCCESS;
 }
+
+const wu_self_hooks_t wu_srv_self_hooks = {
+    .store = self_store, .get = self_get, .get_nb = self_get_nb};

@@ -543,6 +543,86 @@ START_TEST(issue_15_socket_in_host_dir)
 }
 END_TEST
 
+/* issue 15: a host that registers job-level maps only (and per-process data for some ranks,
+ * as Slurm does) gets for its clients what OpenPMIx derives from the maps; what the host gave
+ * itself stays as it gave it. Read back with the server process's own PMIx_Get. */
+static void expect_u(const char *ns, pmix_rank_t r, const char *key, uint32_t want)
+{
+    pmix_proc_t p;
+    pmix_value_t *v = NULL;
+    uint32_t got;
+    PMIX_LOAD_PROCID(&p, ns, r);
+    ck_assert_int_eq(PMIX_SUCCESS, PMIx_Get(&p, key, NULL, 0, &v));
+    got = PMIX_UINT16 == v->type      ? v->data.uint16
+          : PMIX_PROC_RANK == v->type ? v->data.rank
+                                      : v->data.uint32;
+    ck_assert_msg(want == got, "%s of rank %u: %u, not %u", key, r, got, want);
+    PMIX_VALUE_RELEASE(v);
+}
+
+static void expect_s(const char *ns, pmix_rank_t r, const char *key, const char *want)
+{
+    pmix_proc_t p;
+    pmix_value_t *v = NULL;
+    PMIX_LOAD_PROCID(&p, ns, r);
+    ck_assert_int_eq(PMIX_SUCCESS, PMIx_Get(&p, key, NULL, 0, &v));
+    ck_assert_int_eq(PMIX_STRING, v->type);
+    ck_assert_str_eq(want, v->data.string);
+    PMIX_VALUE_RELEASE(v);
+}
+
+START_TEST(issue_15_maps_only_host)
+{
+    char host[256], nodes[600], *nmap = NULL, *pmap = NULL;
+    pmix_info_t job[5], pd[2];
+    pmix_data_array_t arr = {.type = PMIX_INFO, .size = 2, .array = pd};
+    pmix_nspace_t ns;
+    uint32_t three = 3;
+    uint16_t seven = 7;
+    pmix_rank_t zero = 0;
+    wu_wait_t w;
+    ck_assert_int_eq(0, gethostname(host, sizeof host));
+    snprintf(nodes, sizeof nodes, "%s,othernode", host);
+    ck_assert_int_eq(PMIX_SUCCESS, PMIx_generate_regex(nodes, &nmap));
+    ck_assert_int_eq(PMIX_SUCCESS, PMIx_generate_ppn("0,2;1", &pmap));
+    PMIx_Info_load(&job[0], PMIX_NODE_MAP, nmap, PMIX_STRING);
+    PMIx_Info_load(&job[1], PMIX_PROC_MAP, pmap, PMIX_STRING);
+    PMIx_Info_load(&job[2], PMIX_JOB_SIZE, &three, PMIX_UINT32);
+    PMIx_Info_load(&pd[0], PMIX_RANK, &zero, PMIX_PROC_RANK);
+    PMIx_Info_load(&pd[1], PMIX_LOCAL_RANK, &seven, PMIX_UINT16); /* the host's own value */
+    PMIx_Info_load(&job[3], PMIX_PROC_DATA, &arr, PMIX_DATA_ARRAY);
+    PMIx_Info_load(&job[4], PMIX_UNIV_SIZE, &three, PMIX_UINT32);
+    PMIX_LOAD_NSPACE(ns, "maps-only");
+    wu_wait_init(&w);
+    ck_assert_int_eq(PMIX_SUCCESS, PMIx_server_register_nspace(ns, 2, job, 5, op_done, &w));
+    ck_assert_int_eq(PMIX_SUCCESS, wu_wait_for(&w, TMO));
+    wu_wait_destroy(&w);
+    /* per process: node, node id, local and node rank; rank 0's local rank is the host's */
+    expect_s("maps-only", 0, PMIX_HOSTNAME, host);
+    expect_u("maps-only", 0, PMIX_LOCAL_RANK, 7);
+    expect_u("maps-only", 0, PMIX_NODE_RANK, 0);
+    expect_s("maps-only", 1, PMIX_HOSTNAME, "othernode");
+    expect_u("maps-only", 1, PMIX_NODEID, 1);
+    expect_u("maps-only", 1, PMIX_LOCAL_RANK, 0);
+    expect_s("maps-only", 2, PMIX_HOSTNAME, host);
+    expect_u("maps-only", 2, PMIX_NODEID, 0);
+    expect_u("maps-only", 2, PMIX_LOCAL_RANK, 1);
+    expect_u("maps-only", 2, PMIX_NODE_RANK, 1);
+    /* the job: nodes, and this node's peers */
+    expect_s("maps-only", PMIX_RANK_WILDCARD, PMIX_NODE_LIST, nodes);
+    expect_u("maps-only", PMIX_RANK_WILDCARD, PMIX_NUM_NODES, 2);
+    expect_u("maps-only", PMIX_RANK_WILDCARD, PMIX_MAX_PROCS, 3);
+    expect_s("maps-only", PMIX_RANK_WILDCARD, PMIX_LOCAL_PEERS, "0,2");
+    expect_u("maps-only", PMIX_RANK_WILDCARD, PMIX_LOCAL_SIZE, 2);
+    expect_u("maps-only", PMIX_RANK_WILDCARD, PMIX_LOCALLDR, 0);
+    for (int i = 0; i < 5; i++) {
+        PMIX_INFO_DESTRUCT(&job[i]); /* job[3] holds a copy of pd */
+    }
+    free(nmap);
+    free(pmap);
+}
+END_TEST
+
 /* issue 10: the server runs with whichever single ptl module is selected; it hands out that
  * module's URI (and a token where the kernel cannot identify peers), and a client connected
  * through it gets its data. */
@@ -594,6 +674,7 @@ static Suite *server_suite(void)
     tcase_add_test(tc, test_host_refuses);
     tcase_add_test(tc, issue_15_server_store_get);
     tcase_add_test(tc, issue_15_socket_in_host_dir);
+    tcase_add_test(tc, issue_15_maps_only_host);
     tcase_add_test(tc, test_log_and_deregister);
     suite_add_tcase(s, tc);
     tc = tcase_create("one_ptl");
