@@ -663,7 +663,8 @@ pmix_status_t PMIx_Get_nb(const pmix_proc_t *proc, const char key[], const pmix_
     }
     if (NULL != (self = server_self())) {
         pmix_proc_t p = self_target(proc);
-        return wu_key_ok(key) ? self->get_nb(&p, key, cbfunc, cbdata) : PMIX_ERR_BAD_PARAM;
+        return NULL == key || wu_key_ok(key) ? self->get_nb(&p, key, cbfunc, cbdata)
+                                             : PMIX_ERR_BAD_PARAM;
     }
     if (NULL == (nb = malloc(sizeof *nb))) {
         return PMIX_ERR_NOMEM;
@@ -728,7 +729,7 @@ pmix_status_t PMIx_Get(const pmix_proc_t *proc, const char key[], const pmix_inf
     *val = NULL;
     if (NULL != (self = server_self())) {
         pmix_proc_t p = self_target(proc);
-        return wu_key_ok(key) ? self->get(&p, key, val) : PMIX_ERR_BAD_PARAM;
+        return NULL == key || wu_key_ok(key) ? self->get(&p, key, val) : PMIX_ERR_BAD_PARAM;
     }
     in_pt = wu_client_ready() && wu_progress_in_thread(wu_client.pt);
     /* what the process holds is answered here, without a shift to the progress thread */

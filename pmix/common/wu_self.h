@@ -12,7 +12,8 @@ typedef struct wu_self_hooks {
     /* Keep val (copied) as proc's key; an empty namespace is the server's own. */
     pmix_status_t (*store)(const pmix_proc_t *proc, const char *key, const pmix_value_t *val);
     /* A copy of proc's key as this node holds it; PMIX_ERR_NOT_FOUND if it does not. An empty
-     * namespace (rank PMIX_RANK_UNDEF) is the server itself. */
+     * namespace (rank PMIX_RANK_UNDEF) is the server itself; key NULL: all of proc's data, as a
+     * PMIX_DATA_ARRAY of PMIX_INFO. */
     pmix_status_t (*get)(const pmix_proc_t *proc, const char *key, pmix_value_t **val);
     /* The same, answered to cbfunc from the server's thread. */
     pmix_status_t (*get_nb)(const pmix_proc_t *proc, const char *key, pmix_value_cbfunc_t cbfunc,

@@ -295,6 +295,10 @@ extern const wu_self_hooks_t wu_srv_self_hooks;
  * the server process's own PMIx_Get: PMIX_ERR_NOT_FOUND when a client would have to wait for
  * it or ask the host. Progress thread only. */
 pmix_status_t wu_srv_lookup_copy(const pmix_proc_t *t, const char *key, pmix_value_t **val);
+/* All that this node holds of t (a Get with no key) as a PMIX_DATA_ARRAY of PMIX_INFO: what
+ * the host registered or stored for it, else its commits, else its data from other nodes.
+ * Progress thread only. */
+pmix_status_t wu_srv_export_copy(const pmix_proc_t *t, pmix_value_t **val);
 /* Append a line per GET of nspace's processes still waiting (wu_server_blocked_report). */
 int wu_srv_get_report(const char *nspace, char ***lines);
 void wu_srv_dmx_fail_all(pmix_status_t status);

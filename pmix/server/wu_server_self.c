@@ -49,6 +49,9 @@ static pmix_status_t store_here(self_t *s)
 
 static pmix_status_t get_here(self_t *s)
 {
+    if (NULL == s->key) { /* everything of the proc (ORTE asks so for its daemons' data) */
+        return wu_srv_export_copy(&s->proc, &s->out);
+    }
     return wu_srv_lookup_copy(&s->proc, s->key, &s->out);
 }
 
@@ -120,8 +123,10 @@ static pmix_status_t self_get_nb(const pmix_proc_t *proc, const char *key,
     }
     self_proc(&nb->s, proc);
     /* the key outlives the call: it is copied beside the request */
-    PMIX_LOAD_KEY(nb->key, key);
-    nb->s.key = nb->key;
+    if (NULL != key) {
+        PMIX_LOAD_KEY(nb->key, key);
+        nb->s.key = nb->key;
+    }
     nb->cbfunc = cbfunc;
     nb->cbdata = cbdata;
     if (WU_SUCCESS != wu_progress_shift(wu_srv.pt, get_nb_fn, nb)) {

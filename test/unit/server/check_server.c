@@ -469,7 +469,14 @@ START_TEST(issue_15_server_store_get)
     /* rank 1 is on no node here: NOT_FOUND, not a wait for the host */
     PMIX_LOAD_PROCID(&p, NS, 1);
     ck_assert_int_eq(PMIX_ERR_NOT_FOUND, PMIx_Get(&p, "rk", NULL, 0, &got));
-    ck_assert_int_eq(PMIX_ERR_BAD_PARAM, PMIx_Get(&me, NULL, NULL, 0, &got));
+    /* no key: all of the proc's data (ORTE reads its daemons' so) */
+    ck_assert_int_eq(PMIX_SUCCESS, PMIx_Get(&me, NULL, NULL, 0, &got));
+    ck_assert_int_eq(PMIX_DATA_ARRAY, got->type);
+    ck_assert_int_eq(PMIX_INFO, got->data.darray->type);
+    ck_assert_uint_eq(1, got->data.darray->size);
+    ck_assert_str_eq("host.uri", ((pmix_info_t *)got->data.darray->array)[0].key);
+    PMIX_VALUE_RELEASE(got);
+    ck_assert_int_eq(PMIX_ERR_BAD_PARAM, PMIx_Get(&me, "", NULL, 0, &got));
     /* a client's commit reads back in the server */
     cli_open(&c);
     ck_assert_int_eq(PMIX_SUCCESS, cli_connect(&c, 0, NULL));
