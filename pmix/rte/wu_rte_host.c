@@ -188,10 +188,10 @@ static pmix_status_t h_abort(const pmix_proc_t *proc, void *server_object, int s
 }
 
 /* A fence with participants on other nodes (server thread): wired forwards it to the head
- * node, the head node collects it. */
-static pmix_status_t h_fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
-                             size_t ninfo, char *data, size_t ndata, pmix_modex_cbfunc_t cbfunc,
-                             void *cbdata)
+ * node, the head node collects it. data is ours to free (each path copies what it keeps). */
+static pmix_status_t fence_route(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                                 size_t ninfo, char *data, size_t ndata, pmix_modex_cbfunc_t cbfunc,
+                                 void *cbdata)
 {
     int timeout = 0;
     for (size_t i = 0; i < ninfo; i++) {
@@ -208,6 +208,15 @@ static pmix_status_t h_fence(const pmix_proc_t procs[], size_t nprocs, const pmi
         return wu_rte_daemon_fence(procs, nprocs, data, ndata, timeout, cbfunc, cbdata);
     }
     return wu_rte_dvm_fence(procs, nprocs, data, ndata, timeout, cbfunc, cbdata);
+}
+
+static pmix_status_t h_fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                             size_t ninfo, char *data, size_t ndata, pmix_modex_cbfunc_t cbfunc,
+                             void *cbdata)
+{
+    pmix_status_t rc = fence_route(procs, nprocs, info, ninfo, data, ndata, cbfunc, cbdata);
+    free(data);
+    return rc;
 }
 
 /* Data of a proc on another node (server thread). */

@@ -513,7 +513,8 @@ static void group_at_host(wu_srv_fence_t *f, bool all_local)
 
 static void fence_check(wu_srv_fence_t *f)
 {
-    size_t expected;
+    size_t expected, ndata;
+    char *data;
     bool all_local, lost;
     wu_srv_op_t *op;
     pmix_status_t rc = PMIX_SUCCESS;
@@ -554,7 +555,12 @@ static void fence_check(wu_srv_fence_t *f)
     }
     op->ref = f->id;
     f->at_host = true;
-    rc = wu_srv.host.fence_nb(f->parts, f->nparts, f->dirs, f->ndirs, f->blob.base, f->blob.used,
+    /* the data become the host's, as with OpenPMIx: Open MPI's mpirun frees them (Slurm copies
+     * and frees them too) */
+    data = f->blob.base;
+    ndata = f->blob.used;
+    wu_buffer_construct(&f->blob);
+    rc = wu_srv.host.fence_nb(f->parts, f->nparts, f->dirs, f->ndirs, data, ndata,
                               wu_srv_op_modex_cb, op);
     wu_srv_op_started(op, rc); /* an immediate result runs fence_host_done now */
 }

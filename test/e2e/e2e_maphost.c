@@ -54,17 +54,19 @@ static pmix_status_t fence_nb(const pmix_proc_t procs[], size_t nprocs, const pm
                               size_t ninfo, char *data, size_t ndata, pmix_modex_cbfunc_t cbfunc,
                               void *cbdata)
 {
-    char *copy = NULL;
+    char *copy = NULL; /* data are the host's: kept as a copy, freed below */
     (void)procs;
     (void)nprocs;
     (void)info;
     (void)ninfo;
     if (ndata > 0 && NULL == (copy = malloc(ndata))) {
+        free(data);
         return PMIX_ERR_NOMEM;
     }
     if (ndata > 0) {
         memcpy(copy, data, ndata);
     }
+    free(data);
     /* one node: every contribution is here already */
     pthread_mutex_lock(&coll_lock);
     cbfunc(PMIX_SUCCESS, copy, ndata, cbdata, release_fn, copy);

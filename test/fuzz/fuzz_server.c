@@ -69,7 +69,8 @@ static pmix_status_t host_fence(const pmix_proc_t procs[], size_t nprocs, const 
                                 void *cbdata)
 {
     (void)procs, (void)nprocs, (void)info, (void)ninfo;
-    cbfunc(PMIX_SUCCESS, data, ndata, cbdata, NULL, NULL); /* this node's data is everyone's */
+    /* this node's data is everyone's; they are the host's, freed once the server has them */
+    cbfunc(PMIX_SUCCESS, data, ndata, cbdata, free, data);
     return PMIX_SUCCESS;
 }
 

@@ -137,7 +137,7 @@ static pmix_status_t host_fence_nb(const pmix_proc_t procs[], size_t nprocs,
     (void)nprocs;
     (void)info;
     (void)ninfo;
-    (void)data;
+    free(data); /* the host's (as with OpenPMIx) */
     (void)ndata;
     n_fence_nb++;
     if (host_hold_fence) {
