@@ -10,10 +10,11 @@ pkgs="gcc make perl autoconf automake libtool pkg-config libhwloc-dev libevent-d
 # end-to-end tests; clang with its sanitizer and libFuzzer runtimes for contrib/fuzz.sh; for the
 # multi-node lab (test/lab/lab.sh): ip, nsenter/unshare, sshd, ssh and ssh-keygen. The lab starts its
 # own sshd per node; it neither needs nor touches a system sshd that openssh-server may start.
+# slurm-wlm and munge for the Slurm tests (the lab runs its own munged, slurmctld and slurmds).
 # groff-base renders the manual pages for test/unit/tools/man_pages.sh (which skips that check
 # without it).
 [ "${1:-}" = "--mpi" ] && pkgs="$pkgs openmpi-bin libopenmpi-dev"
-[ "${1:-}" = "--test" ] && pkgs="$pkgs check clang-format binutils procps libpmix-dev python3-pmix openmpi-bin libopenmpi-dev clang libclang-rt-dev openssh-server openssh-client iproute2 util-linux groff-base"
+[ "${1:-}" = "--test" ] && pkgs="$pkgs check clang-format binutils procps libpmix-dev python3-pmix openmpi-bin libopenmpi-dev clang libclang-rt-dev openssh-server openssh-client iproute2 util-linux groff-base slurm-wlm munge"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

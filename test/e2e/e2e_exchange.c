@@ -2,6 +2,8 @@
 /* e2e_exchange.c -- `wrun -n N e2e_exchange MODE`: Put/Commit/Fence/Get between all ranks.
  *   collect    fence with PMIX_COLLECT_DATA, then Get every peer's values
  *   nocollect  fence without collecting, Gets fetch from the server
+ * collect, nocollect and direct end with a collecting fence (under Slurm a fence that does not
+ * collect completes per node, and a node's server goes with its last process).
  *   direct     no fence before the Gets: the last rank commits after a delay, the others'
  *              Gets wait for it (direct modex)
  *   scopes     LOCAL and GLOBAL puts are visible to local peers, REMOTE ones are not (a Get
@@ -485,6 +487,13 @@ int main(int argc, char **argv)
         for (pmix_rank_t r = 0; r < n; r++) {
             checked += check_all(ns, r, NULL, 0);
         }
+        /* nobody leaves before everyone has its data: a node's server may go with its last
+         * process (Slurm's does), and under Slurm only a collecting fence spans the nodes */
+        e2e_step("final fence");
+        collect = true;
+        PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
+        e2e_fence(&info, 1, "PMIx_Fence");
+        PMIX_INFO_DESTRUCT(&info);
     } else if (strcmp(mode, "direct") == 0) {
         pmix_rank_t late = n - 1;
         if (me == late && n > 1) {
@@ -510,8 +519,10 @@ int main(int argc, char **argv)
         PMIX_INFO_LOAD(&info, PMIX_TIMEOUT, &tmo, PMIX_INT);
         checked += check_all(ns, late, &info, 1);
         PMIX_INFO_DESTRUCT(&info);
-        e2e_step("final fence");
-        e2e_fence(NULL, 0, "PMIx_Fence");
+        e2e_step("final fence"); /* collecting: it spans the nodes under Slurm too */
+        PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
+        e2e_fence(&info, 1, "PMIx_Fence");
+        PMIX_INFO_DESTRUCT(&info);
     } else if (strcmp(mode, "fencetimeout") == 0) {
         checked = run_fence_timeout(ns, me, n);
     } else {

@@ -18,6 +18,9 @@
 # namespace, NAME-sw; nothing of the lab's network is in the root namespace. Everything else
 # (/usr, /tmp, /home, ...) is the machine's own, like a shared file system.
 #
+# With WU_LAB_SLURM=1 the lab runs Slurm too (munged, slurmctld, a slurmd per node), and
+# WU_LAB_PMIX_LIB=FILE binds FILE over OpenPMIx's libpmix in every node (lab_slurm.sh).
+#
 # State (keys, configuration, pid files, logs, namespace files) lives in $WU_LAB_DIR, by
 # default ${TMPDIR:-/tmp}/wu-lab.NAME; `down` removes it. Every wait is bounded by
 # $WU_LAB_TIMEOUT seconds (default 20). Processes are signalled by pid only.
@@ -313,6 +316,7 @@ lab_init() {
     mount -t tmpfs -o mode=1777 "wu-lab-shm-$1" /dev/shm
     mount --bind "$2/etc/hosts" /etc/hosts
     mount --bind "$2/ssh/ssh_config" /etc/ssh/ssh_config
+    slurm_bind_pmix "$2"
 }
 
 # lab_sshd NODE: start NODE's sshd and wait for its pid file
@@ -343,8 +347,14 @@ lab_up() {
     # from here on, a failure or a signal takes down what was made
     trap 'trap - EXIT; note "up: interrupted, taking lab $name down"; lab_down; exit 1' INT TERM HUP
     trap 'lab_down' EXIT
+    pmix_lib=
+    if [ -n "${WU_LAB_PMIX_LIB:-}" ]; then
+        [ -f "$WU_LAB_PMIX_LIB" ] || die "up: WU_LAB_PMIX_LIB=$WU_LAB_PMIX_LIB: no such file"
+        pmix_lib=$(readlink -f "$WU_LAB_PMIX_LIB")
+    fi
     if ! { mkdir -p "$dir/ns" "$dir/ssh" "$dir/etc" "$dir/run" "$dir/log" && chmod 0700 "$dir" &&
-        printf 'name=%s\nnodes=%s\n' "$name" "$nodes" >"$dir/lab.env"; }; then
+        printf 'name=%s\nnodes=%s\nslurm=%s\npmix_lib=%s\n' "$name" "$nodes" \
+            "${WU_LAB_SLURM:-0}" "$pmix_lib" >"$dir/lab.env"; }; then
         die "up: cannot write $dir"
     fi
     lab_config || die "up: cannot make the keys and configuration in $dir"
@@ -373,6 +383,7 @@ lab_up() {
             die "up: ssh from node1 to node$i fails (see $dir/log/sshd.node$i.log)"
         i=$((i + 1))
     done
+    [ "${WU_LAB_SLURM:-0}" != 1 ] || slurm_up
     trap - EXIT INT TERM HUP
     echo "lab $name is up: node1..node$nodes ($lab_net.11-$((10 + nodes))), state in $dir"
 }
@@ -406,6 +417,8 @@ lab_status() {
     return $rc
 }
 
+. "$(dirname "$self")/lab_slurm.sh"
+
 # ---------------------------------------------------------------------------- main
 
 [ $# -ge 1 ] || die "usage: $prog up [N [NAME]] | on NODE [CMD...] | status [NAME] | down [NAME]"
@@ -425,6 +438,10 @@ on)
     n=$1
     shift
     [ $# -ge 1 ] || set -- "${SHELL:-/bin/sh}" -i
+    if [ -r "$dir/slurm/slurm.conf" ]; then
+        SLURM_CONF=$dir/slurm/slurm.conf
+        export SLURM_CONF
+    fi
     # shellcheck disable=SC2016
     # nsenter leaves us at the root of the node's file system: go back to the caller's
     # directory, which the node shares
