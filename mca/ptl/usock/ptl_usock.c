@@ -49,18 +49,17 @@ static const char *host_dir(const wu_ptl_listen_req_t *req)
     return NULL;
 }
 
-/* A session directory for the socket in tmpdir (NULL: the temporary directory) and the socket's
- * path in it; WU_ERR_BAD_PARAM when that path is too long for a socket. */
-static int sock_dir(const char *tmpdir, char **dir, char **path)
+/* A session directory for the socket in tmpdir (NULL: the temporary directory), the socket's
+ * path in it and its address; WU_ERR_BAD_PARAM when that path is too long for a socket. */
+static int sock_dir(const char *tmpdir, char **dir, char **path, struct sockaddr_un *sa)
 {
-    struct sockaddr_un sa;
     int rc = wu_session_dir_create(tmpdir, "wu-ptl", dir);
     if (WU_SUCCESS != rc) {
         *dir = NULL;
         return rc;
     }
     if (WU_SUCCESS != (rc = wu_asprintf(path, "%s/sock", *dir)) ||
-        WU_SUCCESS != (rc = fill_addr(&sa, *path))) {
+        WU_SUCCESS != (rc = fill_addr(sa, *path))) {
         wu_session_dir_remove(*dir);
         free(*dir);
         free(*path);
@@ -77,18 +76,16 @@ static int usock_listen(const wu_ptl_listen_req_t *req, int *fd, char **uri, voi
     int rc = WU_ERR_NOT_FOUND, s = -1;
 
     /* a server always listens here: it is how the processes of its node connect */
-    if (NULL != hdir && WU_SUCCESS != (rc = sock_dir(hdir, &dir, &path))) {
+    if (NULL != hdir && WU_SUCCESS != (rc = sock_dir(hdir, &dir, &path, &sa))) {
         WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_WARN,
                        "ptl:usock: no socket in the host's directory %s (%s): using %s", hdir,
                        wu_strerror(rc), wu_tmpdir());
     }
-    if (WU_SUCCESS != rc && WU_SUCCESS != (rc = sock_dir(NULL, &dir, &path))) {
+    if (WU_SUCCESS != rc && WU_SUCCESS != (rc = sock_dir(NULL, &dir, &path, &sa))) {
         wu_show_help("help-ptl-usock.txt", "no-session-dir", true, wu_strerror(rc));
         return rc;
     }
-    if (WU_SUCCESS != (rc = wu_session_dir_track(dir, path)) ||
-        WU_SUCCESS != (rc = wu_session_dir_track(dir, path)) ||
-        WU_SUCCESS != (rc = fill_addr(&sa, path))) {
+    if (WU_SUCCESS != (rc = wu_session_dir_track(dir, path))) {
         goto fail;
     }
     s = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
