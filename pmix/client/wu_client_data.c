@@ -378,23 +378,8 @@ static int get_all_job(const char *nspace, pmix_value_t **out)
 {
     pmix_info_t *info;
     size_t n;
-    pmix_value_t *v;
     int rc = wu_client.gds->export_proc(wu_client.store, nspace, PMIX_RANK_WILDCARD, &info, &n);
-    if (PMIX_SUCCESS != rc) {
-        return rc;
-    }
-    if (NULL == (v = calloc(1, sizeof *v)) ||
-        NULL == (v->data.darray = calloc(1, sizeof(pmix_data_array_t)))) {
-        free(v);
-        PMIX_INFO_FREE(info, n);
-        return PMIX_ERR_NOMEM;
-    }
-    v->type = PMIX_DATA_ARRAY;
-    v->data.darray->type = PMIX_INFO;
-    v->data.darray->array = info;
-    v->data.darray->size = n;
-    *out = v;
-    return PMIX_SUCCESS;
+    return PMIX_SUCCESS != rc ? rc : wu_value_info_array(info, n, out);
 }
 
 static bool qual_u32(const pmix_info_t *i, uint32_t *out)

@@ -7,6 +7,7 @@
  * instead of duplicating it. Also the lookups every role makes in the info arrays it is given,
  * and the programming-model declaration a client makes in PMIx_Init.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "pmix_common.h"
@@ -86,6 +87,54 @@ pmix_status_t wu_info_dup(pmix_info_t **dst, size_t *ndst, const pmix_info_t *sr
 bool wu_key_ok(const char *key)
 {
     return NULL != key && '\0' != key[0] && strnlen(key, PMIX_MAX_KEYLEN + 1) <= PMIX_MAX_KEYLEN;
+}
+
+pmix_status_t wu_value_info_array(pmix_info_t *info, size_t n, pmix_value_t **out)
+{
+    pmix_value_t *v = calloc(1, sizeof *v);
+    if (NULL == v || NULL == (v->data.darray = calloc(1, sizeof(pmix_data_array_t)))) {
+        free(v);
+        if (NULL != info) {
+            PMIX_INFO_FREE(info, n);
+        }
+        *out = NULL;
+        return PMIX_ERR_NOMEM;
+    }
+    v->type = PMIX_DATA_ARRAY;
+    v->data.darray->type = PMIX_INFO;
+    v->data.darray->array = info;
+    v->data.darray->size = n;
+    *out = v;
+    return PMIX_SUCCESS;
+}
+
+bool wu_proc_data_rank(const pmix_info_t *a, size_t n, pmix_rank_t *rank)
+{
+    const pmix_value_t *v;
+    if (n < 1 || 0 != strncmp(a[0].key, PMIX_RANK, PMIX_MAX_KEYLEN)) {
+        return false;
+    }
+    v = &a[0].value;
+    switch (v->type) {
+    case PMIX_PROC_RANK:
+        *rank = v->data.rank;
+        break;
+    case PMIX_UINT32:
+        *rank = v->data.uint32;
+        break;
+    case PMIX_UINT16:
+        *rank = v->data.uint16;
+        break;
+    case PMIX_INT:
+        if (v->data.integer < 0) {
+            return false;
+        }
+        *rank = (pmix_rank_t)v->data.integer;
+        break;
+    default:
+        return false;
+    }
+    return PMIX_RANK_IS_VALID(*rank);
 }
 
 size_t wu_model_event_info(const pmix_info_t *info, size_t n, pmix_info_t **out)

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "opal/util/wu_macros.h"
 #include "pmix.h"
 
 /* Size of one element of type `t` in a pmix_data_array_t, or 0 if `t` cannot be an array
@@ -57,6 +58,13 @@ pmix_status_t wu_info_dup(pmix_info_t **dst, size_t *ndst, const pmix_info_t *sr
 size_t wu_model_event_info(const pmix_info_t *info, size_t n, pmix_info_t **out);
 /* Can `key` name an info: not NULL, not empty, at most PMIX_MAX_KEYLEN characters? */
 bool wu_key_ok(const char *key);
+/* A new value holding info (n items, taken over: freed here on failure) as a PMIX_DATA_ARRAY of
+ * PMIX_INFO, the answer of a Get of all of a process's data. PMIX_ERR_NOMEM. */
+pmix_status_t wu_value_info_array(pmix_info_t *info, size_t n, pmix_value_t **out);
+/* The rank a PMIX_PROC_DATA array (n items) is about: its first item, PMIX_RANK, as a
+ * PMIX_PROC_RANK, PMIX_UINT32, PMIX_UINT16 or non-negative PMIX_INT; false if there is none or
+ * it is not a valid rank. Exported: gds/shmem, a component, reads it too. */
+WU_EXPORT bool wu_proc_data_rank(const pmix_info_t *a, size_t n, pmix_rank_t *rank);
 
 /* Load an info with a value of a fixed-width type (the job-data tables of the client's singleton
  * and of the launcher's registration are long lists of these). */

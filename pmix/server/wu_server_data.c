@@ -444,21 +444,7 @@ pmix_status_t wu_srv_export_copy(const pmix_proc_t *t, pmix_value_t **val)
     for (size_t i = 0; i < sizeof stores / sizeof stores[0] && PMIX_ERR_NOT_FOUND == rc; i++) {
         rc = wu_srv.gds->export_proc(stores[i], t->nspace, t->rank, &info, &n);
     }
-    if (PMIX_SUCCESS != rc) {
-        return rc;
-    }
-    PMIX_VALUE_CREATE(*val, 1);
-    if (NULL == *val || NULL == ((*val)->data.darray = calloc(1, sizeof(pmix_data_array_t)))) {
-        free(*val);
-        *val = NULL;
-        PMIX_INFO_FREE(info, n);
-        return PMIX_ERR_NOMEM;
-    }
-    (*val)->type = PMIX_DATA_ARRAY;
-    (*val)->data.darray->type = PMIX_INFO;
-    (*val)->data.darray->array = info;
-    (*val)->data.darray->size = n;
-    return PMIX_SUCCESS;
+    return PMIX_SUCCESS != rc ? rc : wu_value_info_array(info, n, val);
 }
 
 /* Reply to a GET: the value and, for a foreign namespace, its job-level data. A large byte

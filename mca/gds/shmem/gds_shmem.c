@@ -23,6 +23,7 @@
 #include "pmix/common/wu_buffer.h"
 #include "pmix/common/wu_proto.h"
 #include "pmix/common/wu_shm.h"
+#include "pmix/common/wu_value.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -338,36 +339,6 @@ static pmix_status_t shm_seg_make(const void *blob, size_t len, char nspace[PMIX
     return rc;
 }
 
-/* The rank a PMIX_PROC_DATA array is about (its first element), as hash reads it. */
-static bool proc_data_rank(const pmix_info_t *a, size_t n, pmix_rank_t *rank)
-{
-    const pmix_value_t *v;
-    if (n < 1 || 0 != strncmp(a[0].key, PMIX_RANK, PMIX_MAX_KEYLEN)) {
-        return false;
-    }
-    v = &a[0].value;
-    switch (v->type) {
-    case PMIX_PROC_RANK:
-        *rank = v->data.rank;
-        break;
-    case PMIX_UINT32:
-        *rank = v->data.uint32;
-        break;
-    case PMIX_UINT16:
-        *rank = v->data.uint16;
-        break;
-    case PMIX_INT:
-        if (v->data.integer < 0) {
-            return false;
-        }
-        *rank = (pmix_rank_t)v->data.integer;
-        break;
-    default:
-        return false;
-    }
-    return PMIX_RANK_IS_VALID(*rank);
-}
-
 static pmix_status_t shm_job_seg_make(const pmix_info_t info[], size_t ninfo, int *fd)
 {
     wu_shm_writer_t *w = NULL;
@@ -389,7 +360,7 @@ static pmix_status_t shm_job_seg_make(const pmix_info_t info[], size_t ninfo, in
         }
         if (PMIX_DATA_ARRAY != v->type || NULL == v->data.darray ||
             PMIX_INFO != v->data.darray->type || NULL == (a = v->data.darray->array) ||
-            !proc_data_rank(a, v->data.darray->size, &rank)) {
+            !wu_proc_data_rank(a, v->data.darray->size, &rank)) {
             rc = PMIX_ERR_BAD_PARAM; /* register_nspace refused it already */
             break;
         }
