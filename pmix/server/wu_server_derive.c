@@ -20,10 +20,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* PMIX_NODE_LIST from the hostnames of the node arrays, in order, or NULL. */
-static char *node_list_of_arrays(const pmix_info_t *info, size_t ninfo)
+static const char *info_str(const pmix_info_t *info, size_t n, const char *key)
 {
-    char *list, **names = NULL;
+    const pmix_info_t *i = wu_info_find(info, n, key);
+    return NULL != i && PMIX_STRING == i->value.type ? i->value.data.string : NULL;
+}
+
+/* PMIX_NODE_LIST: the nodes of PMIX_NODE_MAP (Open MPI 4.1's mpirun registers only the map), else
+ * the hostnames of the node arrays in order, or NULL. */
+static char *derived_node_list(const pmix_info_t *info, size_t ninfo)
+{
+    const char *map = info_str(info, ninfo, PMIX_NODE_MAP);
+    char *list = NULL, **names = NULL;
+    if (NULL != map && PMIX_SUCCESS == wu_regex_node_list(map, &list)) {
+        return list;
+    }
     for (size_t i = 0; i < ninfo; i++) {
         const pmix_data_array_t *d = info[i].value.data.darray;
         const pmix_info_t *host;
@@ -42,9 +53,11 @@ static char *node_list_of_arrays(const pmix_info_t *info, size_t ninfo)
     return list;
 }
 
-/* The two maps, decoded: nodes[i] holds ranks[i] (nranks[i] of them). */
+/* The two maps, decoded: nodes[i] holds ranks[i] (nranks[i] of them), peers[i] lists them as
+ * PMIX_LOCAL_PEERS does. */
 typedef struct {
     char **nodes;
+    char **peers;
     pmix_rank_t **ranks;
     size_t *nranks;
     size_t n;
@@ -59,13 +72,8 @@ static void maps_free(maps_t *m)
     free(m->ranks);
     free(m->nranks);
     wu_argv_free(m->nodes);
+    wu_argv_free(m->peers);
     memset(m, 0, sizeof *m);
-}
-
-static const char *info_str(const pmix_info_t *info, size_t n, const char *key)
-{
-    const pmix_info_t *i = wu_info_find(info, n, key);
-    return NULL != i && PMIX_STRING == i->value.type ? i->value.data.string : NULL;
 }
 
 /* Does a node name mean this host (also when one side is fully qualified)? */
@@ -79,49 +87,28 @@ static bool maps_decode(const pmix_info_t *info, size_t ninfo, maps_t *m)
 {
     const char *nmap = info_str(info, ninfo, PMIX_NODE_MAP);
     const char *pmap = info_str(info, ninfo, PMIX_PROC_MAP);
-    char **per = NULL;
     bool ok;
     memset(m, 0, sizeof *m);
     m->local = -1;
     if (NULL == nmap || NULL == pmap || PMIX_SUCCESS != wu_regex_nodes_decode(nmap, &m->nodes) ||
-        PMIX_SUCCESS != wu_regex_ppn_decode(pmap, &per)) {
-        wu_argv_free(m->nodes);
-        m->nodes = NULL;
+        PMIX_SUCCESS != wu_regex_ppn_decode(pmap, &m->peers)) {
+        maps_free(m);
         return false;
     }
     m->n = (size_t)wu_argv_count(m->nodes);
-    ok = m->n > 0 && (size_t)wu_argv_count(per) == m->n &&
+    ok = m->n > 0 && (size_t)wu_argv_count(m->peers) == m->n &&
          NULL != (m->ranks = calloc(m->n, sizeof *m->ranks)) &&
          NULL != (m->nranks = calloc(m->n, sizeof *m->nranks));
     for (size_t i = 0; ok && i < m->n; i++) {
-        ok = PMIX_SUCCESS == wu_regex_ranks_expand(per[i], &m->ranks[i], &m->nranks[i]);
+        ok = PMIX_SUCCESS == wu_regex_ranks_expand(m->peers[i], &m->ranks[i], &m->nranks[i]);
         if (ok && m->local < 0 && is_me(m->nodes[i])) {
             m->local = (int)i;
         }
     }
-    wu_argv_free(per);
     if (!ok) {
         maps_free(m);
     }
     return ok;
-}
-
-/* The ranks of a node as PMIX_LOCAL_PEERS writes them; NULL when out of memory. */
-static char *peers_string(const pmix_rank_t *r, size_t n)
-{
-    size_t len = 1, off = 0;
-    char *s;
-    for (size_t i = 0; i < n; i++) {
-        len += 11;
-    }
-    if (NULL == (s = malloc(len))) {
-        return NULL;
-    }
-    s[0] = '\0';
-    for (size_t i = 0; i < n; i++) {
-        off += (size_t)snprintf(s + off, len - off, 0 == i ? "%u" : ",%u", r[i]);
-    }
-    return s;
 }
 
 static pmix_rank_t lowest(const pmix_rank_t *r, size_t n)
@@ -231,17 +218,11 @@ static void derive_peers(grow_t *g, const pmix_info_t *have, size_t n, const map
 {
     uint32_t size = (uint32_t)m->nranks[node];
     pmix_rank_t ldr = lowest(m->ranks[node], m->nranks[node]);
-    char *peers = peers_string(m->ranks[node], m->nranks[node]);
-    if (NULL == peers) {
-        *rc = PMIX_SUCCESS == *rc ? PMIX_ERR_NOMEM : *rc;
-        return;
-    }
-    add_missing(g, have, n, PMIX_LOCAL_PEERS, peers, PMIX_STRING, rc);
+    add_missing(g, have, n, PMIX_LOCAL_PEERS, m->peers[node], PMIX_STRING, rc);
     add_missing(g, have, n, PMIX_LOCAL_SIZE, &size, PMIX_UINT32, rc);
     if (PMIX_RANK_INVALID != ldr) {
         add_missing(g, have, n, PMIX_LOCALLDR, &ldr, PMIX_PROC_RANK, rc);
     }
-    free(peers);
 }
 
 static void derive_node(grow_t *g, const where_t *w, pmix_status_t *rc)
@@ -294,22 +275,6 @@ static pmix_info_t *array_of(const pmix_info_t *i, const char *key, size_t *n)
     return d->array;
 }
 
-/* The rank a PMIX_PROC_DATA array is about (its first item), or PMIX_RANK_INVALID. */
-static pmix_rank_t array_rank(const pmix_info_t *a, size_t n)
-{
-    if (n < 1 || !PMIX_CHECK_KEY(&a[0], PMIX_RANK)) {
-        return PMIX_RANK_INVALID;
-    }
-    switch (a[0].value.type) {
-    case PMIX_PROC_RANK:
-        return a[0].value.data.rank;
-    case PMIX_UINT32:
-        return a[0].value.data.uint32;
-    default:
-        return PMIX_RANK_INVALID;
-    }
-}
-
 /* The node of the map a PMIX_NODE_INFO_ARRAY names (by hostname or id), or m->n. */
 static size_t array_node(const maps_t *m, const pmix_info_t *a, size_t n)
 {
@@ -355,8 +320,9 @@ static pmix_status_t derive_all(pmix_info_t *info, size_t ninfo, const maps_t *m
         pmix_info_t *a;
         size_t n = 0;
         where_t w = {.m = m};
-        if (NULL != (a = array_of(&info[i], PMIX_PROC_DATA, &n)) &&
-            find_rank(m, array_rank(a, n), &w)) {
+        pmix_rank_t r;
+        if (NULL != (a = array_of(&info[i], PMIX_PROC_DATA, &n)) && wu_proc_data_rank(a, n, &r) &&
+            find_rank(m, r, &w)) {
             complete_array(out, PMIX_PROC_DATA, a, n, derive_proc, &w, &rc);
             if (w.rank < total) {
                 rank_done[w.rank] = true;
@@ -398,7 +364,7 @@ pmix_status_t wu_srv_derive(pmix_info_t **info, size_t *ninfo)
     bool mapped = maps_decode(*info, *ninfo, &m);
 
     if (!has_list) {
-        list = mapped ? wu_argv_join(m.nodes, ',') : node_list_of_arrays(*info, *ninfo);
+        list = derived_node_list(*info, *ninfo);
     }
     if (!mapped && NULL == list) {
         return PMIX_SUCCESS; /* nothing to add */

@@ -625,6 +625,15 @@ START_TEST(issue_15_maps_only_host)
     for (int i = 0; i < 5; i++) {
         PMIX_INFO_DESTRUCT(&job[i]); /* job[3] holds a copy of pd */
     }
+    /* a node map without a proc map still gives the node list (Open MPI 4.1's mpirun) */
+    PMIx_Info_load(&job[0], PMIX_NODE_MAP, nmap, PMIX_STRING);
+    PMIX_LOAD_NSPACE(ns, "node-map-only");
+    wu_wait_init(&w);
+    ck_assert_int_eq(PMIX_SUCCESS, PMIx_server_register_nspace(ns, 0, job, 1, op_done, &w));
+    ck_assert_int_eq(PMIX_SUCCESS, wu_wait_for(&w, TMO));
+    wu_wait_destroy(&w);
+    expect_s("node-map-only", PMIX_RANK_WILDCARD, PMIX_NODE_LIST, nodes);
+    PMIX_INFO_DESTRUCT(&job[0]);
     free(nmap);
     free(pmap);
 }
