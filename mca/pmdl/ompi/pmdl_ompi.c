@@ -4,8 +4,9 @@
  *
  * Open MPI 4.1 picks its PMIx client when PMIX_NAMESPACE is set, but decides between "launched by
  * a PMIx server" and "singleton" in its schizo framework, which ignores PMIx variables: only
- * OMPI_MCA_schizo=^orte (excluding the ORTE module that declares every process it does not know a
- * singleton) makes ess pmi run. Variables an enclosing mpirun may have left (ORTE's launch flag
+ * OMPI_MCA_schizo=^orte,slurm makes ess pmi run: it excludes the ORTE module, which declares every
+ * process it does not know a singleton, and the Slurm module, which does the same inside a Slurm
+ * allocation for a process that is not an srun task (wrun's own ranks under salloc or sbatch). Variables an enclosing mpirun may have left (ORTE's launch flag
  * and daemon URIs) would send the program looking for ORTE daemons, so they are removed. */
 #include "mca/pmdl/pmdl.h"
 #include "opal/util/wu_argv.h"
@@ -92,7 +93,7 @@ static int ompi_setup_env(const wu_pmdl_proc_t *p, char ***env)
         (void)wu_unsetenv(*v, env);
     }
     if (set_direct_launch) {
-        rc = wu_setenv("OMPI_MCA_schizo", "^orte", true, env);
+        rc = wu_setenv("OMPI_MCA_schizo", "^orte,slurm", true, env);
     }
     for (size_t i = 0; i < WU_NELEMS(nums) && WU_SUCCESS == rc; i++) {
         rc = set_u32(nums[i].name, nums[i].value, env);
@@ -143,9 +144,10 @@ static const wu_pmdl_module_t ompi_module = {
 };
 
 static const wu_mca_param_t ompi_params[] = {
-    WU_PARAM_BOOL("direct_launch", &set_direct_launch, WU_INFO_LVL_5,
-                  "Set OMPI_MCA_schizo=^orte so that Open MPI 4.1 programs use the PMIx server as "
-                  "a direct launch (without it each process starts as an MPI singleton)"),
+    WU_PARAM_BOOL(
+        "direct_launch", &set_direct_launch, WU_INFO_LVL_5,
+        "Set OMPI_MCA_schizo=^orte,slurm so that Open MPI 4.1 programs use the PMIx server as "
+        "a direct launch (without it each process starts as an MPI singleton)"),
     WU_PARAM_END};
 
 WU_MCA_COMPONENT(pmdl, ompi, .priority = 10, .params = ompi_params,

@@ -123,8 +123,8 @@ out=$($T "$wrun" --mca btl self,vader -mca btl_tcp_if_include lo --mca ptl_base_
 check_eq "--mca routes Open MPI's parameters to OMPI_MCA_*, Wireup's to PMIX_MCA_*" "$out" \
     "self,vader|lo|0|none"
 out=$($T "$wrun" -n 2 sh -c 'echo "$OMPI_MCA_schizo $OMPI_COMM_WORLD_RANK/$OMPI_COMM_WORLD_SIZE $OMPI_COMM_WORLD_LOCAL_RANK $OMPI_UNIVERSE_SIZE"' | sort)
-check_eq "Open MPI direct-launch variables (pmdl ompi)" "$out" "^orte 0/2 0 2
-^orte 1/2 1 2"
+check_eq "Open MPI direct-launch variables (pmdl ompi)" "$out" "^orte,slurm 0/2 0 2
+^orte,slurm 1/2 1 2"
 out=$(OMPI_MCA_orte_launch=1 OMPI_MCA_orte_hnp_uri=x PMIX_MCA_pmdl=^ompi $T "$wrun" -n 1 \
     sh -c 'echo "${OMPI_MCA_schizo:-unset} ${OMPI_COMM_WORLD_RANK:-unset} $OMPI_MCA_orte_launch"')
 check_eq "PMIX_MCA_pmdl=^ompi: no Open MPI variables added" "$out" "unset unset 1"

@@ -51,7 +51,7 @@ static void teardown(void)
 static const struct {
     const char *name, *want;
 } ompi_vars[] = {
-    {"OMPI_MCA_schizo", "^orte"},
+    {"OMPI_MCA_schizo", "^orte,slurm"},
     {"OMPI_COMM_WORLD_RANK", "3"},
     {"OMPI_COMM_WORLD_SIZE", "4"},
     {"OMPI_COMM_WORLD_LOCAL_RANK", "1"},
