@@ -7,9 +7,11 @@
  * in priority order; the first whose launch_job does not pass the job on with WU_ERR_TAKE_NEXT
  * launches it and performs the PLS operations of ORTE's pls.h for it: launch a job, terminate
  * it, terminate its daemons, terminate or signal one process, signal the whole job, cancel an
- * operation, finalize. "rsh" (priority 20) takes the jobs whose processes name a host: it starts
- * each through the remote agent (ssh) and lets the next module ("fork", 10) run the agents;
- * "fork" runs the processes of this node as its children.
+ * operation, finalize. "slurm" (priority 30, only inside a Slurm allocation) takes the jobs
+ * whose processes name a host and starts each through srun; otherwise "rsh" (priority 20) takes
+ * them and starts each through the remote agent (ssh); both let the next module ("fork", 10)
+ * run srun or the agents; "fork" runs the processes of this node as its children. A component
+ * may also say which nodes the job was given (allocation).
  *
  * Threads: a job belongs to one progress thread (job->progress). The component runs all of its
  * work for the job there and calls the job's callbacks (started, output, exited, done) from
@@ -104,10 +106,17 @@ struct wu_pls_job {
     int launch_errno;        /* why the program could not be found, when launch_job failed */
     const char *launch_prog; /* which program that was (points into argv or a proc's argv) */
     const void *module;      /* the module that launched it */
+    const void *runner;      /* the module that runs its processes when module passed them on */
     void *pls_data;          /* the component's */
     char *prefix;            /* processes with a host: the install prefix there, whose bin and lib
                    * directories go first in their PATH and LD_LIBRARY_PATH (owned); NULL: none */
 };
+
+/* A node of an allocation (wu_pls_base_allocation). */
+typedef struct wu_pls_node {
+    char *name;
+    uint32_t slots;
+} wu_pls_node_t;
 
 /* A job's module operations; see the file comment for threads. timeout is a grace period in
  * seconds between SIGTERM and SIGKILL (<= 0: the component's default). */
@@ -141,6 +150,12 @@ typedef struct wu_pls_module {
     void (*hold_output)(wu_pls_job_t *job, int stream, bool hold);
     /* Release the module's global resources. */
     void (*finalize)(void);
+    /* The nodes and slot counts the resource manager behind this component gave the job (its
+     * allocation), in the manager's order. WU_SUCCESS; WU_ERR_NOT_FOUND when there is none;
+     * WU_ERR_BAD_PARAM when it cannot be read (*why says why: free()). Optional (NULL: none). */
+    int (*allocation)(wu_pls_node_t **nodes, uint32_t *n, char **why);
+    /* The component starts every daemon from the head node itself: no launch tree. */
+    bool flat;
 } wu_pls_module_t;
 
 WU_EXPORT extern wu_mca_framework_t wu_mca_pls_framework;
@@ -152,7 +167,40 @@ void wu_pls_base_close(void);
 const wu_pls_module_t *wu_pls_base_module(void);
 /* Name of the component that launched job, or of the first one if job is NULL or not launched;
  * NULL if none. */
-const char *wu_pls_base_component_name(const wu_pls_job_t *job);
+WU_EXPORT const char *wu_pls_base_component_name(const wu_pls_job_t *job);
+/* The allocation of the first module, in priority order, that has one (see the module's
+ * allocation); WU_ERR_NOT_FOUND when none has. Free with wu_pls_nodes_free. */
+WU_EXPORT int wu_pls_base_allocation(wu_pls_node_t **nodes, uint32_t *n, char **why);
+WU_EXPORT void wu_pls_nodes_free(wu_pls_node_t *nodes, uint32_t n);
+/* Does the module that starts daemons on other nodes start them all itself (flat)? */
+bool wu_pls_base_flat(void);
+/* For components that turn a job's processes into commands run here (rsh, slurm): launch job
+ * with the modules after m, in priority order, until one takes it (WU_ERR_NOT_SUPPORTED when
+ * none does); that module becomes the job's runner. The wu_pls_fwd_* operations are those
+ * components' other operations: the runner's, on the commands (WU_ERR_INIT without one). */
+WU_EXPORT int wu_pls_base_launch_next(const wu_pls_module_t *m, wu_pls_job_t *job);
+/* For those components: their launch_job. When some process of job names a host, every one
+ * must (WU_ERR_BAD_PARAM otherwise): each gets cmd's command line in place of its own (its host
+ * is dropped), the job's program becomes the first command's (launch failures name it), and
+ * wu_pls_base_launch_next launches them. WU_ERR_TAKE_NEXT when no process names a host. */
+typedef int (*wu_pls_remote_cmd_fn)(const wu_pls_job_t *job, const wu_pls_proc_t *proc,
+                                    char ***argv);
+WU_EXPORT int wu_pls_base_launch_remote(const wu_pls_module_t *m, wu_pls_job_t *job,
+                                        wu_pls_remote_cmd_fn cmd);
+WU_EXPORT int wu_pls_fwd_terminate_job(wu_pls_job_t *job, double timeout);
+WU_EXPORT int wu_pls_fwd_terminate_daemons(wu_pls_job_t *job, double timeout);
+WU_EXPORT int wu_pls_fwd_cancel_operation(void);
+WU_EXPORT int wu_pls_fwd_terminate_proc(wu_pls_job_t *job, wu_pls_proc_t *proc);
+WU_EXPORT int wu_pls_fwd_signal_job(wu_pls_job_t *job, int sig);
+WU_EXPORT int wu_pls_fwd_signal_proc(wu_pls_job_t *job, wu_pls_proc_t *proc, int sig);
+WU_EXPORT void wu_pls_fwd_release_job(wu_pls_job_t *job);
+WU_EXPORT void wu_pls_fwd_hold_output(wu_pls_job_t *job, int stream, bool hold);
+/* Those operations, as members of such a component's module. */
+#define WU_PLS_FWD_OPS                                                                            \
+    .terminate_job = wu_pls_fwd_terminate_job, .terminate_daemons = wu_pls_fwd_terminate_daemons, \
+    .terminate_proc = wu_pls_fwd_terminate_proc, .signal_job = wu_pls_fwd_signal_job,             \
+    .signal_proc = wu_pls_fwd_signal_proc, .cancel_operation = wu_pls_fwd_cancel_operation,       \
+    .release_job = wu_pls_fwd_release_job, .hold_output = wu_pls_fwd_hold_output
 /* For components: the module after m in priority order (the one a module that passes a job on
  * relies on), NULL if none. */
 WU_EXPORT const wu_pls_module_t *wu_pls_base_next_module(const wu_pls_module_t *m);

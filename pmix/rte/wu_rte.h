@@ -52,12 +52,13 @@ typedef struct wu_rte_spec {
      * cores of the others. Names of this node (localhost, its hostname) may be used. */
     const wu_rte_jm_host_t *hosts;
     uint32_t nhosts;
-    wu_rte_jm_span_t span; /* by slot (default), by node, ppr (--npernode); --map-by node or
+    const char *hosts_from; /* where hosts come from, for messages (NULL: -H or a hostfile) */
+    wu_rte_jm_span_t span;  /* by slot (default), by node, ppr (--npernode); --map-by node or
                             * ppr:N:node count as well when this is by slot */
-    uint32_t ppr;          /* ranks per node for WU_RTE_JM_PPR */
-    bool report_bindings;  /* print each rank's binding once it runs (stderr) */
-    bool display_map;      /* print the job's map before it starts (stdout) */
-    bool keep_lib_path;    /* leave LD_LIBRARY_PATH alone (default: Wireup's library dir first) */
+    uint32_t ppr;           /* ranks per node for WU_RTE_JM_PPR */
+    bool report_bindings;   /* print each rank's binding once it runs (stderr) */
+    bool display_map;       /* print the job's map before it starts (stdout) */
+    bool keep_lib_path;     /* leave LD_LIBRARY_PATH alone (default: Wireup's library dir first) */
     /* --prefix: where Wireup is installed on the other nodes: wired is DIR/bin/wired there, and
      * DIR/bin and DIR/lib come first in the PATH and LD_LIBRARY_PATH of wired and the ranks it
      * starts. NULL: the wired next to this wrun, at the same path on every node. */

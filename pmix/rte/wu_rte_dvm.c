@@ -60,7 +60,8 @@ static const wu_mca_param_t rte_params[] = {
 static const wu_mca_param_t routed_params[] = {
     WU_PARAM_INT_RANGE("radix", &radix, 0, 1000000, WU_INFO_LVL_4,
                        "Daemons each daemon starts in the launch tree (wrun starts as many, each "
-                       "starting its share of the rest); 0: wrun starts every daemon itself"),
+                       "starting its share of the rest); 0: wrun starts every daemon itself (as "
+                       "always inside a Slurm allocation)"),
     WU_PARAM_END};
 
 static void release_once(wu_wait_t *w, bool *flag, int rc)
@@ -877,7 +878,7 @@ static int start_tree(struct rte_dvm *dvm, const char *wired, unsigned port, con
     const wu_rte_tree_args_t ta = {.wired = wired,
                                    .port = port,
                                    .addrs = addrs,
-                                   .radix = (uint32_t)radix,
+                                   .radix = wu_pls_base_flat() ? 0 : (uint32_t)radix,
                                    .prefix = job->app->prefix};
     int rc = NULL != nodes ? WU_SUCCESS : WU_ERR_NOMEM;
     for (uint32_t i = 0; i < dvm->nd && WU_SUCCESS == rc; i++) {

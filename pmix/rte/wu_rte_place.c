@@ -142,7 +142,8 @@ static void not_enough_slots(const rte_job_t *job, const wu_rte_policy_t *pol,
         (void)wu_asprintf(&from, "%sa host without a slot count has this node's %u %ss",
                           given ? "counts as given; " : "", slots, unit);
     } else {
-        from = strdup("as given with -H or in the hostfile");
+        from = strdup(NULL != app->hosts_from ? app->hosts_from
+                                              : "as given with -H or in the hostfile");
     }
     wu_show_help("help-wu-map.txt", "not-enough-slots-nodes", true, job->np, app->ctx[0].argv[0],
                  wu_rte_tool, nh, 1 == nh ? "" : "s", total, NULL != from ? from : "");

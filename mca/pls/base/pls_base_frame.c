@@ -65,6 +65,143 @@ const wu_pls_module_t *wu_pls_base_next_module(const wu_pls_module_t *m)
     return NULL;
 }
 
+int wu_pls_base_launch_next(const wu_pls_module_t *m, wu_pls_job_t *job)
+{
+    int rc = WU_ERR_TAKE_NEXT;
+    for (const wu_pls_module_t *n = wu_pls_base_next_module(m); NULL != n && WU_ERR_TAKE_NEXT == rc;
+         n = wu_pls_base_next_module(n)) {
+        job->runner = n;
+        rc = n->launch_job(job);
+    }
+    if (WU_SUCCESS != rc) {
+        job->runner = NULL;
+    }
+    return WU_ERR_TAKE_NEXT == rc ? WU_ERR_NOT_SUPPORTED : rc;
+}
+
+int wu_pls_base_launch_remote(const wu_pls_module_t *m, wu_pls_job_t *job, wu_pls_remote_cmd_fn cmd)
+{
+    bool remote = false;
+    int rc = WU_SUCCESS;
+
+    for (uint32_t i = 0; i < job->nprocs; i++) {
+        remote = remote || NULL != job->procs[i].host;
+    }
+    if (!remote) {
+        return WU_ERR_TAKE_NEXT; /* this node's processes are not the component's */
+    }
+    if (NULL == wu_pls_base_next_module(m)) {
+        return WU_ERR_NOT_SUPPORTED; /* nothing to run the commands with */
+    }
+    for (uint32_t i = 0; i < job->nprocs && WU_SUCCESS == rc; i++) {
+        wu_pls_proc_t *p = &job->procs[i];
+        char **av = NULL;
+        if (NULL == p->host) {
+            return WU_ERR_BAD_PARAM; /* a job runs here or elsewhere, not both */
+        }
+        if (WU_SUCCESS == (rc = cmd(job, p, &av))) {
+            wu_argv_free(p->argv);
+            p->argv = av;
+            free(p->host); /* it is in the command now */
+            p->host = NULL;
+        }
+    }
+    if (WU_SUCCESS == rc) {
+        /* the job's program, which launch failures name: the command */
+        char **jav = wu_argv_copy((char *const[]){job->procs[0].argv[0], NULL});
+        rc = NULL != jav ? WU_SUCCESS : WU_ERR_NOMEM;
+        if (WU_SUCCESS == rc) {
+            wu_argv_free(job->argv);
+            job->argv = jav;
+        }
+    }
+    return WU_SUCCESS == rc ? wu_pls_base_launch_next(m, job) : rc;
+}
+
+#define RUNNER_OR_FAIL(var)                   \
+    const wu_pls_module_t *var = job->runner; \
+    if (NULL == var) {                        \
+        return WU_ERR_INIT;                   \
+    }
+
+int wu_pls_fwd_terminate_job(wu_pls_job_t *job, double timeout)
+{
+    RUNNER_OR_FAIL(r)
+    return r->terminate_job(job, timeout);
+}
+
+int wu_pls_fwd_terminate_proc(wu_pls_job_t *job, wu_pls_proc_t *proc)
+{
+    RUNNER_OR_FAIL(r)
+    return r->terminate_proc(job, proc);
+}
+
+int wu_pls_fwd_signal_job(wu_pls_job_t *job, int sig)
+{
+    RUNNER_OR_FAIL(r)
+    return r->signal_job(job, sig);
+}
+
+int wu_pls_fwd_signal_proc(wu_pls_job_t *job, wu_pls_proc_t *proc, int sig)
+{
+    RUNNER_OR_FAIL(r)
+    return r->signal_proc(job, proc, sig);
+}
+
+int wu_pls_fwd_terminate_daemons(wu_pls_job_t *job, double timeout)
+{
+    return wu_pls_fwd_terminate_job(job, timeout); /* the commands stand for the daemons */
+}
+
+int wu_pls_fwd_cancel_operation(void)
+{
+    return WU_SUCCESS; /* a command's start is not an operation to cancel */
+}
+
+void wu_pls_fwd_release_job(wu_pls_job_t *job)
+{
+    const wu_pls_module_t *r = job->runner;
+    if (NULL != r) {
+        r->release_job(job);
+    }
+}
+
+void wu_pls_fwd_hold_output(wu_pls_job_t *job, int stream, bool hold)
+{
+    const wu_pls_module_t *r = job->runner;
+    if (NULL != r && NULL != r->hold_output) {
+        r->hold_output(job, stream, hold);
+    }
+}
+
+int wu_pls_base_allocation(wu_pls_node_t **nodes, uint32_t *n, char **why)
+{
+    *nodes = NULL;
+    *n = 0;
+    *why = NULL;
+    for (size_t i = 0; wu_mca_pls_framework.refcount > 0 && i < wu_mca_pls_framework.nactive; i++) {
+        const wu_pls_module_t *m = wu_mca_active_module(&wu_mca_pls_framework, i);
+        if (NULL != m->allocation) {
+            return m->allocation(nodes, n, why);
+        }
+    }
+    return WU_ERR_NOT_FOUND;
+}
+
+void wu_pls_nodes_free(wu_pls_node_t *nodes, uint32_t n)
+{
+    for (uint32_t i = 0; NULL != nodes && i < n; i++) {
+        free(nodes[i].name);
+    }
+    free(nodes);
+}
+
+bool wu_pls_base_flat(void)
+{
+    const wu_pls_module_t *m = wu_pls_base_module();
+    return NULL != m && m->flat;
+}
+
 wu_pls_job_t *wu_pls_job_new(const char *nspace, uint32_t nprocs, char *const argv[],
                              wu_progress_t *progress)
 {

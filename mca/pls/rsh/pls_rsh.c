@@ -4,8 +4,8 @@
  * host, turns each into the agent's command line
  *     AGENT [ssh options] HOST 'exec env [PATH=... LD_LIBRARY_PATH=...] NAME=value... PROGRAM ARGS'
  * and lets the next module in priority order (fork) run those agents here. Every other
- * operation (signals, termination, output, release) is the next module's on the agents: ending
- * an agent ends the connection to what it started. The remote command is for a POSIX shell
+ * operation (signals, termination, output, release) is that module's on the agents
+ * (wu_pls_fwd_*): ending an agent ends the connection to what it started. The remote command is for a POSIX shell
  * (the login shell of the remote account). */
 #include "mca/base/wu_mca_param.h"
 #include "mca/pls/pls.h"
@@ -16,8 +16,7 @@
 
 static char *agent = "ssh";
 
-/* The module that runs the agents, as it was when the job was launched. */
-static const wu_pls_module_t *next_of_rsh(void);
+static const wu_pls_module_t rsh_module;
 
 /* s in single quotes for a POSIX shell (malloc'ed; NULL: out of memory). */
 static char *sh_word(const char *s)
@@ -128,124 +127,13 @@ static int agent_argv(const wu_pls_job_t *job, const wu_pls_proc_t *proc, char *
 
 static int rsh_launch_job(wu_pls_job_t *job)
 {
-    const wu_pls_module_t *next = next_of_rsh();
-    bool remote = false;
-    int rc = WU_SUCCESS;
-
-    for (uint32_t i = 0; i < job->nprocs; i++) {
-        remote = remote || NULL != job->procs[i].host;
-    }
-    if (!remote) {
-        return WU_ERR_TAKE_NEXT; /* this node's processes are not ours */
-    }
-    if (NULL == next) {
-        return WU_ERR_NOT_SUPPORTED; /* nothing to run the agents with */
-    }
-    for (uint32_t i = 0; i < job->nprocs && WU_SUCCESS == rc; i++) {
-        wu_pls_proc_t *p = &job->procs[i];
-        char **av = NULL;
-        if (NULL == p->host) {
-            return WU_ERR_BAD_PARAM; /* a job runs here or elsewhere, not both */
-        }
-        if (WU_SUCCESS == (rc = agent_argv(job, p, &av))) {
-            wu_argv_free(p->argv);
-            p->argv = av;
-            free(p->host); /* it is in the agent's command line now */
-            p->host = NULL;
-        }
-    }
-    if (WU_SUCCESS == rc && (NULL == job->argv || NULL == job->argv[0] ||
-                             0 != strcmp(job->argv[0], job->procs[0].argv[0]))) {
-        /* the job's program, which launch failures name: the agent */
-        char **jav = wu_argv_copy((char *const[]){job->procs[0].argv[0], NULL});
-        rc = NULL != jav ? WU_SUCCESS : WU_ERR_NOMEM;
-        if (WU_SUCCESS == rc) {
-            wu_argv_free(job->argv);
-            job->argv = jav;
-        }
-    }
-    return WU_SUCCESS == rc ? next->launch_job(job) : rc;
-}
-
-/* The other operations: the next module's, on the agents (WU_ERR_INIT without one). */
-#define NEXT_OR_FAIL(var)                       \
-    const wu_pls_module_t *var = next_of_rsh(); \
-    if (NULL == var) {                          \
-        return WU_ERR_INIT;                     \
-    }
-
-static int rsh_terminate_job(wu_pls_job_t *job, double timeout)
-{
-    NEXT_OR_FAIL(next)
-    return next->terminate_job(job, timeout);
-}
-
-static int rsh_terminate_daemons(wu_pls_job_t *job, double timeout)
-{
-    NEXT_OR_FAIL(next)
-    return next->terminate_job(job, timeout); /* the agents stand for them here */
-}
-
-static int rsh_terminate_proc(wu_pls_job_t *job, wu_pls_proc_t *proc)
-{
-    NEXT_OR_FAIL(next)
-    return next->terminate_proc(job, proc);
-}
-
-static int rsh_signal_job(wu_pls_job_t *job, int sig)
-{
-    NEXT_OR_FAIL(next)
-    return next->signal_job(job, sig);
-}
-
-static int rsh_signal_proc(wu_pls_job_t *job, wu_pls_proc_t *proc, int sig)
-{
-    NEXT_OR_FAIL(next)
-    return next->signal_proc(job, proc, sig);
-}
-
-static int rsh_cancel_operation(void)
-{
-    return WU_SUCCESS;
-}
-
-static void rsh_release_job(wu_pls_job_t *job)
-{
-    const wu_pls_module_t *next = next_of_rsh();
-    if (NULL != next) {
-        next->release_job(job);
-    }
-}
-
-static void rsh_hold_output(wu_pls_job_t *job, int stream, bool hold)
-{
-    const wu_pls_module_t *next = next_of_rsh();
-    if (NULL != next && NULL != next->hold_output) {
-        next->hold_output(job, stream, hold);
-    }
-}
-
-static void rsh_finalize(void)
-{
+    return wu_pls_base_launch_remote(&rsh_module, job, agent_argv);
 }
 
 static const wu_pls_module_t rsh_module = {
     .launch_job = rsh_launch_job,
-    .terminate_job = rsh_terminate_job,
-    .terminate_daemons = rsh_terminate_daemons,
-    .terminate_proc = rsh_terminate_proc,
-    .signal_job = rsh_signal_job,
-    .signal_proc = rsh_signal_proc,
-    .cancel_operation = rsh_cancel_operation,
-    .release_job = rsh_release_job,
-    .hold_output = rsh_hold_output,
-    .finalize = rsh_finalize,
+    WU_PLS_FWD_OPS,
 };
-
-static const wu_pls_module_t *next_of_rsh(void)
-{
-    return wu_pls_base_next_module(&rsh_module);
-}
 
 static const wu_mca_param_t rsh_params[] = {
     WU_PARAM_STRING("agent", &agent, WU_INFO_LVL_2,

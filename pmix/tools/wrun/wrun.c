@@ -8,6 +8,7 @@
  * Every option is one row of the table below; nothing is launched before the whole command line
  * has been checked. */
 #include "mca/base/wu_mca.h"
+#include "mca/pls/pls.h"
 #include "mca/pmdl/pmdl.h"
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_show_help.h"
@@ -34,7 +35,8 @@ typedef struct {
     wu_rte_ctx_t *cur;           /* the application context being parsed (MPMD: one per ':') */
     char **mca_keys, **mca_vals; /* --mca, in order (repeats are joined with ',') */
     wu_rte_hostlist_t hosts;     /* -H, every occurrence appended */
-    wu_rte_hostlist_t filehosts; /* --hostfile / --machinefile */
+    wu_rte_hostlist_t filehosts; /* --hostfile / --machinefile, or the allocation */
+    char *alloc_from;            /* the allocation's description, when filehosts is it */
     wu_rte_jm_host_t *jm;        /* the hosts handed to the runtime (app.hosts) */
     uint32_t npernode;           /* --npernode N, --pernode; 0: not given */
 } opts_t;
@@ -382,9 +384,48 @@ static int parse_ctx(int argc, char **argv, int *i, opts_t *o)
     return GO_ON;
 }
 
-/* The hosts and the spreading of the job, once every option is read: -H alone, --hostfile
- * alone, or -H as a filter of the hostfile (Open MPI's rule: each -H host must be in the file;
- * its count, if given, replaces the file's); --npernode. Returns GO_ON or the exit code. */
+/* Without a hostfile, inside a resource manager's allocation (pls says, once open): its nodes
+ * and slots stand for the hostfile, as with mpirun. Returns GO_ON or the exit code. */
+static int allocation(opts_t *o)
+{
+    wu_pls_node_t *nodes = NULL;
+    uint32_t n = 0;
+    char *why = NULL;
+    int rc;
+
+    if (o->filehosts.n > 0) {
+        return GO_ON;
+    }
+    rc = wu_pls_base_allocation(&nodes, &n, &why);
+    if (WU_ERR_NOT_FOUND == rc) {
+        return GO_ON;
+    }
+    if (WU_SUCCESS == rc &&
+        WU_SUCCESS != wu_asprintf(&o->alloc_from, "slots as the %s allocation gives them",
+                                  wu_pls_base_component_name(NULL))) {
+        rc = WU_ERR_NOMEM;
+    }
+    for (uint32_t i = 0; WU_SUCCESS == rc && i < n; i++) {
+        char *arg = NULL;
+        rc = wu_asprintf(&arg, "%s:%u", nodes[i].name, nodes[i].slots);
+        rc = WU_SUCCESS == rc ? wu_rte_hosts_parse_arg(&o->filehosts, arg) : rc;
+        free(arg);
+    }
+    wu_pls_nodes_free(nodes, n);
+    if (WU_SUCCESS != rc) {
+        wu_show_help("help-wrun.txt", "bad-allocation", true,
+                     NULL != why ? why : "its nodes could not be read");
+        free(why);
+        return EXIT_USAGE;
+    }
+    o->app.hosts_from = o->alloc_from;
+    return GO_ON;
+}
+
+/* The hosts and the spreading of the job, once every option is read and the frameworks are
+ * open: -H alone, --hostfile (or the allocation) alone, or -H as a filter of the hostfile (Open
+ * MPI's rule: each -H host must be in the file; its count, if given, replaces the file's);
+ * --npernode. Returns GO_ON or the exit code. */
 static int placement(opts_t *o)
 {
     wu_rte_hostlist_t *use = &o->hosts;
@@ -394,7 +435,9 @@ static int placement(opts_t *o)
         const char *missing = NULL;
         if (o->hosts.n > 0 &&
             WU_SUCCESS != wu_rte_hosts_filter(&o->filehosts, &o->hosts, &missing)) {
-            return usage_error("host-not-in-hostfile", missing, NULL);
+            return NULL != o->alloc_from ? usage_error("host-not-in-allocation", missing,
+                                                       wu_pls_base_component_name(NULL))
+                                         : usage_error("host-not-in-hostfile", missing, NULL);
         }
         use = &o->filehosts;
     }
@@ -462,9 +505,6 @@ static int parse(int argc, char **argv, opts_t *o)
     if (GO_ON == rc && 0 == o->app.nctx) {
         rc = usage_error("no-program", "wrun", NULL);
     }
-    if (GO_ON == rc) {
-        rc = placement(o);
-    }
     return rc;
 }
 
@@ -519,6 +559,10 @@ int main(int argc, char **argv)
         rc = 1;
         goto out;
     }
+    if (GO_ON != (rc = allocation(&o)) || GO_ON != (rc = placement(&o))) {
+        wu_rte_finalize();
+        goto out;
+    }
     if (WU_SUCCESS != mca_for_job(&o) || WU_SUCCESS != default_np(&o)) {
         wu_rte_finalize();
         rc = 1;
@@ -548,6 +592,7 @@ out:
     }
     free(o.app.ctx);
     free(o.jm);
+    free(o.alloc_from);
     wu_rte_hosts_free(&o.hosts);
     wu_rte_hosts_free(&o.filehosts);
     return rc;

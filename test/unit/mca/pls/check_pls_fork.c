@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* check_pls_fork.c -- the pls framework with its fork component: exit codes, signals, output,
- * exec failures, terminate and signal operations, and that nothing is left behind. */
+ * exec failures, terminate and signal operations, and that nothing is left behind; the rsh and
+ * slurm components through stand-in agents (an ssh and an srun that run the command here). */
 #include "mca/pls/pls.h"
 #include "opal/event/wu_wait.h"
 #include "opal/util/wu_argv.h"
@@ -31,6 +32,7 @@ typedef struct {
 
 static wu_progress_t *pt;
 static seen_t seen;
+static const char *first = "rsh"; /* the component expected first in priority order */
 
 static void on_started(wu_pls_job_t *job, wu_pls_proc_t *proc)
 {
@@ -103,7 +105,7 @@ static void setup(void)
     wu_wait_init(&seen.done);
     ck_assert_int_eq(WU_SUCCESS, wu_mca_base_open());
     ck_assert_int_eq(WU_SUCCESS, wu_pls_base_open());
-    ck_assert_str_eq("rsh", wu_pls_base_component_name(NULL)); /* first; it passes local jobs on */
+    ck_assert_str_eq(first, wu_pls_base_component_name(NULL)); /* it passes local jobs on */
     pt = wu_progress_start("pls-test");
     ck_assert_ptr_nonnull(pt);
 }
@@ -631,6 +633,135 @@ START_TEST(rsh_bad_jobs)
 }
 END_TEST
 
+/* Inside a stand-in allocation of n[1-2] (2 tasks each), with an srun that says which node it
+ * was given ("node=NODE"), skips its options and runs the rest here. */
+static void setup_slurm(void)
+{
+    char path[64], newpath[4200];
+    FILE *f;
+    ck_assert_ptr_nonnull(mkdtemp(agent_dir));
+    snprintf(path, sizeof path, "%s/srun", agent_dir);
+    ck_assert_ptr_nonnull(f = fopen(path, "w"));
+    fputs("#!/bin/sh\n"
+          "while [ $# -gt 0 ]; do\n"
+          "    case $1 in\n"
+          "    --nodelist=*) echo \"node=${1#--nodelist=}\" ;;\n"
+          "    --*) ;;\n"
+          "    *) break ;;\n"
+          "    esac\n"
+          "    shift\n"
+          "done\n"
+          "exec \"$@\"\n",
+          f);
+    ck_assert_int_eq(0, fclose(f));
+    ck_assert_int_eq(0, chmod(path, 0700));
+    snprintf(newpath, sizeof newpath, "%s:%s", agent_dir, getenv("PATH"));
+    setenv("PATH", newpath, 1);
+    setenv("SLURM_JOB_ID", "7", 1);
+    setenv("SLURM_JOB_NODELIST", "n[1-2]", 1);
+    setenv("SLURM_TASKS_PER_NODE", "2(x2)", 1);
+    setenv("SLURM_JOB_CPUS_PER_NODE", "4(x2)", 1);
+    first = "slurm";
+    setup();
+}
+
+static void teardown_slurm(void)
+{
+    char path[64], *colon = strchr(getenv("PATH"), ':');
+    teardown();
+    first = "rsh";
+    setenv("PATH", colon + 1, 1);
+    unsetenv("SLURM_JOB_ID");
+    unsetenv("SLURM_JOB_NODELIST");
+    unsetenv("SLURM_TASKS_PER_NODE");
+    unsetenv("SLURM_JOB_CPUS_PER_NODE");
+    snprintf(path, sizeof path, "%s/srun", agent_dir);
+    unlink(path);
+    rmdir(agent_dir);
+    strcpy(agent_dir, "/tmp/wu_pls_rsh_XXXXXX");
+}
+
+/* The allocation's nodes and slots, and what is wrong with a broken one. */
+START_TEST(slurm_allocation)
+{
+    wu_pls_node_t *nodes = NULL;
+    uint32_t n = 0;
+    char *why = NULL;
+    ck_assert(wu_pls_base_flat());
+    ck_assert_int_eq(WU_SUCCESS, wu_pls_base_allocation(&nodes, &n, &why));
+    ck_assert_uint_eq(2, n);
+    ck_assert_str_eq("n1", nodes[0].name);
+    ck_assert_str_eq("n2", nodes[1].name);
+    ck_assert_uint_eq(2, nodes[0].slots);
+    ck_assert_uint_eq(2, nodes[1].slots);
+    wu_pls_nodes_free(nodes, n);
+    /* a count per node is needed */
+    setenv("SLURM_TASKS_PER_NODE", "2", 1);
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_pls_base_allocation(&nodes, &n, &why));
+    ck_assert_ptr_null(nodes);
+    ck_assert_ptr_nonnull(strstr(why, "names 2 nodes but SLURM_TASKS_PER_NODE=\"2\" gives 1"));
+    free(why);
+    setenv("SLURM_TASKS_PER_NODE", "2(x", 1);
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_pls_base_allocation(&nodes, &n, &why));
+    ck_assert_ptr_nonnull(strstr(why, "SLURM_TASKS_PER_NODE=\"2(x\": "));
+    free(why);
+    setenv("SLURM_TASKS_PER_NODE", "2(x2)", 1);
+    setenv("SLURM_JOB_NODELIST", "n[1-", 1);
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_pls_base_allocation(&nodes, &n, &why));
+    ck_assert_ptr_nonnull(strstr(why, "SLURM_JOB_NODELIST=\"n[1-\": "));
+    free(why);
+    setenv("SLURM_JOB_NODELIST", "n[1-2]", 1);
+}
+END_TEST
+
+/* Each process runs as a step on its node, with its remote environment and --prefix's paths
+ * first, its arguments passed as they are (no shell between); stopping the daemons ends the
+ * sruns. */
+START_TEST(slurm_remote_procs)
+{
+    char *argv[] = {"/bin/sh", "-c", "echo \"v=$WU_T_V p=${PATH%%:*} l=${LD_LIBRARY_PATH%%:*}\"",
+                    NULL};
+    wu_pls_job_t *job = wu_pls_job_new("t", 2, argv, pt);
+    const char *lib = strrchr(WU_LIBDIR, '/') + 1;
+    ck_assert_ptr_nonnull(job);
+    job->cb = (wu_pls_callbacks_t){
+        .started = on_started, .output = on_output, .exited = on_exited, .done = on_done};
+    job->prefix = strdup("/opt/it's here");
+    for (uint32_t i = 0; i < 2; i++) {
+        job->procs[i].host = strdup(0 == i ? "n1" : "n2");
+        ck_assert_int_eq(WU_SUCCESS,
+                         wu_argv_append(&job->procs[i].remote_env, "WU_T_V=a 'b' $c \"d\""));
+    }
+    ck_assert_int_eq(WU_SUCCESS, wu_pls_launch_job(job));
+    ck_assert_str_eq("slurm", wu_pls_base_component_name(job));
+    ck_assert_str_eq("srun", job->argv[0]); /* launch failures name srun */
+    wait_done();
+    for (uint32_t r = 0; r < 2; r++) {
+        char want[256];
+        snprintf(want, sizeof want,
+                 "node=%s\nv=a 'b' $c \"d\" p=/opt/it's here/bin l=/opt/it's here/%s\n",
+                 0 == r ? "n1" : "n2", lib);
+        ck_assert_str_eq(want, seen.out[r]);
+        ck_assert(WIFEXITED(job->procs[r].wait_status));
+        ck_assert_int_eq(0, WEXITSTATUS(job->procs[r].wait_status));
+    }
+    wu_pls_job_free(job);
+    wu_wait_destroy(&seen.done);
+    memset(&seen, 0, sizeof seen);
+    wu_wait_init(&seen.done);
+    job = wu_pls_job_new("t", 1, (char *[]){"sleep", "30", NULL}, pt);
+    ck_assert_ptr_nonnull(job);
+    job->cb = (wu_pls_callbacks_t){.exited = on_exited, .done = on_done};
+    job->procs[0].host = strdup("n2");
+    ck_assert_int_eq(WU_SUCCESS, wu_pls_launch_job(job));
+    ck_assert_int_eq(WU_SUCCESS, wu_pls_terminate_daemons(job, 1));
+    wait_done();
+    ck_assert(WIFSIGNALED(job->procs[0].wait_status));
+    ck_assert(gone(job->procs[0].pid));
+    wu_pls_job_free(job);
+}
+END_TEST
+
 static Suite *pls_fork_suite(void)
 {
     Suite *s = suite_create("pls_fork");
@@ -659,6 +790,12 @@ static Suite *pls_fork_suite(void)
     tcase_add_test(tc, rsh_remote_procs);
     tcase_add_test(tc, rsh_terminate);
     tcase_add_test(tc, rsh_bad_jobs);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("slurm");
+    tcase_add_checked_fixture(tc, setup_slurm, teardown_slurm);
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, slurm_allocation);
+    tcase_add_test(tc, slurm_remote_procs);
     suite_add_tcase(s, tc);
     return s;
 }
