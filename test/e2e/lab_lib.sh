@@ -66,7 +66,7 @@ lab_left() {
     sleep 0.3
     left=
     for p in $(env -u LD_PRELOAD pgrep -f "$1"); do
-        if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qxF "TMPDIR=$e2e_tmp/t"; then
+        if { tr '\0' '\n' <"/proc/$p/environ"; } 2>/dev/null | grep -qxF "TMPDIR=$e2e_tmp/t"; then
             left="$left $p"
         fi
     done

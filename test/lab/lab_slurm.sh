@@ -32,7 +32,7 @@ slurm_conf() {
         echo "PlugStackConfig=$dir/slurm/plugstack.conf"
         echo "TmpFS=/run/slurm-tmp" # each node's own (the shared /tmp would clash)
         echo "ProctrackType=proctrack/linuxproc"
-        echo "TaskPlugin=task/none"
+        echo "TaskPlugin=task/affinity"
         echo "SelectType=select/cons_tres"
         echo "SelectTypeParameters=CR_Core"
         echo "MpiDefault=none"
@@ -52,7 +52,8 @@ slurm_conf() {
             echo "NodeName=node$i NodeAddr=$(node_addr "node$i") CPUs=$cpus State=UNKNOWN"
             i=$((i + 1))
         done
-        echo "PartitionName=lab Nodes=node[1-$nodes] Default=YES MaxTime=INFINITE State=UP"
+        # whole nodes, as most clusters allocate them (salloc -N 3 gets every CPU)
+        echo "PartitionName=lab Nodes=node[1-$nodes] Default=YES MaxTime=INFINITE State=UP OverSubscribe=EXCLUSIVE"
     } >"$dir/slurm/slurm.conf"
 }
 
