@@ -77,6 +77,24 @@ static int slurm_allocation(wu_pls_node_t **nodes, uint32_t *n, char **why)
         (void)wu_asprintf(why, "%s=\"%s\": %s", lname, list, NULL != inner ? inner : "unreadable");
     }
     free(inner);
+    inner = NULL;
+    if (WU_SUCCESS == rc && nn != nc && 0 == strcmp(cname, "SLURM_TASKS_PER_NODE")) {
+        /* inside a job step (srun wrun ...) SLURM_TASKS_PER_NODE is the step's: the job's CPUs
+         * are what there is on each of the job's nodes */
+        const char *cpus = getenv("SLURM_JOB_CPUS_PER_NODE");
+        uint32_t *cslots = NULL;
+        size_t ncpus = 0;
+        if (NULL != cpus &&
+            WU_SUCCESS == wu_hostlist_counts(cpus, MAX_NODES, MAX_SLOTS, &cslots, &ncpus, &inner) &&
+            ncpus == nn) {
+            free(slots);
+            slots = cslots;
+            nc = ncpus;
+        } else {
+            free(cslots);
+        }
+        free(inner);
+    }
     if (WU_SUCCESS == rc && nn != nc) {
         (void)wu_asprintf(why, "%s names %zu nodes but %s=\"%s\" gives %zu slot counts", lname, nn,
                           cname, counts, nc);

@@ -695,12 +695,20 @@ START_TEST(slurm_allocation)
     ck_assert_uint_eq(2, nodes[0].slots);
     ck_assert_uint_eq(2, nodes[1].slots);
     wu_pls_nodes_free(nodes, n);
+    /* inside a step the tasks are the step's: the job's CPUs count */
+    setenv("SLURM_TASKS_PER_NODE", "1", 1);
+    ck_assert_int_eq(WU_SUCCESS, wu_pls_base_allocation(&nodes, &n, &why));
+    ck_assert_uint_eq(2, n);
+    ck_assert_uint_eq(4, nodes[1].slots);
+    wu_pls_nodes_free(nodes, n);
     /* a count per node is needed */
+    setenv("SLURM_JOB_CPUS_PER_NODE", "4", 1);
     setenv("SLURM_TASKS_PER_NODE", "2", 1);
     ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_pls_base_allocation(&nodes, &n, &why));
     ck_assert_ptr_null(nodes);
     ck_assert_ptr_nonnull(strstr(why, "names 2 nodes but SLURM_TASKS_PER_NODE=\"2\" gives 1"));
     free(why);
+    setenv("SLURM_JOB_CPUS_PER_NODE", "4(x2)", 1);
     setenv("SLURM_TASKS_PER_NODE", "2(x", 1);
     ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_pls_base_allocation(&nodes, &n, &why));
     ck_assert_ptr_nonnull(strstr(why, "SLURM_TASKS_PER_NODE=\"2(x\": "));
