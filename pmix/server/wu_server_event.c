@@ -5,9 +5,10 @@
  *
  * A client's event goes to every other connected client the range covers. Ranges that may
  * reach beyond this node (namespace, session, global, custom, RM, undefined) also go to the
- * host's notify_event upcall, whose status answers the request; a host without that upcall
- * cannot take them: they are PMIX_ERR_NOT_SUPPORTED and go nowhere, and only PMIX_RANGE_LOCAL
- * is served. A host that relays an event to other nodes must not hand it back to the server it
+ * host's notify_event upcall, whose status answers the request. A host without that upcall
+ * (Slurm's) cannot take them beyond this node: the clients of this node the range covers get
+ * them, as with OpenPMIx, and the request is answered PMIX_ERR_NOT_SUPPORTED (the Standard's
+ * answer when the host does not take notifications; OpenPMIx answers PMIX_SUCCESS). A host that relays an event to other nodes must not hand it back to the server it
  * came from, whose clients have it already. Every event passed to the clients is then kept
  * (wu_server_evcache.c): cached when it is an environment event, held for the clients it is
  * for that have not connected yet when it is job-specific. */
@@ -119,11 +120,11 @@ int wu_srv_cmd_notify(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
         rc = PMIX_ERR_BAD_PARAM;
         goto out;
     }
+    dispatch(status, &source, range, info, ninfo, &peer->proc);
     if (PMIX_RANGE_LOCAL != range && NULL == wu_srv.host.notify_event) {
         rc = PMIX_ERR_NOT_SUPPORTED; /* only the host could take it beyond this node */
         goto out;
     }
-    dispatch(status, &source, range, info, ninfo, &peer->proc);
     if (PMIX_RANGE_LOCAL == range) {
         wu_srv_reply(peer->conn, tag, PMIX_SUCCESS, NULL);
         rc = PMIX_SUCCESS;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* check_event_server.c -- events between real clients (event_prog) and the server hosted by
  * this process (the fixture of test/unit/server/srv_test.c, whose host has no notify_event
- * upcall): a client's node-local event reaches the other client and wider ranges are
- * PMIX_ERR_NOT_SUPPORTED, the host's PMIx_Notify_event reaches the clients and the server
+ * upcall): a client's events reach the other client, and those of ranges wider than the node
+ * are answered PMIX_ERR_NOT_SUPPORTED (they can go no further), the host's PMIx_Notify_event reaches the clients and the server
  * process's own handlers, a client whose server drops it hears PMIX_ERR_LOST_CONNECTION and
  * one sent garbage PMIX_ERR_COMM_FAILURE; environment events are cached (a ring of
  * server_event_cache_size) for handlers registered later, job-specific ones held for clients
@@ -87,7 +87,8 @@ static void await_ready(int n)
     }
 }
 
-/* Without the host's notify_event upcall only the node-local range reaches the other client. */
+/* Without the host's notify_event upcall every range the other client is in reaches it, and
+ * the ranges beyond the node are answered PMIX_ERR_NOT_SUPPORTED. */
 START_TEST(namespace_event_reaches_peer)
 {
     pid_t a = spawn_client(0, "ns"), b = spawn_client(1, "ns");
