@@ -9,8 +9,11 @@
  * PMIX_LOCAL_SIZE and PMIX_LOCALLDR, and the job's PMIX_NODE_LIST, PMIX_NUM_NODES,
  * PMIX_MAX_PROCS and PMIX_LOCALLDR. From the two maps these are derived here: node i of the map
  * has PMIX_NODEID i, a process's local and node rank are its position in its node's list (one
- * job per registration). What the host gave itself is never replaced: derived keys are only
- * added where the host's own arrays and job-level data lack them. */
+ * job per registration), and a job-level PMIX_NODE_SIZE (Slurm's) is this node's. What the
+ * host gave itself is kept (derived keys are only added where the host's own arrays and
+ * job-level data lack them), with two corrections: a process's PMIX_NODEID that the maps contradict is the maps'
+ * (Slurm 22.05 gives every rank its own node's id), and a PMIX_LOCALLDR given as a uint32
+ * (Slurm) is a rank, as OpenPMIx answers it. */
 #include "opal/util/wu_argv.h"
 #include "pmix/common/wu_regex.h"
 #include "pmix/common/wu_value.h"
@@ -62,6 +65,9 @@ typedef struct {
     size_t *nranks;
     size_t n;
     int local; /* the index of this server's node, or -1 */
+    /* the host's job-level PMIX_NODE_SIZE (Slurm's), which is this node's */
+    bool has_node_size;
+    uint32_t node_size;
 } maps_t;
 
 static void maps_free(maps_t *m)
@@ -173,6 +179,31 @@ static void add_missing(grow_t *g, const pmix_info_t *have, size_t n, const char
     }
 }
 
+/* key in g (n items from first) as a uint32 val, whatever the host gave: where the maps say
+ * otherwise, the maps are right (Slurm 22.05 gives every rank the PMIX_NODEID of the node that
+ * registers the job, the others' included). */
+static void set_u32(grow_t *g, size_t first, const char *key, uint32_t val, pmix_status_t *rc)
+{
+    pmix_info_t *i = (pmix_info_t *)wu_info_find(g->a + first, g->n - first, key);
+    if (NULL == i) {
+        add_missing(g, NULL, 0, key, &val, PMIX_UINT32, rc);
+    } else if (PMIX_UINT32 != i->value.type || val != i->value.data.uint32) {
+        PMIX_VALUE_DESTRUCT(&i->value);
+        PMIx_Value_load(&i->value, &val, PMIX_UINT32);
+    }
+}
+
+/* A PMIX_LOCALLDR the host gave as a plain integer (Slurm: uint32) becomes a rank, the type
+ * OpenPMIx answers it with. */
+static void ldr_as_rank(pmix_info_t *a, size_t n)
+{
+    pmix_info_t *i = (pmix_info_t *)wu_info_find(a, n, PMIX_LOCALLDR);
+    if (NULL != i && PMIX_UINT32 == i->value.type) {
+        i->value.type = PMIX_PROC_RANK;
+        i->value.data.rank = i->value.data.uint32;
+    }
+}
+
 /* inner (moved, emptied) as the PMIX_DATA_ARRAY of PMIX_INFO key of g. */
 static void add_array(grow_t *g, const char *key, grow_t *inner, pmix_status_t *rc)
 {
@@ -207,7 +238,7 @@ static void derive_proc(grow_t *g, const where_t *w, pmix_status_t *rc)
         add_missing(g, NULL, 0, PMIX_RANK, &w->rank, PMIX_PROC_RANK, rc);
     }
     add_missing(g, g->a, g->n, PMIX_HOSTNAME, w->m->nodes[w->node], PMIX_STRING, rc);
-    add_missing(g, g->a, g->n, PMIX_NODEID, &id, PMIX_UINT32, rc);
+    set_u32(g, 0, PMIX_NODEID, id, rc);
     add_missing(g, g->a, g->n, PMIX_LOCAL_RANK, &pos, PMIX_UINT16, rc);
     add_missing(g, g->a, g->n, PMIX_NODE_RANK, &pos, PMIX_UINT16, rc);
 }
@@ -228,6 +259,10 @@ static void derive_peers(grow_t *g, const pmix_info_t *have, size_t n, const map
 static void derive_node(grow_t *g, const where_t *w, pmix_status_t *rc)
 {
     uint32_t id = (uint32_t)w->node;
+    ldr_as_rank(g->a, g->n);
+    if (w->m->has_node_size && (int)w->node == w->m->local) {
+        add_missing(g, g->a, g->n, PMIX_NODE_SIZE, &w->m->node_size, PMIX_UINT32, rc);
+    }
     add_missing(g, g->a, g->n, PMIX_HOSTNAME, w->m->nodes[w->node], PMIX_STRING, rc);
     add_missing(g, g->a, g->n, PMIX_NODEID, &id, PMIX_UINT32, rc);
     derive_peers(g, g->a, g->n, w->m, w->node, rc);
@@ -291,7 +326,7 @@ static size_t array_node(const maps_t *m, const pmix_info_t *a, size_t n)
 }
 
 /* The registration (its items moved) into out, with what the maps give added. */
-static pmix_status_t derive_all(pmix_info_t *info, size_t ninfo, const maps_t *m, grow_t *out)
+static pmix_status_t derive_all(pmix_info_t *info, size_t ninfo, maps_t *m, grow_t *out)
 {
     size_t total = 0;
     bool *node_done = calloc(m->n + 1, sizeof *node_done), *rank_done;
@@ -311,6 +346,11 @@ static pmix_status_t derive_all(pmix_info_t *info, size_t ninfo, const maps_t *m
     }
     if (NULL != u && PMIX_UINT32 == u->value.type) {
         add_missing(out, info, ninfo, PMIX_MAX_PROCS, &u->value.data.uint32, PMIX_UINT32, &rc);
+    }
+    ldr_as_rank(info, ninfo);
+    if (NULL != (u = wu_info_find(info, ninfo, PMIX_NODE_SIZE)) && PMIX_UINT32 == u->value.type) {
+        m->has_node_size = true;
+        m->node_size = u->value.data.uint32;
     }
     if (m->local >= 0) { /* this node's peers, as job-level data too */
         derive_peers(out, info, ninfo, m, (size_t)m->local, &rc);
