@@ -5,6 +5,9 @@
 #                         cannot: not root, tools missing, no namespaces); down at exit
 #   lab_on NODE OUT CMD...  run CMD on NODE in the build tree with the test's TMPDIR (120 s at
 #                         most; sanitizer preload for programs not built here); e2e_rc its status
+#   lab_ours PATTERN       the pids of the test's processes on the lab's nodes (the nodes share
+#                         the process table) whose command line matches PATTERN (pgrep -f): their
+#                         environment has the test's TMPDIR, so no other job is counted or killed
 #   lab_left PATTERN WHAT  nothing of the test left on any node (processes whose command line
 #                         matches PATTERN and whose environment has the test's TMPDIR, files in
 #                         that TMPDIR); says what was, kills and removes it, fails
@@ -62,17 +65,20 @@ lab_on() {
     e2e_rc=$?
 }
 
-lab_left() {
-    sleep 0.3
-    left=
+lab_ours() {
     for p in $(env -u LD_PRELOAD pgrep -f "$1"); do
         if { tr '\0' '\n' <"/proc/$p/environ"; } 2>/dev/null | grep -qxF "TMPDIR=$e2e_tmp/t"; then
-            left="$left $p"
+            echo "$p"
         fi
     done
+}
+
+lab_left() {
+    sleep 0.3
+    left=$(lab_ours "$1" | tr '\n' ' ')
     files=$(find "$e2e_tmp/t" -mindepth 1 -not -name 'wu-rdv.*' 2>/dev/null | head -5)
     if [ -n "$left" ] || [ -n "$files" ]; then
-        echo "# left after $2: processes:$left; files: $files"
+        echo "# left after $2: processes: $left; files: $files"
         # shellcheck disable=SC2086
         [ -z "$left" ] || kill -9 $left 2>/dev/null
         rm -rf "${e2e_tmp:?}/t/"*

@@ -26,73 +26,26 @@
 # is cut mid-job: wrun ends within 12 s naming node2, and node2's daemon and ranks go away by
 # themselves. The lab is taken down at exit whatever happens.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-ntests=39
-e2e_plan $ntests
+lab_tests=39
+e2e_plan $lab_tests
 e2e_mktemp
-lab="$s/test/lab/lab.sh"
-name=wmn$$
-WU_LAB_DIR=$e2e_tmp/lab
-export WU_LAB_DIR
-
-mn_skip() {
-    i=0
-    while [ "$i" -lt "$ntests" ]; do
-        e2e_skip "$1"
-        i=$((i + 1))
-    done
-    e2e_exit
-}
-[ "$(id -u)" -eq 0 ] || mn_skip "needs root (network, UTS and mount namespaces)"
-for c in unshare nsenter ip ssh /usr/sbin/sshd; do
-    command -v "$c" >/dev/null 2>&1 || mn_skip "$c is missing (contrib/deps.sh --test installs it)"
-done
-[ -x "$b/wired" ] || mn_skip "wired is not built in $b"
-unshare --net --uts --mount true 2>/dev/null || mn_skip "cannot make namespaces here"
-
-# programs not built here (Open MPI's, OpenPMIx-built) need the sanitizer runtimes our library
-# needs loaded first in a sanitizer build; wrun passes LD_PRELOAD and ASAN_OPTIONS on to wired
-lib="$b/.libs/libpmix.so.2"
-cc=${CC:-cc}
-. "$s/test/abi/lib.sh"
-# (set for the wrun commands only: sshd and the lab's tools run without them)
-pre="env"
-if [ -n "$wu_abi_preload" ]; then
-    pre="env LD_PRELOAD=$wu_abi_preload ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-fi
-
-lab_made=0
-mn_down() {
-    [ "$lab_made" -eq 1 ] || return 0
-    lab_made=0
-    timeout 60 "$lab" down "$name" >"$e2e_tmp/down.out" 2>&1
-}
-trap 'mn_down; e2e_cleanup' EXIT
-lab_made=1
+. "$s/test/e2e/lab_lib.sh"
 # 4 nodes: node4 only for the launch tree's chain (the other checks use node1-node3)
-if ! timeout 90 "$lab" up 4 "$name" >"$e2e_tmp/up.out" 2>&1; then
-    e2e_diag "$e2e_tmp/up.out"
-    mn_skip "the lab did not come up"
-fi
+lab_start wmn$$ 4
+# programs not built here (Open MPI's, OpenPMIx-built) need the sanitizer runtimes our library
+# needs loaded first in a sanitizer build (set for the wrun commands only: sshd and the lab's
+# tools run without them); wrun passes LD_PRELOAD and ASAN_OPTIONS on to wired
+pre=$lab_env
 
-# on1 OUT CMD...: run CMD on node1 in the build tree with the test's TMPDIR, 90 s at most;
-# e2e_rc is its exit status
+# on1 OUT CMD...: run CMD on node1 in the build tree with the test's TMPDIR; e2e_rc is its exit
+# status
 on1() {
-    out=$1
-    shift
-    # shellcheck disable=SC2086 # $pre is words
-    (cd "$b" && TMPDIR="$e2e_tmp/t" timeout 90 "$lab" on node1 $pre "$@") >"$out" 2>&1
-    e2e_rc=$?
+    lab_on node1 "$@"
 }
 
-# ours PATTERN: the pids matching PATTERN (pgrep -f) that belong to this test: their
-# environment has its TMPDIR (wrun passes it to wired, wired to the ranks), so other jobs on this
-# machine (another test's lab) are never counted nor killed
+# ours PATTERN: the pids of this test's processes matching PATTERN (lab_ours)
 ours() {
-    for p in $(env -u LD_PRELOAD pgrep -f "$1"); do
-        if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qxF "TMPDIR=$e2e_tmp/t"; then
-            echo "$p"
-        fi
-    done
+    lab_ours "$1"
 }
 # nours PATTERN: how many
 nours() {
@@ -101,17 +54,7 @@ nours() {
 # leftovers WHAT: nothing of the job on any node (the nodes share the process table and the
 # file system): no wired, no rank of the test's programs, nothing in the test's TMPDIR
 leftovers() {
-    sleep 0.3
-    left=$(ours '^[^ ]*(wired --node|e2e_exchange|e2e_nodes|e2e_fail|e2e_jobctl|mpi_shapes)|^sleep 3141|^ssh .*wired' | tr '\n' ' ')
-    files=$(find "$e2e_tmp/t" -mindepth 1 2>/dev/null | head -5)
-    if [ -n "$left" ] || [ -n "$files" ]; then
-        echo "# left after $1: processes: $left; files: $files"
-        # shellcheck disable=SC2086
-        [ -z "$left" ] || kill -9 $left 2>/dev/null
-        rm -rf "${e2e_tmp:?}/t/"*
-        return 1
-    fi
-    return 0
+    lab_left '^[^ ]*(wired --node|e2e_exchange|e2e_nodes|e2e_fail|e2e_jobctl|mpi_shapes)|^sleep 3141|^ssh .*wired' "$1"
 }
 
 # The nodes and ranks of the helpers below: 2 ranks on each node (the chain checks use 4 nodes)
@@ -584,5 +527,5 @@ if leftovers "the cut link"; then
 else
     e2e_not_ok "leftovers after the cut link"
 fi
-mn_down
+lab_stop
 e2e_exit
