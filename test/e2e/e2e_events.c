@@ -13,7 +13,12 @@
  *            level): only events aimed at no process.
  *   cache    rank 0 notifies two environment events before anyone registers for them; after a
  *            fence both ranks register a handler and get them (after the registration's
- *            callback), then a third one as it comes, each once. */
+ *            callback), then a third one as it comes, each once.
+ *   nodes    under a host that cannot carry events between nodes (Slurm's mpi/pmix has no
+ *            notify_event upcall): every rank registers a handler, then the first rank of each
+ *            node notifies a namespace event. Each rank gets the one of its own node's first
+ *            rank and no other; the notifier is told PMIX_ERR_NOT_SUPPORTED (the event went no
+ *            further than its node) and prints "events rank R: notify NOT_SUPPORTED". */
 #include "e2e_util.h"
 
 #include <pthread.h>
@@ -200,6 +205,31 @@ static void cache(void)
     e2e_fence(NULL, 0, "fence before finalize");
 }
 
+static void nodes(void)
+{
+    char *peers = e2e_get_str(e2e_me.nspace, PMIX_RANK_WILDCARD, PMIX_LOCAL_PEERS), text[32];
+    unsigned long first = strtoul(peers, NULL, 10);
+    pmix_info_t info;
+    pmix_status_t rc;
+    free(peers);
+    e2e_step("register");
+    reg(H_ALL, EV_A, NULL, NULL, PMIX_UNDEF, false);
+    e2e_fence(NULL, 0, "fence after registering");
+    snprintf(text, sizeof text, "ns-%lu", first);
+    if (e2e_me.rank == first) {
+        e2e_step("notify");
+        PMIX_INFO_LOAD(&info, PMIX_EVENT_TEXT_MESSAGE, text, PMIX_STRING);
+        rc = PMIx_Notify_event(EV_A, NULL, PMIX_RANGE_NAMESPACE, &info, 1, NULL, NULL);
+        PMIX_INFO_DESTRUCT(&info);
+        printf("events rank %u: notify %s\n", e2e_me.rank,
+               rc == PMIX_ERR_NOT_SUPPORTED ? "NOT_SUPPORTED" : PMIx_Error_string(rc));
+    }
+    e2e_step("check");
+    expect(H_ALL, text, text);
+    e2e_fence(NULL, 0, "fence before finalize");
+    expect(H_ALL, text, text); /* nothing came from another node meanwhile */
+}
+
 int main(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "";
@@ -209,6 +239,8 @@ int main(int argc, char **argv)
         targets();
     } else if (strcmp(what, "cache") == 0) {
         cache();
+    } else if (strcmp(what, "nodes") == 0) {
+        nodes();
     } else {
         e2e_fail("unknown scenario '%s'", what);
     }

@@ -6,7 +6,8 @@
 # slurmstepd (the PMIx server), the tasks and Open MPI all load ours. Checked: srun -N 3; every
 # slurmstepd maps our library; `srun -N 3 --mpi=pmix -n 6` of an Open MPI ring/collectives
 # program; of a PMIx client exchanging data with a collecting fence, with a fence that does not
-# collect, and by direct modex; Resolve_peers/Resolve_nodes across the nodes; Open MPI's mpirun
+# collect, and by direct modex; Resolve_peers/Resolve_nodes across the nodes; every task's view
+# of the job and a namespace event, each as with OpenPMIx's library; Open MPI's mpirun
 # over ssh on all three nodes; nothing of the jobs left on any node. wrun inside allocations:
 # `salloc -N 3 wrun -np 6` of Open MPI's program, placement by node and the allocation's slots
 # (with ssh disabled, so wired can only come through srun), -H among the allocation's nodes, an
@@ -15,7 +16,7 @@
 # (slurmstepd would need the sanitizer runtime) and where Slurm, munge or Open MPI are missing
 # (contrib/deps.sh --test installs them).
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-lab_tests=14
+lab_tests=16
 e2e_plan $lab_tests
 e2e_mktemp
 . "$s/test/e2e/lab_lib.sh"
@@ -31,8 +32,10 @@ for p in mpi_shapes; do
     mpicc -o "$e2e_tmp/$p" "$s/test/e2e/$p.c" 2>"$e2e_tmp/cc.err" ||
         lab_skip_all "mpicc could not build $p.c"
 done
-e2e_openpmix_build "$e2e_tmp/mapinfo" "$s/test/e2e/e2e_mapinfo.c" ||
-    lab_skip_all "e2e_mapinfo.c needs OpenPMIx's headers (libpmix-dev)"
+for p in mapinfo events; do
+    e2e_openpmix_build "$e2e_tmp/$p" "$s/test/e2e/e2e_$p.c" ||
+        lab_skip_all "e2e_$p.c needs OpenPMIx's headers (libpmix-dev)"
+done
 WU_LAB_SLURM=1 WU_LAB_PMIX_LIB=$(readlink -f "$lib")
 export WU_LAB_SLURM WU_LAB_PMIX_LIB
 lab_start wsl$$ 3
@@ -46,16 +49,20 @@ else
     e2e_diag "$e2e_tmp/out"
 fi
 
-# 2: the PMIx server of each step is ours (the file bound over OpenPMIx's has our inode)
+# 2: the PMIx server of each step is ours (the file bound over OpenPMIx's has our inode), and
+# its socket is in the directory Slurm gives it (PMIX_SERVER_TMPDIR: SlurmdSpoolDir/pmix.JOB.STEP)
 ino=$(stat -L -c %i "$WU_LAB_PMIX_LIB")
 # shellcheck disable=SC2016 # expanded by the task's shell
 lab_on node1 "$e2e_tmp/out" srun -N 3 -n 3 --mpi=pmix sh -c \
-    'awk "/libpmix/ { print \$5 }" /proc/$PPID/maps | sort -u'
-if [ "$e2e_rc" -eq 0 ] && [ "$(sort -u "$e2e_tmp/out")" = "$ino" ] &&
-    [ "$(wc -l <"$e2e_tmp/out")" -eq 3 ]; then
-    e2e_ok "slurmstepd maps our libpmix.so.2 on every node"
+    'awk "/libpmix/ { print \$5 }" /proc/$PPID/maps | sort -u
+     ls -d /run/slurm-spool/pmix.$SLURM_JOB_ID.$SLURM_STEP_ID/wu-ptl.*/sock >/dev/null &&
+     echo socket-in-slurm-dir'
+if [ "$e2e_rc" -eq 0 ] && [ "$(grep '^[0-9]*$' "$e2e_tmp/out" | sort -u)" = "$ino" ] &&
+    [ "$(grep -c '^[0-9]*$' "$e2e_tmp/out")" -eq 3 ] &&
+    [ "$(grep -c '^socket-in-slurm-dir$' "$e2e_tmp/out")" -eq 3 ]; then
+    e2e_ok "slurmstepd maps our libpmix.so.2 on every node; its socket is in Slurm's directory"
 else
-    e2e_not_ok "slurmstepd's libpmix is not ours everywhere (want inode $ino, exit $e2e_rc)"
+    e2e_not_ok "slurmstepd's libpmix is not ours everywhere, or its socket is elsewhere (want inode $ino, exit $e2e_rc)"
     e2e_diag "$e2e_tmp/out"
 fi
 
@@ -93,7 +100,64 @@ else
     e2e_diag "$e2e_tmp/out"
 fi
 
-# 8: Open MPI's own mpirun (over ssh, orted on each node) on our library
+# 8-9: OpenPMIx's library (unbound from every node for a while), then ours: each task's view
+# of the job (e2e_mapinfo), and a namespace event (e2e_events nodes: Slurm has no notify_event
+# upcall, so it reaches the tasks of the notifier's node only, and the notifier is answered
+# NOT_SUPPORTED). With OpenPMIx the event also reaches slurmstepd's own event handler, which
+# kills the step: its run is shown, not required.
+target=$(readlink -f /usr/lib/x86_64-linux-gnu/pmix2/lib/libpmix.so)
+# view OUT: the sorted lines of e2e_mapinfo's output, without the library's version and with
+# Slurm's namespaces (slurm.pmix.JOB.STEP) and job ids (JOB.STEP) made alike
+view() {
+    grep -v '^#' "$1" | sed -e 's/slurm\.pmix\.[0-9]*\.[0-9]*/NSPACE/g' \
+        -e 's/\(pmix\.jobid: string\) [0-9]*\.[0-9]*$/\1 JOB.STEP/' | LC_ALL=C sort
+}
+sysenv="env -u LD_LIBRARY_PATH -u PMIX_MCA_mca_base_component_path"
+for lib in openpmix wireup; do
+    for n in node1 node2 node3; do
+        if [ $lib = openpmix ]; then
+            # lazily: slurmd keeps the plugin's library mapped (new steps load the file below)
+            lab_on $n "$e2e_tmp/mnt.out" umount -l "$target"
+        else
+            lab_on $n "$e2e_tmp/mnt.out" mount --bind "$WU_LAB_PMIX_LIB" "$target"
+        fi
+        [ "$e2e_rc" -eq 0 ] || e2e_diag "$e2e_tmp/mnt.out"
+    done
+    # the tasks load the library of the system's path, bound or not (no build tree's first,
+    # and no component path of ours, which OpenPMIx would read)
+    lab_on node1 "$e2e_tmp/map.$lib" $sysenv srun -N 3 --ntasks-per-node=2 --mpi=pmix \
+        "$e2e_tmp/mapinfo"
+    echo "exit $e2e_rc" >>"$e2e_tmp/map.$lib"
+    lab_on node1 "$e2e_tmp/ev.$lib" $sysenv srun -N 3 --ntasks-per-node=2 --mpi=pmix \
+        "$e2e_tmp/events" nodes
+    echo "exit $e2e_rc" >>"$e2e_tmp/ev.$lib"
+done
+view "$e2e_tmp/map.openpmix" >"$e2e_tmp/view.openpmix"
+view "$e2e_tmp/map.wireup" >"$e2e_tmp/view.wireup"
+# every answer OpenPMIx gives, ours gives alike; where OpenPMIx has none (another node's ranks'
+# local rank, node rank and node id), ours answers from the maps: rank r is on node r/2
+grep -v ': NOT_FOUND$' "$e2e_tmp/view.openpmix" | LC_ALL=C comm -23 - "$e2e_tmp/view.wireup" \
+    >"$e2e_tmp/view.missing"
+known=$(grep -vc ': NOT_FOUND$' "$e2e_tmp/view.openpmix")
+ids=$(grep -c ' rank\([01] pmix.nodeid: uint32 0\|[23] pmix.nodeid: uint32 1\|[45] pmix.nodeid: uint32 2\)$' \
+    "$e2e_tmp/view.wireup")
+if grep -q "^exit 0$" "$e2e_tmp/map.wireup" && [ "$known" -gt 250 ] &&
+    [ ! -s "$e2e_tmp/view.missing" ] && [ "$ids" -eq 36 ]; then
+    e2e_ok "srun --mpi=pmix: each task sees the job as with OpenPMIx's library ($known answers), and every rank's node id"
+else
+    e2e_not_ok "srun --mpi=pmix: the tasks' view of the job differs from OpenPMIx's ($known answers, $ids of 36 node ids right; missing or different:)"
+    e2e_diag "$e2e_tmp/view.missing"
+fi
+ok_w=$(e2e_count_lines "$e2e_tmp/ev.wireup" "^events rank [0-5]: ok$")
+ns_w=$(grep -c "^events rank [024]: notify NOT_SUPPORTED$" "$e2e_tmp/ev.wireup")
+if [ "$ok_w" -eq 6 ] && [ "$ns_w" -eq 3 ] && grep -q "^exit 0$" "$e2e_tmp/ev.wireup"; then
+    e2e_ok "srun --mpi=pmix: a namespace event reaches its node's tasks (OpenPMIx: $(tail -1 "$e2e_tmp/ev.openpmix"))"
+else
+    e2e_not_ok "srun --mpi=pmix namespace event: $ok_w of 6 ok, $ns_w of 3 told NOT_SUPPORTED"
+    e2e_diag "$e2e_tmp/ev.wireup"
+fi
+
+# 10: Open MPI's own mpirun (over ssh, orted on each node) on our library
 lab_on node1 "$e2e_tmp/out" mpirun --allow-run-as-root --host node1:2,node2:2,node3:2 -np 6 \
     "$e2e_tmp/mpi_shapes"
 if [ "$e2e_rc" -eq 0 ] &&
@@ -104,7 +168,7 @@ else
     e2e_diag "$e2e_tmp/out"
 fi
 
-# 9-13: wrun inside allocations. ssh is disabled (the remote agent is false): wired can only
+# 11-15: wrun inside allocations. ssh is disabled (the remote agent is false): wired can only
 # be started through srun, by pls/slurm.
 nossh="env PMIX_MCA_pls_rsh_agent=false"
 lab_on node1 "$e2e_tmp/out" salloc -N 3 $nossh ./wrun -np 6 --map-by node "$e2e_tmp/mpi_shapes"
@@ -116,7 +180,7 @@ else
     e2e_diag "$e2e_tmp/out"
 fi
 
-# 10: the allocation's nodes and slots: by node, rank r on node (r mod 3)+1; without -np one
+# 12: the allocation's nodes and slots: by node, rank r on node (r mod 3)+1; without -np one
 # rank per slot (4 CPUs a node, whole nodes); -H picks among the nodes; a node outside it, or
 # more ranks than the tasks asked for, is refused with a message that says so
 lab_on node1 "$e2e_tmp/out" salloc -N 3 $nossh ./wrun -np 6 --map-by node --tag-output hostname
@@ -140,7 +204,7 @@ else
     for f in out out2 out3 out4 out5; do e2e_diag "$e2e_tmp/$f"; done
 fi
 
-# 11: an sbatch script running wrun (sbatch --wait: its exit is the script's)
+# 13: an sbatch script running wrun (sbatch --wait: its exit is the script's)
 printf '#!/bin/sh\n%s ./wrun -np 6 --map-by node %s\n' "$nossh" "$e2e_tmp/mpi_shapes" \
     >"$e2e_tmp/job.sh"
 chmod +x "$e2e_tmp/job.sh"
@@ -154,16 +218,10 @@ else
     e2e_diag "$e2e_tmp/job.out"
 fi
 
-# 12-13: scancel while wrun runs a job on every node, from salloc and from sbatch
+# 14-15: scancel while wrun runs a job on every node, from salloc and from sbatch
 # running: the number of `sleep 3141` processes of this test on the lab's nodes
 running() {
-    n_run=0
-    for p in $(env -u LD_PRELOAD pgrep -f "^sleep 3141"); do
-        if { tr '\0' '\n' <"/proc/$p/environ"; } 2>/dev/null | grep -qxF "TMPDIR=$e2e_tmp/t"; then
-            n_run=$((n_run + 1))
-        fi
-    done
-    echo $n_run
+    lab_ours "^sleep 3141" | wc -l
 }
 # cancel_test HOW: start the job, wait for its 6 ranks, scancel it, wait until Slurm ended it
 cancel_test() {
@@ -208,8 +266,8 @@ cancel_test() {
 cancel_test salloc
 cancel_test sbatch
 
-# 14
-if lab_left "mpi_shapes|e2e_exchange|mapinfo|orted" "the jobs"; then
+# 16
+if lab_left "mpi_shapes|e2e_exchange|mapinfo|events|orted" "the jobs"; then
     e2e_ok "no task, orted or file of the jobs is left on any node"
 else
     e2e_not_ok "the jobs left processes or files behind"
