@@ -10,10 +10,11 @@ e2e_plan 11
 e2e_mktemp
 chatty="$e2e/e2e_chatty"
 readers=
-# how long a signal may take to end wrun: 2 s, or 5 s in a sanitizer build, whose slower
-# processes on a loaded CI machine once took longer (the point is an end, not a hang)
+# how long a signal may take to end wrun: 2 s, or 10 s in a sanitizer build, whose slower
+# processes on a loaded CI machine (make -j2 check) have taken more than 5 s to end a log
+# flood (the point is an end, not a hang)
 quit=20
-e2e_sanitized && quit=50
+e2e_sanitized && quit=100
 
 iof_cleanup() {
     for p in $readers; do
