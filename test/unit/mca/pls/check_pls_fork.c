@@ -540,36 +540,32 @@ END_TEST
 
 static char agent_dir[] = "/tmp/wu_pls_rsh_XXXXXX";
 
-/* The agent: `AGENT HOST CMD` prints "host=HOST" and runs CMD with sh, as ssh would on HOST. */
-static void setup_rsh(void)
+/* Write the stand-in agent called name, running script, in a new agent_dir; path gets its path. */
+static void agent_write(const char *name, const char *script, char *path, size_t len)
 {
-    char path[64], var[96];
     FILE *f;
     ck_assert_ptr_nonnull(mkdtemp(agent_dir));
-    snprintf(path, sizeof path, "%s/agent", agent_dir);
+    snprintf(path, len, "%s/%s", agent_dir, name);
     ck_assert_ptr_nonnull(f = fopen(path, "w"));
-    fputs("#!/bin/sh\necho \"host=$1\"\nexec /bin/sh -c \"$2\"\n", f);
+    fputs(script, f);
     ck_assert_int_eq(0, fclose(f));
     ck_assert_int_eq(0, chmod(path, 0700));
-    snprintf(var, sizeof var, "%s", path);
-    setenv("PMIX_MCA_pls_rsh_agent", var, 1);
-    setup();
 }
 
-static void teardown_rsh(void)
+static void agent_remove(const char *name)
 {
     char path[64];
-    teardown();
-    unsetenv("PMIX_MCA_pls_rsh_agent");
-    snprintf(path, sizeof path, "%s/agent", agent_dir);
+    snprintf(path, sizeof path, "%s/%s", agent_dir, name);
     unlink(path);
     rmdir(agent_dir);
     strcpy(agent_dir, "/tmp/wu_pls_rsh_XXXXXX");
 }
 
-/* Each process runs on its host through the agent, with its remote environment (quoted for the
- * remote shell: spaces, quotes and $ arrive as they were) and --prefix's paths first. */
-START_TEST(rsh_remote_procs)
+/* Two processes on hosts[0] and hosts[1] through the component comp, whose command is prog and
+ * whose agent says "said=HOST" first: each runs on its host with its remote environment
+ * (spaces, quotes and $ arrive as they were) and --prefix's paths first. */
+static void remote_procs(const char *comp, const char *prog, const char *said,
+                         const char *const hosts[2])
 {
     char *argv[] = {"/bin/sh", "-c", "echo \"v=$WU_T_V p=${PATH%%:*} l=${LD_LIBRARY_PATH%%:*}\"",
                     NULL};
@@ -580,18 +576,19 @@ START_TEST(rsh_remote_procs)
         .started = on_started, .output = on_output, .exited = on_exited, .done = on_done};
     job->prefix = strdup("/opt/it's here");
     for (uint32_t i = 0; i < 2; i++) {
-        job->procs[i].host = strdup(0 == i ? "nodeA" : "nodeB");
+        job->procs[i].host = strdup(hosts[i]);
         ck_assert_int_eq(WU_SUCCESS,
                          wu_argv_append(&job->procs[i].remote_env, "WU_T_V=a 'b' $c \"d\""));
     }
     ck_assert_int_eq(WU_SUCCESS, wu_pls_launch_job(job));
-    ck_assert_str_eq("rsh", wu_pls_base_component_name(job));
+    ck_assert_str_eq(comp, wu_pls_base_component_name(job));
+    ck_assert_str_eq(prog, job->argv[0]); /* launch failures name the command */
     wait_done();
     for (uint32_t r = 0; r < 2; r++) {
         char want[256];
         snprintf(want, sizeof want,
-                 "host=%s\nv=a 'b' $c \"d\" p=/opt/it's here/bin l=/opt/it's here/%s\n",
-                 0 == r ? "nodeA" : "nodeB", lib);
+                 "%s=%s\nv=a 'b' $c \"d\" p=/opt/it's here/bin l=/opt/it's here/%s\n", said,
+                 hosts[r], lib);
         ck_assert_str_eq(want, seen.out[r]);
         ck_assert_int_eq(WU_PLS_PROC_EXITED, job->procs[r].state);
         ck_assert(WIFEXITED(job->procs[r].wait_status));
@@ -599,25 +596,57 @@ START_TEST(rsh_remote_procs)
     }
     wu_pls_job_free(job);
 }
-END_TEST
 
-/* Signals and termination reach the agents (and so what they started). */
-START_TEST(rsh_terminate)
+/* stop (terminate_job or terminate_daemons) of two processes on hosts reaches the commands
+ * that run them (and so what they started). */
+static void remote_terminate(const char *const hosts[2], int (*stop)(wu_pls_job_t *, double))
 {
     char *argv[] = {"sleep", "30", NULL};
     wu_pls_job_t *job = wu_pls_job_new("t", 2, argv, pt);
     ck_assert_ptr_nonnull(job);
     job->cb = (wu_pls_callbacks_t){.exited = on_exited, .done = on_done};
-    job->procs[0].host = strdup("nodeA");
-    job->procs[1].host = strdup("nodeB");
+    job->procs[0].host = strdup(hosts[0]);
+    job->procs[1].host = strdup(hosts[1]);
     ck_assert_int_eq(WU_SUCCESS, wu_pls_launch_job(job));
-    ck_assert_int_eq(WU_SUCCESS, wu_pls_terminate_job(job, 1));
+    ck_assert_int_eq(WU_SUCCESS, stop(job, 1));
     wait_done();
     for (uint32_t r = 0; r < 2; r++) {
         ck_assert(WIFSIGNALED(job->procs[r].wait_status));
         ck_assert(gone(job->procs[r].pid));
     }
     wu_pls_job_free(job);
+}
+
+static const char *const rsh_hosts[2] = {"nodeA", "nodeB"};
+static char rsh_agent[64];
+
+/* The agent: `AGENT HOST CMD` prints "host=HOST" and runs CMD with sh, as ssh would on HOST. */
+static void setup_rsh(void)
+{
+    agent_write("agent", "#!/bin/sh\necho \"host=$1\"\nexec /bin/sh -c \"$2\"\n", rsh_agent,
+                sizeof rsh_agent);
+    setenv("PMIX_MCA_pls_rsh_agent", rsh_agent, 1);
+    setup();
+}
+
+static void teardown_rsh(void)
+{
+    teardown();
+    unsetenv("PMIX_MCA_pls_rsh_agent");
+    agent_remove("agent");
+}
+
+/* Each process runs on its host through the agent (its command quoted for the remote shell). */
+START_TEST(rsh_remote_procs)
+{
+    remote_procs("rsh", rsh_agent, "host", rsh_hosts);
+}
+END_TEST
+
+/* Signals and termination reach the agents (and so what they started). */
+START_TEST(rsh_terminate)
+{
+    remote_terminate(rsh_hosts, wu_pls_terminate_job);
 }
 END_TEST
 
@@ -633,28 +662,25 @@ START_TEST(rsh_bad_jobs)
 }
 END_TEST
 
+static const char *const slurm_hosts[2] = {"n1", "n2"};
+
 /* Inside a stand-in allocation of n[1-2] (2 tasks each), with an srun that says which node it
  * was given ("node=NODE"), skips its options and runs the rest here. */
 static void setup_slurm(void)
 {
     char path[64], newpath[4200];
-    FILE *f;
-    ck_assert_ptr_nonnull(mkdtemp(agent_dir));
-    snprintf(path, sizeof path, "%s/srun", agent_dir);
-    ck_assert_ptr_nonnull(f = fopen(path, "w"));
-    fputs("#!/bin/sh\n"
-          "while [ $# -gt 0 ]; do\n"
-          "    case $1 in\n"
-          "    --nodelist=*) echo \"node=${1#--nodelist=}\" ;;\n"
-          "    --*) ;;\n"
-          "    *) break ;;\n"
-          "    esac\n"
-          "    shift\n"
-          "done\n"
-          "exec \"$@\"\n",
-          f);
-    ck_assert_int_eq(0, fclose(f));
-    ck_assert_int_eq(0, chmod(path, 0700));
+    agent_write("srun",
+                "#!/bin/sh\n"
+                "while [ $# -gt 0 ]; do\n"
+                "    case $1 in\n"
+                "    --nodelist=*) echo \"node=${1#--nodelist=}\" ;;\n"
+                "    --*) ;;\n"
+                "    *) break ;;\n"
+                "    esac\n"
+                "    shift\n"
+                "done\n"
+                "exec \"$@\"\n",
+                path, sizeof path);
     snprintf(newpath, sizeof newpath, "%s:%s", agent_dir, getenv("PATH"));
     setenv("PATH", newpath, 1);
     setenv("SLURM_JOB_ID", "7", 1);
@@ -667,7 +693,7 @@ static void setup_slurm(void)
 
 static void teardown_slurm(void)
 {
-    char path[64], *colon = strchr(getenv("PATH"), ':');
+    char *colon = strchr(getenv("PATH"), ':');
     teardown();
     first = "rsh";
     setenv("PATH", colon + 1, 1);
@@ -675,10 +701,7 @@ static void teardown_slurm(void)
     unsetenv("SLURM_JOB_NODELIST");
     unsetenv("SLURM_TASKS_PER_NODE");
     unsetenv("SLURM_JOB_CPUS_PER_NODE");
-    snprintf(path, sizeof path, "%s/srun", agent_dir);
-    unlink(path);
-    rmdir(agent_dir);
-    strcpy(agent_dir, "/tmp/wu_pls_rsh_XXXXXX");
+    agent_remove("srun");
 }
 
 /* The allocation's nodes and slots, and what is wrong with a broken one. */
@@ -722,51 +745,18 @@ START_TEST(slurm_allocation)
 }
 END_TEST
 
-/* Each process runs as a step on its node, with its remote environment and --prefix's paths
- * first, its arguments passed as they are (no shell between); stopping the daemons ends the
- * sruns. */
+/* Each process runs as a step on its node, its arguments passed as they are (no shell
+ * between). */
 START_TEST(slurm_remote_procs)
 {
-    char *argv[] = {"/bin/sh", "-c", "echo \"v=$WU_T_V p=${PATH%%:*} l=${LD_LIBRARY_PATH%%:*}\"",
-                    NULL};
-    wu_pls_job_t *job = wu_pls_job_new("t", 2, argv, pt);
-    const char *lib = strrchr(WU_LIBDIR, '/') + 1;
-    ck_assert_ptr_nonnull(job);
-    job->cb = (wu_pls_callbacks_t){
-        .started = on_started, .output = on_output, .exited = on_exited, .done = on_done};
-    job->prefix = strdup("/opt/it's here");
-    for (uint32_t i = 0; i < 2; i++) {
-        job->procs[i].host = strdup(0 == i ? "n1" : "n2");
-        ck_assert_int_eq(WU_SUCCESS,
-                         wu_argv_append(&job->procs[i].remote_env, "WU_T_V=a 'b' $c \"d\""));
-    }
-    ck_assert_int_eq(WU_SUCCESS, wu_pls_launch_job(job));
-    ck_assert_str_eq("slurm", wu_pls_base_component_name(job));
-    ck_assert_str_eq("srun", job->argv[0]); /* launch failures name srun */
-    wait_done();
-    for (uint32_t r = 0; r < 2; r++) {
-        char want[256];
-        snprintf(want, sizeof want,
-                 "node=%s\nv=a 'b' $c \"d\" p=/opt/it's here/bin l=/opt/it's here/%s\n",
-                 0 == r ? "n1" : "n2", lib);
-        ck_assert_str_eq(want, seen.out[r]);
-        ck_assert(WIFEXITED(job->procs[r].wait_status));
-        ck_assert_int_eq(0, WEXITSTATUS(job->procs[r].wait_status));
-    }
-    wu_pls_job_free(job);
-    wu_wait_destroy(&seen.done);
-    memset(&seen, 0, sizeof seen);
-    wu_wait_init(&seen.done);
-    job = wu_pls_job_new("t", 1, (char *[]){"sleep", "30", NULL}, pt);
-    ck_assert_ptr_nonnull(job);
-    job->cb = (wu_pls_callbacks_t){.exited = on_exited, .done = on_done};
-    job->procs[0].host = strdup("n2");
-    ck_assert_int_eq(WU_SUCCESS, wu_pls_launch_job(job));
-    ck_assert_int_eq(WU_SUCCESS, wu_pls_terminate_daemons(job, 1));
-    wait_done();
-    ck_assert(WIFSIGNALED(job->procs[0].wait_status));
-    ck_assert(gone(job->procs[0].pid));
-    wu_pls_job_free(job);
+    remote_procs("slurm", "srun", "node", slurm_hosts);
+}
+END_TEST
+
+/* Stopping the daemons ends their sruns. */
+START_TEST(slurm_terminate)
+{
+    remote_terminate(slurm_hosts, wu_pls_terminate_daemons);
 }
 END_TEST
 
@@ -804,6 +794,7 @@ static Suite *pls_fork_suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, slurm_allocation);
     tcase_add_test(tc, slurm_remote_procs);
+    tcase_add_test(tc, slurm_terminate);
     suite_add_tcase(s, tc);
     return s;
 }
