@@ -41,10 +41,24 @@ static const char *first_env(const char *a, const char *b, const char **name)
     return NULL != v && '\0' != *v ? v : NULL;
 }
 
+/* The count list val of variable var: *slots of *nc values. WU_SUCCESS; WU_ERR_BAD_PARAM with
+ * *why "VAR="VAL": what is wrong" (free()); WU_ERR_NOMEM. */
+static int counts_of(const char *var, const char *val, uint32_t **slots, size_t *nc, char **why)
+{
+    char *inner = NULL;
+    int rc = wu_hostlist_counts(val, MAX_NODES, MAX_SLOTS, slots, nc, &inner);
+    if (WU_SUCCESS != rc && WU_ERR_NOMEM != rc) {
+        (void)wu_asprintf(why, "%s=\"%s\": %s", var, val, NULL != inner ? inner : "unreadable");
+        rc = WU_ERR_BAD_PARAM;
+    }
+    free(inner);
+    return rc;
+}
+
 static int slurm_allocation(wu_pls_node_t **nodes, uint32_t *n, char **why)
 {
     const char *lname, *cname, *list = first_env("SLURM_JOB_NODELIST", "SLURM_NODELIST", &lname);
-    const char *counts;
+    const char *counts, *cpus = getenv("SLURM_JOB_CPUS_PER_NODE");
     char **names = NULL, *inner = NULL;
     uint32_t *slots = NULL;
     size_t nn = 0, nc = 0;
@@ -67,25 +81,20 @@ static int slurm_allocation(wu_pls_node_t **nodes, uint32_t *n, char **why)
         return WU_ERR_BAD_PARAM;
     }
     rc = wu_hostlist_expand(list, MAX_NODES, &names, &nn, &inner);
-    if (WU_SUCCESS == rc) {
-        rc = wu_hostlist_counts(counts, MAX_NODES, MAX_SLOTS, &slots, &nc, &inner);
-        if (WU_SUCCESS != rc && WU_ERR_NOMEM != rc) {
-            (void)wu_asprintf(why, "%s=\"%s\": %s", cname, counts,
-                              NULL != inner ? inner : "unreadable");
-        }
-    } else if (WU_ERR_NOMEM != rc) {
+    if (WU_SUCCESS != rc && WU_ERR_NOMEM != rc) {
         (void)wu_asprintf(why, "%s=\"%s\": %s", lname, list, NULL != inner ? inner : "unreadable");
+        rc = WU_ERR_BAD_PARAM;
     }
     free(inner);
-    inner = NULL;
-    if (WU_SUCCESS == rc && nn != nc && 0 == strcmp(cname, "SLURM_TASKS_PER_NODE")) {
+    rc = WU_SUCCESS == rc ? counts_of(cname, counts, &slots, &nc, why) : rc;
+    if (WU_SUCCESS == rc && nn != nc && 0 == strcmp(cname, "SLURM_TASKS_PER_NODE") &&
+        NULL != cpus) {
         /* inside a job step (srun wrun ...) SLURM_TASKS_PER_NODE is the step's: the job's CPUs
          * are what there is on each of the job's nodes */
-        const char *cpus = getenv("SLURM_JOB_CPUS_PER_NODE");
         uint32_t *cslots = NULL;
         size_t ncpus = 0;
-        if (NULL != cpus &&
-            WU_SUCCESS == wu_hostlist_counts(cpus, MAX_NODES, MAX_SLOTS, &cslots, &ncpus, &inner) &&
+        char *ignored = NULL;
+        if (WU_SUCCESS == counts_of("SLURM_JOB_CPUS_PER_NODE", cpus, &cslots, &ncpus, &ignored) &&
             ncpus == nn) {
             free(slots);
             slots = cslots;
@@ -93,7 +102,7 @@ static int slurm_allocation(wu_pls_node_t **nodes, uint32_t *n, char **why)
         } else {
             free(cslots);
         }
-        free(inner);
+        free(ignored);
     }
     if (WU_SUCCESS == rc && nn != nc) {
         (void)wu_asprintf(why, "%s names %zu nodes but %s=\"%s\" gives %zu slot counts", lname, nn,
@@ -101,8 +110,6 @@ static int slurm_allocation(wu_pls_node_t **nodes, uint32_t *n, char **why)
         rc = WU_ERR_BAD_PARAM;
     } else if (WU_SUCCESS == rc && NULL == (*nodes = calloc(nn, sizeof **nodes))) {
         rc = WU_ERR_NOMEM;
-    } else if (WU_SUCCESS != rc && WU_ERR_NOMEM != rc) {
-        rc = WU_ERR_BAD_PARAM;
     }
     for (size_t i = 0; WU_SUCCESS == rc && i < nn; i++) {
         (*nodes)[i].name = names[i]; /* taken over */
@@ -113,7 +120,7 @@ static int slurm_allocation(wu_pls_node_t **nodes, uint32_t *n, char **why)
         *n = (uint32_t)nn;
     }
     for (size_t i = 0; i < nn; i++) {
-        free(names[i]);
+        free(names[i]); /* those not taken over */
     }
     free(names);
     free(slots);
