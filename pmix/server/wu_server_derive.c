@@ -11,9 +11,9 @@
  * has PMIX_NODEID i, a process's local and node rank are its position in its node's list (one
  * job per registration), and a job-level PMIX_NODE_SIZE (Slurm's) is this node's. What the
  * host gave itself is kept (derived keys are only added where the host's own arrays and
- * job-level data lack them), with two corrections: a process's PMIX_NODEID that the maps contradict is the maps'
- * (Slurm 22.05 gives every rank its own node's id), and a PMIX_LOCALLDR given as a uint32
- * (Slurm) is a rank, as OpenPMIx answers it. */
+ * job-level data lack them), with two corrections: a process's PMIX_NODEID that the maps
+ * contradict is the maps' (Slurm 22.05 gives every rank its own node's id), and a
+ * PMIX_LOCALLDR given as a uint32 (Slurm) is a rank, as OpenPMIx answers it. */
 #include "opal/util/wu_argv.h"
 #include "pmix/common/wu_regex.h"
 #include "pmix/common/wu_value.h"
@@ -179,12 +179,12 @@ static void add_missing(grow_t *g, const pmix_info_t *have, size_t n, const char
     }
 }
 
-/* key in g (n items from first) as a uint32 val, whatever the host gave: where the maps say
- * otherwise, the maps are right (Slurm 22.05 gives every rank the PMIX_NODEID of the node that
- * registers the job, the others' included). */
-static void set_u32(grow_t *g, size_t first, const char *key, uint32_t val, pmix_status_t *rc)
+/* key in g as a uint32 val, whatever the host gave: where the maps say otherwise, the maps are
+ * right (Slurm 22.05 gives every rank the PMIX_NODEID of the node that registers the job, the
+ * others' included). */
+static void set_u32(grow_t *g, const char *key, uint32_t val, pmix_status_t *rc)
 {
-    pmix_info_t *i = (pmix_info_t *)wu_info_find(g->a + first, g->n - first, key);
+    pmix_info_t *i = (pmix_info_t *)wu_info_find(g->a, g->n, key);
     if (NULL == i) {
         add_missing(g, NULL, 0, key, &val, PMIX_UINT32, rc);
     } else if (PMIX_UINT32 != i->value.type || val != i->value.data.uint32) {
@@ -238,7 +238,7 @@ static void derive_proc(grow_t *g, const where_t *w, pmix_status_t *rc)
         add_missing(g, NULL, 0, PMIX_RANK, &w->rank, PMIX_PROC_RANK, rc);
     }
     add_missing(g, g->a, g->n, PMIX_HOSTNAME, w->m->nodes[w->node], PMIX_STRING, rc);
-    set_u32(g, 0, PMIX_NODEID, id, rc);
+    set_u32(g, PMIX_NODEID, id, rc);
     add_missing(g, g->a, g->n, PMIX_LOCAL_RANK, &pos, PMIX_UINT16, rc);
     add_missing(g, g->a, g->n, PMIX_NODE_RANK, &pos, PMIX_UINT16, rc);
 }
