@@ -8,6 +8,7 @@
 #   lab_ours PATTERN       the pids of the test's processes on the lab's nodes (the nodes share
 #                         the process table) whose command line matches PATTERN (pgrep -f): their
 #                         environment has the test's TMPDIR, so no other job is counted or killed
+#   lab_nours PATTERN      how many of them there are
 #   lab_left PATTERN WHAT  nothing of the test left on any node (processes whose command line
 #                         matches PATTERN and whose environment has the test's TMPDIR, files in
 #                         that TMPDIR); says what was, kills and removes it, fails
@@ -71,6 +72,10 @@ lab_ours() {
             echo "$p"
         fi
     done
+}
+
+lab_nours() {
+    lab_ours "$1" | wc -l
 }
 
 lab_left() {

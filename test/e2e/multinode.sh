@@ -43,14 +43,6 @@ on1() {
     lab_on node1 "$@"
 }
 
-# ours PATTERN: the pids of this test's processes matching PATTERN (lab_ours)
-ours() {
-    lab_ours "$1"
-}
-# nours PATTERN: how many
-nours() {
-    ours "$1" | wc -l
-}
 # leftovers WHAT: nothing of the job on any node (the nodes share the process table and the
 # file system): no wired, no rank of the test's programs, nothing in the test's TMPDIR
 leftovers() {
@@ -70,7 +62,7 @@ start_sleepers() {
         -np $mn_np sleep 3141) >"$1" 2>&1 &
     job=$!
     i=0
-    while [ "$(nours '^sleep 3141')" -lt $mn_np ] && [ "$i" -lt 200 ]; do
+    while [ "$(lab_nours '^sleep 3141')" -lt $mn_np ] && [ "$i" -lt 200 ]; do
         sleep 0.1
         i=$((i + 1))
     done
@@ -109,7 +101,7 @@ tmo_run() {
 # wrun's exit status, $t0/$t1 the seconds before the kill and after wrun ended
 kill_daemon() {
     start_sleepers "$1"
-    wd=$(ours "^[^ ]*wired --node $2 " | head -1)
+    wd=$(lab_ours "^[^ ]*wired --node $2 " | head -1)
     t0=$(date +%s)
     [ -n "$wd" ] && kill -9 "$wd"
     wait "$job"
@@ -121,7 +113,7 @@ kill_daemon() {
 # the test runs; $i is how long it took
 until_gone() {
     i=0
-    while [ "$(nours '^sleep 3141|^[^ ]*wired --node')" -gt 0 ] && [ "$i" -lt "$1" ]; do
+    while [ "$(lab_nours '^sleep 3141|^[^ ]*wired --node')" -gt 0 ] && [ "$i" -lt "$1" ]; do
         sleep 0.1
         i=$((i + 1))
     done
@@ -237,7 +229,7 @@ fi
 start_sleepers "$e2e_tmp/tree.out"
 parents=
 for h in node3 node4; do
-    for a in $(ours "^ssh .* $h "); do
+    for a in $(lab_ours "^ssh .* $h "); do
         parents="$parents$(tr '\0' ' ' <"/proc/$(awk '/^PPid:/ { print $2 }' "/proc/$a/status")/cmdline" |
             sed -n 's/.*wired --node \([0-9]*\) .*/\1/p')"
     done
@@ -249,7 +241,7 @@ for h in node3 node4; do
     peers="$peers$(timeout 20 "$lab" on $h ss -tnpH state established 2>/dev/null |
         awk '/"wired"/ { sub(/:[0-9]+$/, "", $4); print $4 }' | sort -u | tr '\n' ' ')"
 done
-w=$(ours '^[^ ]*wrun -H .* sleep 3141' | head -1)
+w=$(lab_ours '^[^ ]*wrun -H .* sleep 3141' | head -1)
 [ -n "$w" ] && kill -TERM "$w"
 wait "$job"
 rc=$?
@@ -395,7 +387,7 @@ fi
 
 # 11-12: SIGKILL of wrun
 start_sleepers "$e2e_tmp/kw.out"
-w=$(ours '^[^ ]*wrun -H .* sleep 3141' | head -1)
+w=$(lab_ours '^[^ ]*wrun -H .* sleep 3141' | head -1)
 [ -n "$w" ] && kill -9 "$w"
 until_gone 50
 wait "$job"
@@ -484,7 +476,7 @@ fi
 
 # 19: SIGTERM to wrun reaches the ranks of every node
 start_sleepers "$e2e_tmp/term.out"
-w=$(ours '^[^ ]*wrun -H .* sleep 3141' | head -1)
+w=$(lab_ours '^[^ ]*wrun -H .* sleep 3141' | head -1)
 t0=$(date +%s)
 [ -n "$w" ] && kill -TERM "$w"
 wait "$job"

@@ -219,35 +219,29 @@ else
 fi
 
 # 14-15: scancel while wrun runs a job on every node, from salloc and from sbatch
-# running: the number of `sleep 3141` processes of this test on the lab's nodes
-running() {
-    lab_ours "^sleep 3141" | wc -l
-}
 # cancel_test HOW: start the job, wait for its 6 ranks, scancel it, wait until Slurm ended it
 cancel_test() {
     rm -f "$e2e_tmp/c.job"
     if [ "$1" = salloc ]; then
-        # shellcheck disable=SC2086 # $lab_env and $nossh are words
-        (cd "$b" && TMPDIR="$e2e_tmp/t" timeout 120 "$lab" on node1 $lab_env salloc -N 3 \
-            $nossh ./wrun -np 6 --map-by node sleep 3141) >"$e2e_tmp/c.out" 2>&1 &
+        lab_on node1 "$e2e_tmp/c.out" salloc -N 3 $nossh ./wrun -np 6 --map-by node sleep 3141 &
     else
         printf '#!/bin/sh\n%s ./wrun -np 6 --map-by node sleep 3141\n' "$nossh" >"$e2e_tmp/c.sh"
         chmod +x "$e2e_tmp/c.sh"
         lab_on node1 "$e2e_tmp/c.out" sbatch -N 3 -o "$e2e_tmp/c.job" "$e2e_tmp/c.sh"
     fi
     k=0
-    while [ "$(running)" -lt 6 ] && [ $k -lt 300 ]; do
+    while [ "$(lab_nours "^sleep 3141")" -lt 6 ] && [ $k -lt 300 ]; do
         sleep 0.1
         k=$((k + 1))
     done
-    seen=$(running)
+    seen=$(lab_nours "^sleep 3141")
     lab_on node1 "$e2e_tmp/c.ids" squeue -h -o %i
     # shellcheck disable=SC2046 # the job ids are words
     lab_on node1 "$e2e_tmp/c.cancel" scancel $(cat "$e2e_tmp/c.ids")
     k=0
     while [ $k -lt 300 ]; do
         lab_on node1 "$e2e_tmp/c.ids" squeue -h -o %i
-        if [ ! -s "$e2e_tmp/c.ids" ] && [ "$(running)" -eq 0 ]; then
+        if [ ! -s "$e2e_tmp/c.ids" ] && [ "$(lab_nours "^sleep 3141")" -eq 0 ]; then
             break
         fi
         sleep 0.1
