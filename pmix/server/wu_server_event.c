@@ -8,8 +8,9 @@
  * host's notify_event upcall, whose status answers the request. A host without that upcall
  * (Slurm's) cannot take them beyond this node: the clients of this node the range covers get
  * them, as with OpenPMIx, and the request is answered PMIX_ERR_NOT_SUPPORTED (the Standard's
- * answer when the host does not take notifications; OpenPMIx answers PMIX_SUCCESS). A host that relays an event to other nodes must not hand it back to the server it
- * came from, whose clients have it already. Every event passed to the clients is then kept
+ * answer when the host does not take notifications; OpenPMIx answers PMIX_SUCCESS). A host
+ * that relays an event to other nodes must not hand it back to the server it came from, whose
+ * clients have it already. Every event passed to the clients is then kept
  * (wu_server_evcache.c): cached when it is an environment event, held for the clients it is
  * for that have not connected yet when it is job-specific. */
 #include "opal/util/wu_output.h"

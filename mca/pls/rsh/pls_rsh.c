@@ -5,8 +5,8 @@
  *     AGENT [ssh options] HOST 'exec env [PATH=... LD_LIBRARY_PATH=...] NAME=value... PROGRAM ARGS'
  * and lets the next module in priority order (fork) run those agents here. Every other
  * operation (signals, termination, output, release) is that module's on the agents
- * (wu_pls_fwd_*): ending an agent ends the connection to what it started. The remote command is for a POSIX shell
- * (the login shell of the remote account). */
+ * (wu_pls_fwd_*): ending an agent ends the connection to what it started. The remote command
+ * is for a POSIX shell (the login shell of the remote account). */
 #include "mca/base/wu_mca_param.h"
 #include "mca/pls/pls.h"
 #include "opal/util/wu_argv.h"

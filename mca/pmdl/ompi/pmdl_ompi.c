@@ -4,10 +4,11 @@
  *
  * Open MPI 4.1 picks its PMIx client when PMIX_NAMESPACE is set, but decides between "launched by
  * a PMIx server" and "singleton" in its schizo framework, which ignores PMIx variables: only
- * OMPI_MCA_schizo=^orte,slurm makes ess pmi run: it excludes the ORTE module, which declares every
- * process it does not know a singleton, and the Slurm module, which does the same inside a Slurm
- * allocation for a process that is not an srun task (wrun's own ranks under salloc or sbatch). Variables an enclosing mpirun may have left (ORTE's launch flag
- * and daemon URIs) would send the program looking for ORTE daemons, so they are removed. */
+ * OMPI_MCA_schizo=^orte,slurm makes ess pmi run: it excludes the ORTE module, which declares
+ * every process it does not know a singleton, and the Slurm module, which does the same inside
+ * a Slurm allocation for a process that is not an srun task (wrun's own ranks under salloc or
+ * sbatch). Variables an enclosing mpirun may have left (ORTE's launch flag and daemon URIs)
+ * would send the program looking for ORTE daemons, so they are removed. */
 #include "mca/pmdl/pmdl.h"
 #include "opal/util/wu_argv.h"
 
