@@ -127,7 +127,9 @@ static pmix_status_t for_host(const pmix_info_t *in, size_t n, const char *host,
 
 /* What a collective is: a connect, a disconnect, a fence over other wruns' processes too, a
  * group construct or destruct (collectives without data; a construct's answer is the group's
- * context id, which the head gives: one counter per wrun, the same id at every member). */
+ * context id, the same at every member: within one wrun the head's counter gives it; a group
+ * with other wruns' processes takes one from the rendezvous that every wrun of it computes
+ * alike, with the top bit set so that it never meets a counter's). */
 enum { K_CONNECT = 0, K_DISCONNECT = 1, K_FENCE = 2, K_GROUP = 3, K_GROUP_END = 4 };
 
 static uint64_t next_ctxid;
@@ -512,7 +514,9 @@ static void cx_finish(cx_t *c, pmix_status_t status)
 {
     cx_unlink(c);
     if (K_GROUP == c->kind && PMIX_SUCCESS == status) {
-        c->ctxid = ++next_ctxid;
+        c->ctxid = c->exchanging ? (UINT64_C(1) << 63) |
+                                       fnv(c->prefix, strlen(c->prefix), 1469598103934665603ull)
+                                 : ++next_ctxid;
     }
     for (uint32_t n = 0; n < c->nnodes; n++) {
         part_t *p = &c->parts[n];
@@ -709,7 +713,7 @@ static void watch_changed(void)
 
 static void exchange_start(cx_t *c)
 {
-    static const char letter[] = {'c', 'd', 'f'};
+    static const char letter[] = {'c', 'd', 'f', 'g', 'e'}; /* by kind */
     uint64_t h = fnv(c->sig, c->siglen, 1469598103934665603ull);
     uint32_t seq;
     h = fnv(&c->kind, sizeof c->kind, h);
@@ -841,9 +845,6 @@ static void contribute(uint32_t node, uint8_t kind, const char *grp, const pmix_
     free(sig);
     if (PMIX_SUCCESS == rc && (node >= c->nnodes || !c->need[node])) {
         rc = PMIX_ERR_BAD_PARAM; /* no participant runs there */
-    }
-    if (PMIX_SUCCESS == rc && (K_GROUP == kind || K_GROUP_END == kind) && NULL != c->foreign[0]) {
-        rc = PMIX_ERR_NOT_SUPPORTED; /* groups with other wruns' processes: not yet */
     }
     if (PMIX_SUCCESS != rc) {
         free(host);

@@ -42,29 +42,6 @@ static void put_str(pmix_scope_t scope, const char *key, const char *val)
     PMIX_VALUE_DESTRUCT(&v);
 }
 
-/* Publish this job's namespace under mine (rank 0), wait for the other's under theirs. */
-static void find_other(const char *mine, const char *theirs, char *other)
-{
-    pmix_pdata_t pd;
-    pmix_info_t d[2];
-    bool yes = true;
-    int to = 60;
-    if (0 == e2e_me.rank) {
-        pmix_info_t i;
-        PMIX_INFO_LOAD(&i, mine, e2e_me.nspace, PMIX_STRING);
-        E2E_RC(PMIx_Publish(&i, 1), "Publish of this namespace");
-        PMIX_INFO_DESTRUCT(&i);
-    }
-    PMIX_INFO_LOAD(&d[0], PMIX_WAIT, &yes, PMIX_BOOL);
-    PMIX_INFO_LOAD(&d[1], PMIX_TIMEOUT, &to, PMIX_INT);
-    PMIX_PDATA_CONSTRUCT(&pd);
-    PMIX_LOAD_KEY(pd.key, theirs);
-    E2E_RC(PMIx_Lookup(&pd, 1, d, 2), "Lookup of the other namespace");
-    E2E_CHECK(PMIX_STRING == pd.value.type, "the other namespace: type %d", pd.value.type);
-    snprintf(other, PMIX_MAX_NSLEN + 1, "%s", pd.value.data.string);
-    PMIX_PDATA_DESTRUCT(&pd);
-}
-
 static void meet(const char *side)
 {
     char other[PMIX_MAX_NSLEN + 1], key[PMIX_MAX_NSLEN + 16];
@@ -82,8 +59,9 @@ static void meet(const char *side)
     put_str(PMIX_GLOBAL, "wu.global", key);
     E2E_RC(PMIx_Commit(), "PMIx_Commit");
     e2e_step("find the other job");
-    find_other(0 == strcmp(side, "a") ? "wu.cx.a" : "wu.cx.b",
-               0 == strcmp(side, "a") ? "wu.cx.b" : "wu.cx.a", other);
+    e2e_swap_str(0 == strcmp(side, "a") ? "wu.cx.a" : "wu.cx.b",
+                 0 == strcmp(side, "a") ? "wu.cx.b" : "wu.cx.a", e2e_me.nspace, other,
+                 PMIX_MAX_NSLEN + 1);
 
     e2e_step("connect");
     PMIX_LOAD_PROCID(&both[0], e2e_me.nspace, PMIX_RANK_WILDCARD);

@@ -15,6 +15,11 @@
  *                    over the group's name (PMIX_RANK_WILDCARD of "wu.inv"); rank 1 leaves, rank 0 hears
  *                    PMIX_GROUP_LEFT, sees one member left and destructs the group; an
  *                    invitation nobody answers ends with PMIX_ERR_TIMEOUT.
+ *   e2e_group meet a|b  two separate wrun jobs (started together) find each other's
+ *                    namespace, and every rank of both constructs "wu.meet" of both jobs with a
+ *                    context id: the same at every member of both jobs (compared through
+ *                    publish/lookup), not the one of a group job a made of itself first; both
+ *                    list the group with its 2 members, fence over its name and destruct it.
  *   e2e_group alone  a singleton: a group of itself (with a context id) works, one with another
  *                    process is PMIX_ERR_UNREACH.
  * Prints "group MODE: rank R ok". */
@@ -312,6 +317,59 @@ static void invite(void)
     PMIX_INFO_DESTRUCT(&dir[1]);
 }
 
+static void meet(const char *side)
+{
+    bool a = 0 == strcmp(side, "a");
+    char other[PMIX_MAX_NSLEN + 1], mine[32], theirs[32];
+    pmix_proc_t both[2], grp, self;
+    pmix_info_t dir[2], *res = NULL;
+    size_t nres = 0, ctx, solo = 0;
+    bool yes = true;
+    int tmo = 60;
+
+    PMIX_INFO_LOAD(&dir[0], PMIX_GROUP_ASSIGN_CONTEXT_ID, &yes, PMIX_BOOL);
+    PMIX_INFO_LOAD(&dir[1], PMIX_TIMEOUT, &tmo, PMIX_INT);
+    if (a) {
+        e2e_step("a group of job a alone");
+        PMIX_LOAD_PROCID(&self, e2e_me.nspace, PMIX_RANK_WILDCARD);
+        E2E_RC(PMIx_Group_construct("wu.solo", &self, 1, dir, 2, &res, &nres), "construct wu.solo");
+        solo = ctx_of(res, nres, 1, "wu.solo");
+        PMIX_INFO_FREE(res, nres);
+    }
+    e2e_step("find the other job");
+    e2e_swap_str(a ? "wu.grp.a" : "wu.grp.b", a ? "wu.grp.b" : "wu.grp.a", e2e_me.nspace, other,
+                 sizeof other);
+
+    e2e_step("construct wu.meet");
+    PMIX_LOAD_PROCID(&both[0], e2e_me.nspace, PMIX_RANK_WILDCARD);
+    PMIX_LOAD_PROCID(&both[1], other, PMIX_RANK_WILDCARD);
+    E2E_RC(PMIx_Group_construct("wu.meet", both, 2, dir, 2, &res, &nres), "construct wu.meet");
+    ctx = ctx_of(res, nres, 2, "wu.meet");
+    PMIX_INFO_FREE(res, nres);
+    E2E_CHECK(!a || ctx != solo, "wu.meet has wu.solo's context id %zu", ctx);
+
+    e2e_step("compare with the other job");
+    snprintf(mine, sizeof mine, "%zu", ctx);
+    e2e_swap_str(a ? "wu.ctx.a" : "wu.ctx.b", a ? "wu.ctx.b" : "wu.ctx.a", mine, theirs,
+                 sizeof theirs);
+    E2E_CHECK(0 == strcmp(mine, theirs), "context id of wu.meet: %s here, %s in the other job",
+              mine, theirs);
+    E2E_CHECK(listed("wu.meet", 2), "the query does not list wu.meet with 2 members");
+
+    e2e_step("fence over wu.meet");
+    PMIX_LOAD_PROCID(&grp, "wu.meet", PMIX_RANK_WILDCARD);
+    E2E_RC(PMIx_Fence(&grp, 1, dir + 1, 1), "PMIx_Fence over wu.meet");
+
+    e2e_step("destruct wu.meet");
+    E2E_RC(PMIx_Group_destruct("wu.meet", dir + 1, 1), "destruct wu.meet");
+    E2E_CHECK(!listed("wu.meet", -1), "the query lists wu.meet after its destruct");
+    if (a) {
+        E2E_RC(PMIx_Group_destruct("wu.solo", NULL, 0), "destruct wu.solo");
+    }
+    PMIX_INFO_DESTRUCT(&dir[0]);
+    PMIX_INFO_DESTRUCT(&dir[1]);
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "job";
@@ -321,6 +379,8 @@ int main(int argc, char **argv)
         job();
     } else if (0 == strcmp(mode, "invite")) {
         invite();
+    } else if (0 == strcmp(mode, "meet") && argc > 2) {
+        meet(argv[2]);
     } else if (0 == strcmp(mode, "alone")) {
         pmix_proc_t other;
         pmix_info_t dir, *res = NULL;
@@ -340,7 +400,7 @@ int main(int argc, char **argv)
         }
         PMIX_INFO_DESTRUCT(&dir);
     } else {
-        e2e_fail("usage: e2e_group job | invite | alone");
+        e2e_fail("usage: e2e_group job | invite | meet a|b | alone");
     }
     e2e_step("finalize");
     E2E_RC(PMIx_Finalize(NULL, 0), "PMIx_Finalize");

@@ -3,9 +3,10 @@
 # TAP test: PMIx_Group_construct and PMIx_Group_destruct under wrun (issue 14): one context id
 # at every member, another for another group, the membership in the results and in
 # PMIx_Query_info, a construct that times out, destructs; a group made by invitation (accept,
-# decline, leave, with their events); a singleton's group of itself.
+# decline, leave, with their events); a group of two separate wrun jobs (one context id in
+# both); a singleton's group of itself.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-e2e_plan 5
+e2e_plan 6
 e2e_mktemp
 p="$e2e/e2e_group"
 
@@ -27,6 +28,23 @@ if [ "$e2e_rc" -eq 0 ] && [ "$good" -eq 3 ]; then
 else
     e2e_not_ok "wrun -n 3: invite/join/leave (wrun exit $e2e_rc, $good ok)"
     e2e_diag "$e2e_tmp/out"
+fi
+
+TMPDIR="$e2e_tmp/t" timeout 120 "$wrun" -n 2 --oversubscribe "$p" meet a >"$e2e_tmp/a.out" 2>&1 &
+apid=$!
+TMPDIR="$e2e_tmp/t" timeout 120 "$wrun" -n 2 --oversubscribe "$p" meet b >"$e2e_tmp/b.out" 2>&1
+brc=$?
+wait $apid
+arc=$?
+na=$(e2e_count_lines "$e2e_tmp/a.out" "^group meet: rank [0-9]* ok")
+nb=$(e2e_count_lines "$e2e_tmp/b.out" "^group meet: rank [0-9]* ok")
+e2e_check_leaks "two jobs' group"
+if [ "$arc" -eq 0 ] && [ "$brc" -eq 0 ] && [ "$na" -eq 2 ] && [ "$nb" -eq 2 ]; then
+    e2e_ok "two separate wrun jobs construct one group: one context id in both, fence, destruct"
+else
+    e2e_not_ok "two jobs' group: a exit $arc ($na ok), b exit $brc ($nb ok)"
+    e2e_diag "$e2e_tmp/a.out"
+    e2e_diag "$e2e_tmp/b.out"
 fi
 
 TMPDIR="$e2e_tmp/t" timeout 60 "$p" alone >"$e2e_tmp/out" 2>&1
