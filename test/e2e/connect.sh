@@ -20,22 +20,8 @@ for n in 2 3; do
     fi
 done
 
-TMPDIR="$e2e_tmp/t" timeout 120 "$wrun" -n 2 --oversubscribe "$p" meet a >"$e2e_tmp/a.out" 2>&1 &
-apid=$!
-TMPDIR="$e2e_tmp/t" timeout 120 "$wrun" -n 2 --oversubscribe "$p" meet b >"$e2e_tmp/b.out" 2>&1
-brc=$?
-wait $apid
-arc=$?
-na=$(e2e_count_lines "$e2e_tmp/a.out" "^connect meet: rank [0-9]* ok")
-nb=$(e2e_count_lines "$e2e_tmp/b.out" "^connect meet: rank [0-9]* ok")
-e2e_check_leaks "two jobs meeting"
-if [ "$arc" -eq 0 ] && [ "$brc" -eq 0 ] && [ "$na" -eq 2 ] && [ "$nb" -eq 2 ]; then
-    e2e_ok "two separate wrun jobs connect, read each other's data, fence together, disconnect"
-else
-    e2e_not_ok "two jobs connecting: a exit $arc ($na ok), b exit $brc ($nb ok)"
-    e2e_diag "$e2e_tmp/a.out"
-    e2e_diag "$e2e_tmp/b.out"
-fi
+e2e_meet "$p" meet \
+    "two separate wrun jobs connect, read each other's data, fence together, disconnect"
 
 e2e_wrun "$e2e_tmp/out" 1 "$p" lonely
 if [ "$e2e_rc" -eq 0 ] && [ "$(e2e_count_lines "$e2e_tmp/out" "^connect lonely: rank 0 ok")" -eq 1 ]; then

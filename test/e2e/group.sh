@@ -30,22 +30,8 @@ else
     e2e_diag "$e2e_tmp/out"
 fi
 
-TMPDIR="$e2e_tmp/t" timeout 120 "$wrun" -n 2 --oversubscribe "$p" meet a >"$e2e_tmp/a.out" 2>&1 &
-apid=$!
-TMPDIR="$e2e_tmp/t" timeout 120 "$wrun" -n 2 --oversubscribe "$p" meet b >"$e2e_tmp/b.out" 2>&1
-brc=$?
-wait $apid
-arc=$?
-na=$(e2e_count_lines "$e2e_tmp/a.out" "^group meet: rank [0-9]* ok")
-nb=$(e2e_count_lines "$e2e_tmp/b.out" "^group meet: rank [0-9]* ok")
-e2e_check_leaks "two jobs' group"
-if [ "$arc" -eq 0 ] && [ "$brc" -eq 0 ] && [ "$na" -eq 2 ] && [ "$nb" -eq 2 ]; then
-    e2e_ok "two separate wrun jobs construct one group: one context id in both, fence, destruct"
-else
-    e2e_not_ok "two jobs' group: a exit $arc ($na ok), b exit $brc ($nb ok)"
-    e2e_diag "$e2e_tmp/a.out"
-    e2e_diag "$e2e_tmp/b.out"
-fi
+e2e_meet "$p" meet \
+    "two separate wrun jobs construct one group: one context id in both, fence, destruct"
 
 TMPDIR="$e2e_tmp/t" timeout 60 "$p" alone >"$e2e_tmp/out" 2>&1
 e2e_rc=$?

@@ -74,6 +74,32 @@ e2e_wrun() {
     return 0
 }
 
+# e2e_meet PROG MODE WHAT: two separate wrun jobs of 2 ranks, `PROG MODE a` (started first, in
+# the background) and `PROG MODE b`; passes (DESC WHAT) when both exit 0 and every rank of both
+# printed "<PROG without e2e_> MODE: rank R ok"
+e2e_meet() {
+    TMPDIR="$e2e_tmp/t" timeout 120 "$wrun" -n 2 --oversubscribe "$1" "$2" a \
+        >"$e2e_tmp/a.out" 2>&1 &
+    e2e_meet_pid=$!
+    TMPDIR="$e2e_tmp/t" timeout 120 "$wrun" -n 2 --oversubscribe "$1" "$2" b \
+        >"$e2e_tmp/b.out" 2>&1
+    e2e_meet_b=$?
+    wait $e2e_meet_pid
+    e2e_meet_a=$?
+    e2e_meet_line="^$(basename "$1" | sed 's/^e2e_//') $2: rank [0-9]* ok"
+    e2e_meet_na=$(e2e_count_lines "$e2e_tmp/a.out" "$e2e_meet_line")
+    e2e_meet_nb=$(e2e_count_lines "$e2e_tmp/b.out" "$e2e_meet_line")
+    e2e_check_leaks "two jobs: $3"
+    if [ "$e2e_meet_a" -eq 0 ] && [ "$e2e_meet_b" -eq 0 ] && [ "$e2e_meet_na" -eq 2 ] &&
+        [ "$e2e_meet_nb" -eq 2 ]; then
+        e2e_ok "$3"
+    else
+        e2e_not_ok "$3: a exit $e2e_meet_a ($e2e_meet_na ok), b exit $e2e_meet_b ($e2e_meet_nb ok)"
+        e2e_diag "$e2e_tmp/a.out"
+        e2e_diag "$e2e_tmp/b.out"
+    fi
+}
+
 # e2e_sanitized: is this a sanitizer build (libpmix.so.2 needs a sanitizer runtime, or, with
 # clang's ThreadSanitizer whose runtime is in the programs, calls __tsan_* functions)? Memory
 # bounds are not asserted there: the sanitizers' own bookkeeping dwarfs what is measured.

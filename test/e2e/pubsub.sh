@@ -32,21 +32,8 @@ for n in 3 4; do
 done
 
 # two separate jobs: a starts first and waits for b's answer
-TMPDIR="$e2e_tmp/t" timeout 120 "$wrun" -n 2 --oversubscribe "$p" meet a >"$e2e_tmp/a.out" 2>&1 &
-apid=$!
-TMPDIR="$e2e_tmp/t" timeout 120 "$wrun" -n 2 --oversubscribe "$p" meet b >"$e2e_tmp/b.out" 2>&1
-brc=$?
-wait $apid
-arc=$?
-na=$(e2e_count_lines "$e2e_tmp/a.out" "^pubsub meet: rank [0-9]* ok")
-nb=$(e2e_count_lines "$e2e_tmp/b.out" "^pubsub meet: rank [0-9]* ok")
-if [ "$arc" -eq 0 ] && [ "$brc" -eq 0 ] && [ "$na" -eq 2 ] && [ "$nb" -eq 2 ]; then
-    e2e_ok "two separate wrun jobs meet through what they publish (and a duplicate is refused)"
-else
-    e2e_not_ok "two jobs meeting: a exit $arc ($na ok), b exit $brc ($nb ok)"
-    e2e_diag "$e2e_tmp/a.out"
-    e2e_diag "$e2e_tmp/b.out"
-fi
+e2e_meet "$p" meet \
+    "two separate wrun jobs meet through what they publish (and a duplicate is refused)"
 
 e2e_wrun "$e2e_tmp/out" 1 "$p" absent wu.meet.a
 if [ "$e2e_rc" -eq 0 ] && [ "$(e2e_count_lines "$e2e_tmp/out" "^pubsub absent: rank 0 ok")" -eq 1 ]; then
