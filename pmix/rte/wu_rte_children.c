@@ -3,12 +3,14 @@
  *
  * A process of the launcher's job (on any node: wired passes the request up, wu_rte_rpc.h)
  * asks for a new job. The head node runs it as the launcher runs its own, in a thread of its
- * own (wu_rte_run_child: map, register, start, wait, release), on this node: its processes get
- * the applications' environments, the launcher's options (output handling, oversubscription,
- * binding), PMIX_PARENT_ID and PMIX_SPAWNED, and the parent gets the new namespace once they
- * run. The job directives honoured: PMIX_MAPBY, PMIX_HOST (this node only), PMIX_WDIR,
- * PMIX_PREFIX, PMIX_REPORT_CHILD_SEP, PMIX_NOTIFY_COMPLETION (the parent gets
- * PMIX_EVENT_JOB_END with PMIX_JOB_TERM_STATUS and PMIX_EXIT_CODE when the job ends) and
+ * own (wu_rte_run_child: map, register, start, wait, release): on this node, or on the hosts
+ * PMIX_HOST names among the launcher's job's hosts, where the head starts daemons of the new
+ * job's own (a wired per node and job, as for the launcher's job). Its processes get the
+ * applications' environments, the launcher's options (output handling, oversubscription),
+ * PMIX_PARENT_ID and PMIX_SPAWNED, and the parent gets the new namespace once they run. They
+ * are not bound unless PMIX_BINDTO asks. The job directives honoured: PMIX_MAPBY, PMIX_BINDTO,
+ * PMIX_HOST, PMIX_WDIR, PMIX_PREFIX, PMIX_REPORT_CHILD_SEP, PMIX_NOTIFY_COMPLETION (the parent
+ * gets PMIX_EVENT_JOB_END with PMIX_JOB_TERM_STATUS and PMIX_EXIT_CODE when the job ends) and
  * PMIX_NOTIFY_JOB_EVENTS (PMIX_LAUNCH_COMPLETE as well); others are passed over.
  *
  * How such a job ends follows mpirun: a child that fails ends its parent's job as well (and so
@@ -16,6 +18,7 @@
  * ends its children; the launcher waits for every child to end before it exits. The list of
  * children lives on the rte thread; the main thread joins their threads at the end. */
 #include "opal/util/wu_argv.h"
+#include "opal/util/wu_escape.h"
 #include "opal/util/wu_path.h"
 #include "pmix/rte/wu_rte_internal.h"
 #include "pmix/rte/wu_rte_rpc.h"
@@ -69,7 +72,12 @@ static void spec_free(wu_rte_spec_t *s)
         free((char *)s->ctx[i].cwd);
     }
     free(s->ctx);
+    for (uint32_t i = 0; i < s->nhosts; i++) {
+        free((char *)s->hosts[i].name);
+    }
+    free((wu_rte_jm_host_t *)s->hosts);
     free((char *)s->map_by);
+    free((char *)s->bind_to);
     free((char *)s->prefix);
     free(s);
 }
@@ -103,23 +111,68 @@ static bool same_host(const char *a, const char *b)
     return la == lb && 0 == strncmp(a, b, la);
 }
 
-/* Is every host named in list (comma-separated, "name" or "name:slots") this node? */
-static bool hosts_here(const char *list)
+/* Add the hosts named in list (comma-separated, "name" or "name:slots") to s's hosts, once
+ * each: this node, or one of the launcher's job (mine, NULL: this node only), whose slots it
+ * gets unless the list gives some. PMIX_ERR_NOT_FOUND names the first other host in *bad. */
+static pmix_status_t add_hosts(wu_rte_spec_t *s, const wu_rte_spec_t *mine, const char *list,
+                               char **bad)
 {
     char **h = wu_argv_split(list, ',');
-    bool ok = NULL != h;
-    for (size_t i = 0; ok && NULL != h[i]; i++) {
-        char *colon = strchr(h[i], ':');
+    pmix_status_t rc = NULL == h ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
+    for (size_t i = 0; PMIX_SUCCESS == rc && NULL != h[i]; i++) {
+        char *colon = strchr(h[i], ':'), *end = NULL;
+        const char *name = NULL;
+        uint32_t slots = 0;
+        wu_rte_jm_host_t *more;
         if (NULL != colon) {
+            unsigned long v;
             *colon = '\0';
+            v = strtoul(colon + 1, &end, 10);
+            slots = '\0' == colon[1] || '\0' != *end || v > 1000000 ? 0 : (uint32_t)v;
         }
-        ok = '\0' == h[i][0] || 0 == strcmp(h[i], "localhost") || same_host(h[i], wu_rte_hostname);
+        if ('\0' == h[i][0]) {
+            continue;
+        }
+        if (0 == strcmp(h[i], "localhost") || same_host(h[i], wu_rte_hostname)) {
+            name = wu_rte_hostname;
+        }
+        for (uint32_t k = 0; NULL == name && NULL != mine && k < mine->nhosts; k++) {
+            if (same_host(h[i], mine->hosts[k].name)) {
+                name = mine->hosts[k].name;
+                slots = 0 == slots ? mine->hosts[k].slots : slots;
+            }
+        }
+        if (NULL == name) {
+            *bad = strdup(h[i]);
+            rc = PMIX_ERR_NOT_FOUND;
+            break;
+        }
+        for (uint32_t k = 0; NULL != name && k < s->nhosts; k++) {
+            name = 0 == strcmp(s->hosts[k].name, name) ? NULL : name; /* named before */
+        }
+        if (NULL == name) {
+            continue;
+        }
+        more = realloc((wu_rte_jm_host_t *)s->hosts, (s->nhosts + 1) * sizeof *more);
+        if (NULL == more) {
+            rc = PMIX_ERR_NOMEM;
+            break;
+        }
+        s->hosts = more;
+        more[s->nhosts] = (wu_rte_jm_host_t){.name = strdup(name), .slots = slots};
+        if (NULL == more[s->nhosts].name) {
+            rc = PMIX_ERR_NOMEM;
+            break;
+        }
+        s->nhosts++;
     }
     wu_argv_free(h);
-    return ok;
+    return rc;
 }
 
-/* The new job's description from the request; PMIX_ERR_NOT_SUPPORTED for hosts elsewhere. */
+/* The new job's description from the request; PMIX_ERR_BAD_PARAM for a host the launcher's
+ * job does not have (said to the user). The hosts PMIX_HOST names, over every application,
+ * are the job's (none: this node only). */
 static pmix_status_t make_spec(const pmix_info_t *info, size_t ninfo, const pmix_app_t *apps,
                                size_t napps, wu_rte_spec_t **out, bool *independent)
 {
@@ -137,12 +190,18 @@ static pmix_status_t make_spec(const pmix_info_t *info, size_t ninfo, const pmix
         s->timestamp_output = mine->timestamp_output;
         s->merge_stderr = mine->merge_stderr;
         s->output_dir = mine->output_dir;
-        s->bind_to = mine->bind_to;
         s->oversubscribe = mine->oversubscribe;
         s->keep_lib_path = mine->keep_lib_path;
     }
     *independent = flag(info, ninfo, PMIX_REPORT_CHILD_SEP);
     if (NULL != (v = str_of(find(info, ninfo, PMIX_MAPBY))) && NULL == (s->map_by = strdup(v))) {
+        spec_free(s);
+        return PMIX_ERR_NOMEM;
+    }
+    /* binding only when asked: each job binds from the first core, blind to the cores the
+     * launcher's job (busy-polling in MPI_Comm_spawn) holds on the same node */
+    v = str_of(find(info, ninfo, PMIX_BINDTO));
+    if (NULL == (s->bind_to = strdup(NULL != v ? v : "none"))) {
         spec_free(s);
         return PMIX_ERR_NOMEM;
     }
@@ -158,10 +217,20 @@ static pmix_status_t make_spec(const pmix_info_t *info, size_t ninfo, const pmix
         if (NULL == host) {
             host = str_of(find(info, ninfo, PMIX_HOST));
         }
-        if (NULL != host && !hosts_here(host)) {
-            spec_free(s);
-            wu_rte_say("spawn-elsewhere", wu_rte_tool, host, wu_rte_hostname);
-            return PMIX_ERR_NOT_SUPPORTED; /* other nodes: not yet (docs/architecture.md) */
+        if (NULL != host) {
+            char *bad = NULL;
+            pmix_status_t rc = add_hosts(s, mine, host, &bad);
+            if (PMIX_ERR_NOT_FOUND == rc) {
+                char *safe = wu_str_escape_dup(NULL != bad ? bad : "?", 256, 0);
+                wu_rte_say("spawn-unknown-host", wu_rte_tool, NULL != safe ? safe : "?");
+                free(safe);
+                rc = PMIX_ERR_BAD_PARAM;
+            }
+            free(bad);
+            if (PMIX_SUCCESS != rc) {
+                spec_free(s);
+                return rc;
+            }
         }
         if (NULL == wdir) {
             wdir = NULL != app->cwd && '\0' != app->cwd[0] ? app->cwd
@@ -236,12 +305,20 @@ static void answer_in_rte(void *arg)
     pmix_status_t st = WU_SUCCESS == a->rc         ? PMIX_SUCCESS
                        : WU_ERR_NOT_FOUND == a->rc ? PMIX_ERR_JOB_EXE_NOT_FOUND
                                                    : PMIX_ERR_JOB_FAILED_TO_LAUNCH;
+    bool ended = WU_ERR_SILENT == a->rc; /* from ended_in_rte: the job is gone */
     free(a);
     if (c->answered) {
         return;
     }
     c->answered = true;
     c->started = PMIX_SUCCESS == st;
+    if (!ended) {
+        c->job->starting = false; /* from now on its failure is its parent's too */
+        if (c->started && c->job->status_set && 0 != c->job->status && !c->job->independent &&
+            NULL != wu_rte_job) {
+            wu_rte_job_fail(wu_rte_job, c->job->status); /* it failed meanwhile */
+        }
+    }
     if (c->started && c->notify_start) {
         tell_parent(c, PMIX_LAUNCH_COMPLETE);
     }
@@ -329,6 +406,8 @@ static void start_child(const pmix_proc_t *proc, const pmix_info_t *info, size_t
     }
     if (PMIX_SUCCESS == st) {
         c->job->child = true;
+        c->job->starting = true;
+        c->job->spawned = true;
         c->job->parent = *proc;
         c->job->independent = independent;
         c->job->own_app = spec;
@@ -538,6 +617,9 @@ void wu_rte_children_signal(int sig)
     for (child_t *c = children; NULL != c; c = c->next) {
         if (!c->ended && NULL != c->job->pls) {
             (void)wu_pls_signal_job(c->job->pls, SIGTSTP == sig ? SIGSTOP : sig);
+        }
+        if (!c->ended && NULL != c->job->dvm) {
+            wu_rte_dvm_signal(c->job, SIGTSTP == sig ? SIGSTOP : sig); /* on other nodes */
         }
     }
 }

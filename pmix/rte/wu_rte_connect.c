@@ -253,12 +253,18 @@ typedef struct cx {
     size_t siglen;
     pmix_proc_t *procs;
     size_t nprocs;
-    uint32_t nnodes;
+    /* Who contributes: the servers holding participants, in slots. The launcher's job's map
+     * nodes are slots 0..nmain-1 (the head's server among them); a spawned job with daemons of
+     * its own has a slot per node of its map from kbase[k] on (its part on the head node is the
+     * head's slot). */
+    uint32_t nnodes; /* slots */
+    uint32_t nmain;
     bool *need;
     part_t *parts;
     uint32_t nneed, nin;
-    char **foreign; /* namespaces of other wruns among the participants */
-    char **kids;    /* namespaces of this wrun's spawned jobs among them (on the head node) */
+    char **foreign;  /* namespaces of other wruns among the participants */
+    char **kids;     /* namespaces of this wrun's spawned jobs among them */
+    uint32_t *kbase; /* per kid: its first slot, UINT32_MAX when it has no daemons */
     bool exchanging;
     char prefix[64]; /* of the rendezvous files of this collective */
     char mine[128];  /* ours */
@@ -346,6 +352,7 @@ static void cx_free(cx_t *c)
     }
     wu_argv_free(c->foreign);
     wu_argv_free(c->kids);
+    free(c->kbase);
     free(c);
 }
 
@@ -399,8 +406,12 @@ static pmix_status_t blob_for(const cx_t *c, uint32_t n, char **blob, size_t *nb
         return PMIX_SUCCESS;
     }
     for (uint32_t m = 0; m < c->nnodes && PMIX_SUCCESS == rc; m++) {
-        if (m != n && c->parts[m].in) {
-            rc = buf_add(blob, nblob, c->parts[m].rblob, c->parts[m].nr);
+        const part_t *o = &c->parts[m];
+        if (m != n && o->in) {
+            /* two servers on one host: a job and its child's daemon */
+            bool same = NULL != host && NULL != o->host && 0 == strcmp(host, o->host);
+            rc = same ? buf_add(blob, nblob, o->lblob, o->nl)
+                      : buf_add(blob, nblob, o->rblob, o->nr);
         }
     }
     for (const theirs_t *t = c->theirs; NULL != t && PMIX_SUCCESS == rc; t = t->next) {
@@ -440,9 +451,54 @@ static void free_foreign(foreign_t *f)
     memset(f, 0, sizeof *f);
 }
 
+/* The kid whose slots hold slot n (c->nmain or more), as an index into c->kids. */
+static size_t kid_of_slot(const cx_t *c, uint32_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; NULL != c->kids && NULL != c->kids[i]; i++) {
+        if (UINT32_MAX != c->kbase[i] && c->kbase[i] <= n) {
+            k = i; /* bases grow with i */
+        }
+    }
+    return k;
+}
+
+/* Does the server of slot n know job j already (its registration)? */
+static bool slot_knows(const cx_t *c, uint32_t n, const rte_job_t *j)
+{
+    const rte_job_t *top = wu_rte_job;
+    if (n >= c->nmain) {
+        return PMIX_CHECK_NSPACE(c->kids[kid_of_slot(c, n)], j->nspace);
+    }
+    if (NULL != top && n == top->mynode) {
+        return j == top || UINT32_MAX != j->mynode; /* the head: every job with procs here */
+    }
+    return j == top;
+}
+
+/* The job data of j made for the server of slot n, appended to f (room for it is there). */
+static pmix_status_t hand_ours(const cx_t *c, uint32_t n, rte_job_t *j, foreign_t *f)
+{
+    pmix_info_t *info = NULL;
+    size_t ninfo = 0;
+    pmix_status_t rc;
+    if (slot_knows(c, n, j)) {
+        return PMIX_SUCCESS;
+    }
+    if (PMIX_SUCCESS == (rc = wu_rte_reg_portable_info(j, &info, &ninfo))) {
+        f->ns[f->n] = j->nspace;
+        rc = for_host(info, ninfo, NULL != c->parts[n].host ? c->parts[n].host : "", &f->info[f->n],
+                      &f->ninfo[f->n]);
+        f->n++;
+        PMIX_INFO_FREE(info, ninfo);
+    }
+    return rc;
+}
+
 static pmix_status_t foreign_for(const cx_t *c, uint32_t n, foreign_t *f)
 {
     size_t cap = 0;
+    pmix_status_t rc = PMIX_SUCCESS;
     memset(f, 0, sizeof *f);
     if (K_CONNECT != c->kind) {
         return PMIX_SUCCESS; /* only a connect makes the namespaces known */
@@ -450,12 +506,7 @@ static pmix_status_t foreign_for(const cx_t *c, uint32_t n, foreign_t *f)
     for (const theirs_t *t = c->theirs; NULL != t; t = t->next) {
         cap += (size_t)wu_argv_count(t->ns);
     }
-    if (NULL != wu_rte_job && n != wu_rte_job->mynode) {
-        cap += (size_t)wu_argv_count(c->kids); /* the head node has their data already */
-    }
-    if (0 == cap) {
-        return PMIX_SUCCESS;
-    }
+    cap += 1 + (size_t)wu_argv_count(c->kids); /* the launcher's job, its children */
     f->ns = calloc(cap, sizeof *f->ns);
     f->info = calloc(cap, sizeof *f->info);
     f->ninfo = calloc(cap, sizeof *f->ninfo);
@@ -463,38 +514,25 @@ static pmix_status_t foreign_for(const cx_t *c, uint32_t n, foreign_t *f)
         free_foreign(f);
         return PMIX_ERR_NOMEM;
     }
-    for (const theirs_t *t = c->theirs; NULL != t; t = t->next) {
-        for (size_t i = 0; NULL != t->ns[i]; i++) {
-            pmix_status_t rc;
+    for (const theirs_t *t = c->theirs; NULL != t && PMIX_SUCCESS == rc; t = t->next) {
+        for (size_t i = 0; NULL != t->ns[i] && PMIX_SUCCESS == rc; i++) {
             f->ns[f->n] = t->ns[i];
             rc = for_host(t->job[i], t->njob[i], NULL != c->parts[n].host ? c->parts[n].host : "",
                           &f->info[f->n], &f->ninfo[f->n]);
             f->n++;
-            if (PMIX_SUCCESS != rc) {
-                free_foreign(f);
-                return rc;
-            }
         }
     }
-    for (size_t i = 0; f->n < cap && NULL != c->kids && NULL != c->kids[i]; i++) {
+    if (PMIX_SUCCESS == rc && NULL != wu_rte_job) {
+        rc = hand_ours(c, n, wu_rte_job, f);
+    }
+    for (size_t i = 0; PMIX_SUCCESS == rc && NULL != c->kids && NULL != c->kids[i]; i++) {
         rte_job_t *kid = wu_rte_child_find(c->kids[i]);
-        pmix_info_t *info = NULL;
-        size_t ninfo = 0;
-        pmix_status_t rc =
-            NULL == kid ? PMIX_ERR_PROC_TERM_WO_SYNC : wu_rte_reg_portable_info(kid, &info, &ninfo);
-        if (PMIX_SUCCESS == rc) {
-            f->ns[f->n] = c->kids[i];
-            rc = for_host(info, ninfo, NULL != c->parts[n].host ? c->parts[n].host : "",
-                          &f->info[f->n], &f->ninfo[f->n]);
-            f->n++;
-            PMIX_INFO_FREE(info, ninfo);
-        }
-        if (PMIX_SUCCESS != rc) {
-            free_foreign(f);
-            return rc;
-        }
+        rc = NULL == kid ? PMIX_ERR_PROC_TERM_WO_SYNC : hand_ours(c, n, kid, f);
     }
-    return PMIX_SUCCESS;
+    if (PMIX_SUCCESS != rc) {
+        free_foreign(f);
+    }
+    return rc;
 }
 
 static void cx_unlink(cx_t *c)
@@ -750,19 +788,65 @@ static void cx_timeout(void *arg)
     cx_finish(c, PMIX_ERR_TIMEOUT);
 }
 
-/* A collective of procs: which nodes of this wrun's job must contribute, which namespaces are
- * other wruns' and which are jobs this wrun spawned. */
+/* Mark the slot of the server that runs rank r (PMIX_RANK_WILDCARD: every rank) of kid k. */
+static void need_kid(cx_t *c, size_t k, const rte_job_t *kid, pmix_rank_t r, uint32_t head)
+{
+    for (uint32_t n = 0; n < kid->map->nnodes; n++) {
+        const wu_rte_jm_node_t *nd = &kid->map->nodes[n];
+        bool runs = false;
+        for (uint32_t i = 0; i < nd->nlocal && !runs; i++) {
+            runs = PMIX_RANK_WILDCARD == r || nd->ranks[i] == r;
+        }
+        if (!runs) {
+            continue;
+        }
+        if (n == kid->mynode || UINT32_MAX == c->kbase[k]) {
+            c->need[head] = true; /* its processes here (all of them without daemons) */
+        } else {
+            c->need[c->kbase[k] + n] = true;
+        }
+    }
+}
+
+/* A collective of procs: which servers must contribute (slots: the nodes of this wrun's job,
+ * those of its spawned jobs' daemons), which namespaces are other wruns' and which are jobs
+ * this wrun spawned. */
 static cx_t *cx_new(uint8_t kind, const pmix_proc_t *procs, size_t nprocs, const char *sig,
                     size_t siglen, int timeout)
 {
     rte_job_t *job = wu_rte_job;
     cx_t *c = calloc(1, sizeof *c);
-    if (NULL == c || NULL == job || NULL == job->map) {
+    size_t nkids;
+    if (NULL == c || NULL == job || NULL == job->map || UINT32_MAX == job->mynode) {
         free(c);
         return NULL;
     }
     c->kind = kind;
-    c->nnodes = job->map->nnodes;
+    for (size_t i = 0; i < nprocs; i++) {
+        if (!PMIX_CHECK_NSPACE(procs[i].nspace, job->nspace)) {
+            char ns[PMIX_MAX_NSLEN + 1];
+            bool kid = NULL != wu_rte_child_find(procs[i].nspace);
+            PMIX_LOAD_NSPACE(ns, procs[i].nspace);
+            if (WU_SUCCESS != wu_argv_append_unique(kid ? &c->kids : &c->foreign, ns)) {
+                cx_free(c);
+                return NULL;
+            }
+        }
+    }
+    nkids = (size_t)wu_argv_count(c->kids);
+    c->nmain = c->nnodes = job->map->nnodes;
+    if (nkids > 0 && NULL == (c->kbase = calloc(nkids, sizeof *c->kbase))) {
+        cx_free(c);
+        return NULL;
+    }
+    for (size_t k = 0; k < nkids; k++) {
+        const rte_job_t *kid = wu_rte_child_find(c->kids[k]);
+        c->kbase[k] = UINT32_MAX;
+        if (NULL != kid->dvm && c->nnodes <= UINT32_MAX / 2 - kid->map->nnodes) {
+            c->kbase[k] = c->nnodes;
+            c->nnodes += kid->map->nnodes;
+        }
+    }
     c->need = calloc(c->nnodes, sizeof *c->need);
     c->parts = calloc(c->nnodes, sizeof *c->parts);
     c->sig = malloc(siglen);
@@ -777,18 +861,13 @@ static cx_t *cx_new(uint8_t kind, const pmix_proc_t *procs, size_t nprocs, const
     c->nprocs = nprocs;
     for (size_t i = 0; i < nprocs; i++) {
         if (!PMIX_CHECK_NSPACE(procs[i].nspace, job->nspace)) {
-            char ns[PMIX_MAX_NSLEN + 1];
-            bool kid = NULL != wu_rte_child_find(procs[i].nspace);
-            PMIX_LOAD_NSPACE(ns, procs[i].nspace);
-            if (kid && UINT32_MAX != job->mynode) {
-                c->need[job->mynode] = true; /* spawned jobs run on the head node */
-            }
-            if (WU_SUCCESS != wu_argv_append_unique(kid ? &c->kids : &c->foreign, ns)) {
-                cx_free(c);
-                return NULL;
+            for (size_t k = 0; k < nkids; k++) {
+                if (PMIX_CHECK_NSPACE(procs[i].nspace, c->kids[k])) {
+                    need_kid(c, k, wu_rte_child_find(c->kids[k]), procs[i].rank, job->mynode);
+                }
             }
         } else if (PMIX_RANK_WILDCARD == procs[i].rank) {
-            for (uint32_t n = 0; n < c->nnodes; n++) {
+            for (uint32_t n = 0; n < c->nmain; n++) {
                 c->need[n] = true;
             }
         } else if (procs[i].rank < job->np) {
@@ -811,13 +890,36 @@ static cx_t *cx_new(uint8_t kind, const pmix_proc_t *procs, size_t nprocs, const
     return c;
 }
 
+/* The slot of the server that sent a request: a node of the launcher's job (dvm NULL: the head
+ * itself) or of a spawned job's daemons; UINT32_MAX if none of c's. */
+static uint32_t slot_of(const cx_t *c, const struct rte_dvm *dvm, uint32_t node)
+{
+    const rte_job_t *job = wu_rte_job;
+    if (NULL == dvm) {
+        return job->mynode;
+    }
+    if (dvm == job->dvm) {
+        return node;
+    }
+    for (size_t k = 0; NULL != c->kids && NULL != c->kids[k]; k++) {
+        const rte_job_t *kid = wu_rte_child_find(c->kids[k]);
+        if (NULL != kid && kid->dvm == dvm && UINT32_MAX != c->kbase[k] &&
+            node < kid->map->nnodes) {
+            return c->kbase[k] + node;
+        }
+    }
+    return UINT32_MAX;
+}
+
 /* Node `node` contributes (on the head's rte thread). Takes the strings and blobs. */
-static void contribute(uint32_t node, uint8_t kind, const char *grp, const pmix_proc_t *procs,
-                       size_t nprocs, int timeout, char *host, char *lblob, size_t nl, char *rblob,
-                       size_t nr, wu_rte_rpc_t *call, creq_t *local)
+static void contribute(const struct rte_dvm *dvm, uint32_t node, uint8_t kind, const char *grp,
+                       const pmix_proc_t *procs, size_t nprocs, int timeout, char *host,
+                       char *lblob, size_t nl, char *rblob, size_t nr, wu_rte_rpc_t *call,
+                       creq_t *local)
 {
     char *sig = NULL;
     size_t siglen = 0;
+    uint32_t slot = UINT32_MAX;
     cx_t *c;
     pmix_status_t rc = wu_dmsg_fence_sig(procs, nprocs, &sig, &siglen);
     if (PMIX_SUCCESS == rc && '\0' != grp[0]) {
@@ -834,7 +936,7 @@ static void contribute(uint32_t node, uint8_t kind, const char *grp, const pmix_
     }
     for (c = cxs; PMIX_SUCCESS == rc && NULL != c; c = c->next) {
         if (c->kind == kind && c->siglen == siglen && 0 == memcmp(c->sig, sig, siglen) &&
-            !c->exchanging && node < c->nnodes && !c->parts[node].in) {
+            !c->exchanging && (slot = slot_of(c, dvm, node)) < c->nnodes && !c->parts[slot].in) {
             break;
         }
     }
@@ -843,7 +945,10 @@ static void contribute(uint32_t node, uint8_t kind, const char *grp, const pmix_
         rc = PMIX_ERR_NOMEM;
     }
     free(sig);
-    if (PMIX_SUCCESS == rc && (node >= c->nnodes || !c->need[node])) {
+    if (PMIX_SUCCESS == rc) {
+        slot = slot_of(c, dvm, node);
+    }
+    if (PMIX_SUCCESS == rc && (slot >= c->nnodes || !c->need[slot])) {
         rc = PMIX_ERR_BAD_PARAM; /* no participant runs there */
     }
     if (PMIX_SUCCESS != rc) {
@@ -861,7 +966,7 @@ static void contribute(uint32_t node, uint8_t kind, const char *grp, const pmix_
         }
         return;
     }
-    c->parts[node] = (part_t){.in = true,
+    c->parts[slot] = (part_t){.in = true,
                               .host = host,
                               .lblob = lblob,
                               .nl = nl,
@@ -968,7 +1073,7 @@ static void creq_in_rte(void *arg)
     {
         char *lblob = r->lblob, *rblob = r->rblob;
         r->lblob = r->rblob = NULL; /* taken by contribute, which may answer (free r) at once */
-        contribute(job->mynode, r->kind, r->grp, r->procs, r->nprocs, r->timeout, host, lblob,
+        contribute(NULL, job->mynode, r->kind, r->grp, r->procs, r->nprocs, r->timeout, host, lblob,
                    r->nl, rblob, r->nr, NULL, r);
     }
 }
@@ -1010,8 +1115,8 @@ void wu_rte_connect_serve(wu_rte_rpc_t *call, wu_dmsg_t *args)
         wu_rte_rpc_answer(call, rc, NULL);
         return;
     }
-    contribute(wu_rte_rpc_origin(call), kind, grp, procs, n, timeout, host, lblob, nl, rblob, nr,
-               call, NULL);
+    contribute(wu_rte_rpc_dvm(call), wu_rte_rpc_origin(call), kind, grp, procs, n, timeout, host,
+               lblob, nl, rblob, nr, call, NULL);
     free(grp);
     PMIX_PROC_FREE(procs, n);
 }
@@ -1078,9 +1183,10 @@ static pmix_status_t h_connect(bool disc, const pmix_proc_t procs[], size_t npro
 
 bool wu_rte_connect_foreign(const pmix_proc_t procs[], size_t nprocs)
 {
-    const char *mine = wu_rte_daemon_mode   ? wu_rte_daemon_nspace()
-                       : NULL != wu_rte_job ? wu_rte_job->nspace
-                                            : NULL;
+    /* the head runs the daemons of its children's jobs too: a fence of one job is theirs */
+    const char *mine = wu_rte_daemon_mode ? wu_rte_daemon_nspace()
+                       : 0 < nprocs       ? procs[0].nspace
+                                          : NULL;
     for (size_t i = 0; NULL != mine && i < nprocs; i++) {
         if (!PMIX_CHECK_NSPACE(procs[i].nspace, mine)) {
             return true;

@@ -24,11 +24,12 @@
 /* Install the hook, and the group upcall in module (before the server starts): a group
  * construct or destruct is the same collective without data, and a construct's answer is a
  * context id the head gives (one counter per wrun: the same id at every member, no two groups
- * of the job alike). Groups with processes of other wruns are not supported yet. */
+ * of the job alike; with processes of other wruns, an id every wrun computes alike). */
 void wu_rte_connect_init(pmix_server_module_t *module);
-/* Does a fence's participant set name processes of other wrun instances (server thread)? Such
- * a fence is a collective of this module too (wu_rte_connect_fence), with the fence's data:
- * Open MPI's MPI_Comm_disconnect is a fence over both sides. */
+/* Does a fence's participant set name processes of more than one job (server thread): of other
+ * wrun instances, or of a job and its children? Such a fence is a collective of this module too
+ * (wu_rte_connect_fence), with the fence's data: Open MPI's MPI_Comm_disconnect is a fence over
+ * both sides. A fence of one job goes to its daemons (wired: to the head). */
 bool wu_rte_connect_foreign(const pmix_proc_t procs[], size_t nprocs);
 pmix_status_t wu_rte_connect_fence(const pmix_proc_t procs[], size_t nprocs, const char *data,
                                    size_t ndata, int timeout, pmix_modex_cbfunc_t cbfunc,

@@ -54,6 +54,7 @@ struct rte_daemon {
     wu_rte_spec_t *app;
     wu_rte_jobmap_t *map;
     uint32_t map_node;
+    pmix_proc_t parent; /* who spawned the job (empty namespace: nobody) */
     wu_dmsg_pending_t *fences, *dmx;
     struct early *early; /* requests about this node's procs before the job was registered */
     struct din *din;     /* standard input for this node's ranks */
@@ -674,8 +675,8 @@ static void dispatch(struct rte_daemon *d, uint32_t tag, const void *payload, si
     }
     switch (tag) {
     case WU_DMSG_LAUNCH:
-        if (NULL == d->app &&
-            PMIX_SUCCESS != wu_dmsg_get_job(&m, &d->nspace, &d->app, &d->map, &d->map_node)) {
+        if (NULL == d->app && PMIX_SUCCESS != wu_dmsg_get_job(&m, &d->nspace, &d->app, &d->map,
+                                                              &d->map_node, &d->parent)) {
             fprintf(stderr, "wired: the job description from wrun does not decode\n");
         }
         if (NULL != d->map) {
@@ -719,7 +720,8 @@ static void dispatch(struct rte_daemon *d, uint32_t tag, const void *payload, si
         on_fwd_down(d, &m);
         break;
     case WU_DMSG_PIDS:
-        (void)wu_rte_pids_apply(&m, NULL, UINT32_MAX); /* from wrun: other nodes' ranks */
+        (void)wu_rte_pids_apply(&m, d->nspace, NULL,
+                                UINT32_MAX); /* from wrun: other nodes' ranks */
         break;
     case WU_DMSG_JOBCTL:
         wu_rte_jobctl_here(wu_rte_job, &m);
@@ -1010,7 +1012,7 @@ int wu_rte_daemon_main(const wu_rte_daemon_args_t *args)
         wu_rte_spec_t *app = d->app;
         wu_rte_jobmap_t *map = d->map;
         d->map = NULL; /* taken by the job */
-        rc = wu_rte_run_daemon_job(app, d->nspace, map, d->map_node, d, &status);
+        rc = wu_rte_run_daemon_job(app, d->nspace, map, d->map_node, &d->parent, d, &status);
         if (WU_SUCCESS != rc && WU_ERR_SILENT != rc) {
             fprintf(stderr, "wired: the job could not be run: %s\n", wu_strerror(rc));
         }

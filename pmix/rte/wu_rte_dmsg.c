@@ -119,6 +119,7 @@ pmix_status_t wu_dmsg_fence_shift(void (*fn)(void *), const pmix_proc_t procs[],
     }
     f->ndata = ndata;
     f->timeout = timeout;
+    PMIX_LOAD_NSPACE(f->nspace, 0 < nprocs ? procs[0].nspace : "");
     f->cb = cb;
     f->cbdata = cbdata;
     if (WU_SUCCESS != wu_progress_shift(wu_rte_progress(), fn, f)) {
@@ -298,8 +299,10 @@ pmix_status_t wu_dmsg_get_event(wu_dmsg_t *m, pmix_status_t *status, pmix_proc_t
     } while (0)
 
 pmix_status_t wu_dmsg_put_job(wu_dmsg_t *m, const char *nspace, const wu_rte_spec_t *app,
-                              const char *cwd, const wu_rte_jobmap_t *map, uint32_t node)
+                              const char *cwd, const wu_rte_jobmap_t *map, uint32_t node,
+                              const pmix_proc_t *parent)
 {
+    pmix_proc_t none;
     pmix_status_t rc;
     TRY(wu_dmsg_put_str(m, nspace));
     TRY(wu_dmsg_put_u32(m, node));
@@ -332,6 +335,8 @@ pmix_status_t wu_dmsg_put_job(wu_dmsg_t *m, const char *nspace, const wu_rte_spe
     TRY(wu_dmsg_put_str(m, map->mapby));
     TRY(wu_dmsg_put_str(m, map->rankby));
     TRY(wu_dmsg_put_str(m, map->bindto));
+    PMIX_LOAD_PROCID(&none, "", PMIX_RANK_UNDEF);
+    TRY(wu_dmsg_put_proc(m, NULL != parent ? parent : &none));
     return PMIX_SUCCESS;
 }
 
@@ -453,7 +458,7 @@ static pmix_status_t get_app(wu_dmsg_t *m, wu_rte_spec_t *app)
 }
 
 pmix_status_t wu_dmsg_get_job(wu_dmsg_t *m, char **nspace, wu_rte_spec_t **app,
-                              wu_rte_jobmap_t **map, uint32_t *node)
+                              wu_rte_jobmap_t **map, uint32_t *node, pmix_proc_t *parent)
 {
     wu_rte_spec_t *a = calloc(1, sizeof *a);
     wu_rte_jobmap_t *jm = calloc(1, sizeof *jm);
@@ -472,6 +477,9 @@ pmix_status_t wu_dmsg_get_job(wu_dmsg_t *m, char **nspace, wu_rte_spec_t **app,
     }
     if (PMIX_SUCCESS == rc) {
         rc = get_map(m, jm);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_dmsg_get_proc(m, parent);
     }
     for (uint32_t c = 0; PMIX_SUCCESS == rc && c < a->nctx; c++) {
         total += a->ctx[c].np;

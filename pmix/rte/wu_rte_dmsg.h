@@ -10,7 +10,8 @@
  * does not decode drops its sender.
  *
  *   HELLO       d->h  version, token, node index, hostname, pid
- *   LAUNCH      h->d  the job: namespace, contexts, options and the whole job map
+ *   LAUNCH      h->d  the job: namespace, contexts, options, the whole job map and, for a
+ *                     job started by PMIx_Spawn, the process that spawned it
  *   OUTPUT      d->h  rank, stream, bytes of output
  *   EXITED      d->h  rank, how it ended (state, wait status, errno, pid, connected, finalized)
  *   LOCAL_DONE  d->h  every process of the node has ended
@@ -65,7 +66,7 @@
 #include <stdint.h>
 
 /* The protocol's name, in HELLO: a daemon of another version is refused. */
-#define WU_DMSG_VERSION "wireup-d4"
+#define WU_DMSG_VERSION "wireup-d5"
 /* Node index of the head node in DMODEX messages when it is the origin. */
 #define WU_DMSG_HEAD UINT32_MAX
 /* FWD_DOWN's destination for every daemon, and its "leave out nobody". */
@@ -166,7 +167,8 @@ typedef struct wu_dmsg_fence {
     size_t siglen;
     char *data;
     size_t ndata;
-    int timeout; /* PMIX_TIMEOUT seconds, 0: none */
+    int timeout;          /* PMIX_TIMEOUT seconds, 0: none */
+    pmix_nspace_t nspace; /* the first participant's (the job whose fence it is) */
     pmix_modex_cbfunc_t cb;
     void *cbdata;
 } wu_dmsg_fence_t;
@@ -215,24 +217,28 @@ pmix_status_t wu_dmsg_get_event(wu_dmsg_t *m, pmix_status_t *status, pmix_proc_t
                                 pmix_data_range_t *range, pmix_info_t **info, size_t *ninfo);
 
 /* wu_rte_pids.c: the job's pids on every node, for the server's proc tables (rte thread but
- * the lookup). Start the table for job nspace of np ranks (once); record this node's started
- * ranks and pack them as PIDS' payload; record a PIDS payload, whose ranks must all run on map
- * node `node` (UINT32_MAX: any; map NULL: no check), false if it does not. */
+ * the lookup). Start the table for job nspace of np ranks (once: the launcher's job); record
+ * this node's started ranks and pack them as PIDS' payload; record a PIDS payload of job
+ * nspace, whose ranks must all run on map node `node` of job (UINT32_MAX: any; job NULL: no
+ * check; else each rank's pid is noted in job's procs), false if it does not. */
 struct rte_job;
 void wu_rte_pids_start(const char *nspace, uint32_t np);
 pmix_status_t wu_rte_pids_local(const struct rte_job *job, wu_dmsg_t *m);
-bool wu_rte_pids_apply(wu_dmsg_t *m, const wu_rte_jobmap_t *map, uint32_t node);
+bool wu_rte_pids_apply(wu_dmsg_t *m, const char *nspace, struct rte_job *job, uint32_t node);
 /* The server's hook (any thread): the pid of rank of nspace, 0 if not known. */
 pid_t wu_rte_pids_lookup(const char *nspace, pmix_rank_t rank);
 void wu_rte_pids_free(void);
 
-/* LAUNCH: the job (app and map, this daemon's node index). */
+/* LAUNCH: the job (app and map, this daemon's node index, its parent: NULL when it was not
+ * spawned). */
 pmix_status_t wu_dmsg_put_job(wu_dmsg_t *m, const char *nspace, const wu_rte_spec_t *app,
-                              const char *cwd, const wu_rte_jobmap_t *map, uint32_t node);
-/* Read a LAUNCH: *app and *map are new (wu_dmsg_free_app, wu_rte_jobmap_free). The map is
- * checked: every rank on exactly one node, node in range. */
+                              const char *cwd, const wu_rte_jobmap_t *map, uint32_t node,
+                              const pmix_proc_t *parent);
+/* Read a LAUNCH: *app and *map are new (wu_dmsg_free_app, wu_rte_jobmap_free); *parent's
+ * namespace is empty when the job was not spawned. The map is checked: every rank on exactly
+ * one node, node in range. */
 pmix_status_t wu_dmsg_get_job(wu_dmsg_t *m, char **nspace, wu_rte_spec_t **app,
-                              wu_rte_jobmap_t **map, uint32_t *node);
+                              wu_rte_jobmap_t **map, uint32_t *node, pmix_proc_t *parent);
 void wu_dmsg_free_app(wu_rte_spec_t *app);
 
 #endif

@@ -49,6 +49,13 @@
 
 extern char **environ;
 
+/* The daemons of every job that has some (rte thread): the launcher's and its children's. */
+static struct rte_dvm *dvms;
+/* The secret every daemon of this launcher presents, made with the first: the servers of every
+ * job derive their credential keys from it, so that credentials pass between the jobs. */
+static unsigned char session_raw[16];
+static char session_token[33];
+
 static int daemon_timeout = 60;
 static int radix = 64;
 static bool params_registered = false;
@@ -70,6 +77,49 @@ static void release_once(wu_wait_t *w, bool *flag, int rc)
         *flag = true;
         wu_wait_release(w, rc);
     }
+}
+
+/* --- the list -------------------------------------------------------------------------------- */
+
+bool wu_rte_dvm_live(const struct rte_dvm *dvm)
+{
+    for (const struct rte_dvm *v = dvms; NULL != v; v = v->next) {
+        if (v == dvm) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The daemon cbdata names, if it is a node of a running job's daemons. */
+static dvm_node_t *live_node(void *cbdata)
+{
+    uintptr_t p = (uintptr_t)cbdata;
+    for (struct rte_dvm *v = dvms; NULL != v; v = v->next) {
+        if (v->nd > 0 && p >= (uintptr_t)v->d && p < (uintptr_t)(v->d + v->nd)) {
+            return &v->d[(p - (uintptr_t)v->d) / sizeof *v->d];
+        }
+    }
+    return NULL;
+}
+
+static void link_dvm(wu_wait_call_t *call)
+{
+    struct rte_dvm *dvm = call->cbdata;
+    dvm->next = dvms;
+    dvms = dvm;
+    wu_wait_call_done(call, WU_SUCCESS);
+}
+
+static void unlink_dvm(wu_wait_call_t *call)
+{
+    for (struct rte_dvm **p = &dvms; NULL != *p; p = &(*p)->next) {
+        if (*p == call->cbdata) {
+            *p = (*p)->next;
+            break;
+        }
+    }
+    wu_wait_call_done(call, WU_SUCCESS);
 }
 
 /* --- sending --------------------------------------------------------------------------------- */
@@ -205,12 +255,18 @@ typedef struct {
     size_t len;
 } event_t;
 
+/* An event to every daemon of every job but skip's (map node of from; WU_DMSG_ALL: none). */
+static void event_everyone(struct rte_dvm *from, uint32_t skip, const char *msg, size_t len)
+{
+    for (struct rte_dvm *v = dvms; NULL != v; v = v->next) {
+        send_everyone(v, v == from ? skip : WU_DMSG_ALL, WU_DMSG_EVENT, msg, len);
+    }
+}
+
 static void event_in_rte(void *arg)
 {
     event_t *e = arg;
-    if (NULL != wu_rte_job && NULL != wu_rte_job->dvm) {
-        send_everyone(wu_rte_job->dvm, WU_DMSG_ALL, WU_DMSG_EVENT, e->msg, e->len);
-    }
+    event_everyone(NULL, WU_DMSG_ALL, e->msg, e->len);
     free(e->msg);
     free(e);
 }
@@ -468,8 +524,8 @@ static void on_daemon_msg(dvm_node_t *n, uint32_t type, wu_dmsg_t *m)
         }
         break;
     case WU_DMSG_EVENT:
-        /* the other nodes, then this one's clients */
-        send_everyone(dvm, n->node, WU_DMSG_EVENT, m->base_ptr, m->bytes_used);
+        /* the other nodes (of every job), then this one's clients */
+        event_everyone(dvm, n->node, m->base_ptr, m->bytes_used);
         wu_rte_event_deliver(m->base_ptr, m->bytes_used);
         break;
     case WU_DMSG_FAILED:
@@ -482,7 +538,7 @@ static void on_daemon_msg(dvm_node_t *n, uint32_t type, wu_dmsg_t *m)
         node_lost(n, NULL);
         break;
     case WU_DMSG_PIDS:
-        if (wu_rte_pids_apply(m, job->map, n->node)) { /* and on to the other nodes */
+        if (wu_rte_pids_apply(m, job->nspace, job, n->node)) { /* and on to the other nodes */
             send_everyone(dvm, n->node, WU_DMSG_PIDS, m->base_ptr, m->bytes_used);
         } else {
             bad_peer(n);
@@ -643,24 +699,22 @@ static void on_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *
         wu_ptl_close(c);
         return;
     }
-    if (NULL == cbdata || NULL == wu_rte_job || NULL == wu_rte_job->dvm) {
-        wu_ptl_close(c);
-    } else if (cbdata == (void *)wu_rte_job->dvm) {
-        on_hello(wu_rte_job->dvm, c, tag, &m); /* not authenticated yet */
-    } else {
+    if (wu_rte_dvm_live(cbdata)) {
+        on_hello(cbdata, c, tag, &m); /* not authenticated yet */
+    } else if (NULL != live_node(cbdata)) {
         on_daemon_msg(cbdata, tag, &m);
+    } else {
+        wu_ptl_close(c);
     }
     PMIX_DATA_BUFFER_DESTRUCT(&m);
 }
 
 static void on_closed(wu_ptl_conn_t *c, int status, void *cbdata)
 {
-    rte_job_t *job = wu_rte_job;
-    dvm_node_t *n;
-    if (NULL == job || NULL == job->dvm || cbdata == (void *)job->dvm) {
-        return; /* a peer that never said HELLO */
+    dvm_node_t *n = live_node(cbdata);
+    if (NULL == n) {
+        return; /* a peer that never said HELLO, or the daemons are gone */
     }
-    n = cbdata;
     if (n->conn != c) {
         return;
     }
@@ -846,8 +900,8 @@ static void send_launch(wu_wait_call_t *call)
     for (uint32_t i = 0; i < dvm->nd && WU_SUCCESS == rc; i++) {
         wu_dmsg_t m;
         PMIX_DATA_BUFFER_CONSTRUCT(&m);
-        if (PMIX_SUCCESS !=
-            wu_dmsg_put_job(&m, job->nspace, job->app, cwd, job->map, dvm->d[i].node)) {
+        if (PMIX_SUCCESS != wu_dmsg_put_job(&m, job->nspace, job->app, cwd, job->map,
+                                            dvm->d[i].node, job->spawned ? &job->parent : NULL)) {
             PMIX_DATA_BUFFER_DESTRUCT(&m);
             rc = WU_ERR_NOMEM;
             break;
@@ -902,7 +956,6 @@ int wu_rte_dvm_start(rte_job_t *job)
 {
     struct rte_dvm *dvm;
     const wu_ptl_listener_cbs_t cbs = {.recv = on_recv, .closed = on_closed};
-    unsigned char raw[16];
     char *wired = NULL, *addrs = NULL;
     unsigned port;
     int rc;
@@ -929,15 +982,19 @@ int wu_rte_dvm_start(rte_job_t *job)
             dvm->d[dvm->nd++] = (dvm_node_t){.dvm = dvm, .node = k};
         }
     }
-    if (sizeof raw != getrandom(raw, sizeof raw, 0)) {
-        wu_rte_say("daemon-setup", wu_rte_tool, "no random bytes for the daemons' token");
-        return WU_ERR_SILENT;
+    if ('\0' == session_token[0]) {
+        if (sizeof session_raw != getrandom(session_raw, sizeof session_raw, 0)) {
+            wu_rte_say("daemon-setup", wu_rte_tool, "no random bytes for the daemons' token");
+            return WU_ERR_SILENT;
+        }
+        for (size_t i = 0; i < sizeof session_raw; i++) {
+            snprintf(session_token + 2 * i, 3, "%02x", session_raw[i]);
+        }
+        /* every server derives its credential keys from the token (wired: the same) */
+        (void)wu_server_set_cred_secret(session_raw, sizeof session_raw);
     }
-    for (size_t i = 0; i < sizeof raw; i++) {
-        snprintf(dvm->token + 2 * i, 3, "%02x", raw[i]);
-    }
-    /* every server of the job derives its credential keys from the token (wired: the same) */
-    (void)wu_server_set_cred_secret(raw, sizeof raw);
+    memcpy(dvm->token, session_token, sizeof dvm->token);
+    (void)wu_progress_shift_wait(wu_rte_progress(), link_dvm, dvm, 0); /* before any callback */
     if (WU_SUCCESS != wu_rte_listen_tcp(wu_rte_progress(), &cbs, dvm, &dvm->listener, &port)) {
         wu_rte_say("daemon-setup", wu_rte_tool, "cannot listen on TCP for the daemons (ptl tcp)");
         return WU_ERR_SILENT;
@@ -1038,6 +1095,7 @@ void wu_rte_dvm_stop(rte_job_t *job)
         (void)wu_wait_for(&dvm->agents_done, STOP_WAIT);
     }
     wu_rte_tree_free(&dvm->tree); /* kills what is left of the agents */
+    (void)wu_progress_shift_wait(wu_rte_progress(), unlink_dvm, dvm, 0);
     for (uint32_t i = 0; i < dvm->nd; i++) {
         wu_ptl_conn_release(dvm->d[i].conn);
     }

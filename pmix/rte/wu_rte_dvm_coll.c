@@ -344,7 +344,7 @@ void wu_rte_dvm_proc_ended(rte_job_t *job, uint32_t rank)
 static void fence_in_rte(void *arg)
 {
     wu_dmsg_fence_t *f = arg;
-    rte_job_t *job = wu_rte_job;
+    rte_job_t *job = wu_rte_job_find(f->nspace); /* the launcher's job or a child */
     pmix_status_t rc = PMIX_ERR_NOT_FOUND;
     if (NULL != job && NULL != job->dvm && UINT32_MAX != job->mynode) {
         rc = coll_contribute(job->dvm, job->mynode, f->sig, f->siglen, f->data, f->ndata,
@@ -383,7 +383,7 @@ typedef struct {
 static void dmx_answer_in_rte(void *arg)
 {
     dmx_answer_t *a = arg;
-    if (NULL != wu_rte_job && wu_rte_job->dvm == a->where.dvm) {
+    if (wu_rte_dvm_live(a->where.dvm)) {
         deliver_rep(a->where.dvm, a->where.origin, a->where.id, a->st, a->data, a->ndata);
     }
     free(a->data);
@@ -444,12 +444,67 @@ static void ask_local(struct rte_dvm *dvm, uint32_t origin, uint64_t id, const p
     }
 }
 
+static void route_req(struct rte_dvm *dvm, uint32_t origin, uint64_t id, const pmix_proc_t *proc);
+
+/* A request of a daemon of one job about a process of another job of ours (a parent asking
+ * about its child's, a child about its parent's): the head asks in the other job's daemons as
+ * if for itself, and passes the answer on. */
+typedef struct {
+    struct rte_dvm *dvm;
+    uint32_t origin;
+    uint64_t id;
+} relay_t;
+
+static void relay_answer(pmix_status_t st, const char *data, size_t ndata, void *cbdata,
+                         pmix_release_cbfunc_t relfn, void *relcbdata)
+{
+    relay_t *r = cbdata; /* called on the rte thread (wu_dmsg_pending_answer) */
+    if (wu_rte_dvm_live(r->dvm)) {
+        deliver_rep(r->dvm, r->origin, r->id, st, data, ndata);
+    }
+    if (NULL != relfn) {
+        relfn(relcbdata);
+    }
+    free(r);
+}
+
+static void relay_req(struct rte_dvm *from, uint32_t origin, uint64_t id, rte_job_t *to,
+                      const pmix_proc_t *proc)
+{
+    relay_t *r = malloc(sizeof *r);
+    wu_dmsg_pending_t *p = calloc(1, sizeof *p);
+    if (NULL == r || NULL == p) {
+        free(r);
+        free(p);
+        deliver_rep(from, origin, id, PMIX_ERR_NOMEM, NULL, 0);
+        return;
+    }
+    *r = (relay_t){.dvm = from, .origin = origin, .id = id};
+    p->id = ++to->dvm->next_id;
+    p->cb = relay_answer;
+    p->cbdata = r;
+    p->next = to->dvm->dmx;
+    to->dvm->dmx = p;
+    route_req(to->dvm, WU_DMSG_HEAD, p->id, proc);
+}
+
 /* Route a request from origin about proc to the node that runs it. */
 static void route_req(struct rte_dvm *dvm, uint32_t origin, uint64_t id, const pmix_proc_t *proc)
 {
-    rte_job_t *job = dvm->job;
+    rte_job_t *job = dvm->job, *other;
     uint32_t node;
     wu_dmsg_t m;
+    if (0 != strncmp(proc->nspace, job->nspace, PMIX_MAX_NSLEN) && WU_DMSG_HEAD != origin &&
+        NULL != (other = wu_rte_job_find(proc->nspace)) && other != job) {
+        if (NULL != other->dvm) {
+            relay_req(dvm, origin, id, other, proc);
+        } else if (UINT32_MAX != other->mynode && proc->rank < other->np) {
+            ask_local(dvm, origin, id, proc); /* every process of that job runs here */
+        } else {
+            deliver_rep(dvm, origin, id, PMIX_ERR_NOT_FOUND, NULL, 0);
+        }
+        return;
+    }
     if (0 != strncmp(proc->nspace, job->nspace, PMIX_MAX_NSLEN) || proc->rank >= job->np) {
         deliver_rep(dvm, origin, id, PMIX_ERR_NOT_FOUND, NULL, 0);
         return;
@@ -524,7 +579,7 @@ void wu_rte_dvm_registered(rte_job_t *job)
 static void dmodex_in_rte(void *arg)
 {
     wu_dmsg_dmodex_t *u = arg;
-    rte_job_t *job = wu_rte_job;
+    rte_job_t *job = wu_rte_job_find(u->proc.nspace); /* the launcher's job or a child */
     wu_dmsg_pending_t *p;
     if (NULL == job || NULL == job->dvm || NULL == (p = calloc(1, sizeof *p))) {
         u->cb(NULL == job || NULL == job->dvm ? PMIX_ERR_NOT_FOUND : PMIX_ERR_NOMEM, NULL, 0,

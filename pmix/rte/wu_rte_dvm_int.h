@@ -26,6 +26,7 @@ typedef struct dvm_node {
 } dvm_node_t;
 
 struct rte_dvm {
+    struct rte_dvm *next; /* the list of every job's daemons (the launcher's, its children's) */
     rte_job_t *job;
     char token[33];
     wu_ptl_listener_t *listener;
@@ -59,6 +60,8 @@ void wu_rte_dvm_send_to(struct rte_dvm *dvm, uint32_t node, uint32_t type, wu_dm
  * first-level daemon whose branch of the tree holds any, which passes it down its branch
  * (daemons that were not meant to get it find nothing it is for). */
 void wu_rte_dvm_send_many(struct rte_dvm *dvm, const bool *to, uint32_t type, wu_dmsg_t *m);
+/* Is dvm one of the running jobs' (it may have been freed otherwise)? */
+bool wu_rte_dvm_live(const struct rte_dvm *dvm);
 /* Can the daemon of map node `node` be sent to (it said HELLO; its relays are connected)? */
 bool wu_rte_dvm_reachable(const struct rte_dvm *dvm, uint32_t node);
 

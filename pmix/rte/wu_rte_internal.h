@@ -93,6 +93,10 @@ typedef struct rte_job {
      * (PMIX_REPORT_CHILD_SEP: its failure does not end that job, that job's end does not end
      * it), and its description (owned by it). */
     bool child;
+    bool starting; /* a child whose requester has not been told it started: its failure then
+                    * fails the spawn, not the parent's job (rte thread) */
+    bool spawned;  /* PMIx_Spawn started it (a child here, or a child's part in wired): its
+                   * processes get PMIX_PARENT_ID (parent) and PMIX_SPAWNED */
     pmix_proc_t parent;
     bool independent;
     wu_rte_spec_t *own_app;
@@ -153,10 +157,12 @@ void wu_rte_job_check_done(rte_job_t *job);
 /* The name of the node running rank (for messages). */
 const char *wu_rte_rank_host(const rte_job_t *job, uint32_t rank);
 
-/* In wired: run the job the head node sent (app, nspace, its map; this node is map node mynode)
- * through its end; the daemon link carries outputs and ends up and commands down. Takes map. */
+/* In wired: run the job the head node sent (app, nspace, its map; this node is map node mynode;
+ * parent: who spawned it, an empty namespace for nobody) through its end; the daemon link
+ * carries outputs and ends up and commands down. Takes map. */
 int wu_rte_run_daemon_job(const wu_rte_spec_t *app, const char *nspace, wu_rte_jobmap_t *map,
-                          uint32_t mynode, struct rte_daemon *daemon, int *status);
+                          uint32_t mynode, const pmix_proc_t *parent, struct rte_daemon *daemon,
+                          int *status);
 
 /* wu_rte_spawn.c: starting wired daemons (the head's first level, and each daemon's subtree). */
 /* The launch tree: cut n daemons into at most radix chunks (0: one each), in order, as even as

@@ -193,7 +193,7 @@ void wu_rte_job_fail(rte_job_t *job, int status)
     if (!first) {
         return; /* what it ends was ended the first time */
     }
-    if (job->child && !job->independent && 0 != status && NULL != wu_rte_job &&
+    if (job->child && !job->independent && !job->starting && 0 != status && NULL != wu_rte_job &&
         !wu_rte_job->child) {
         /* a spawned job that fails ends its parent's job too, as mpirun does */
         wu_rte_job_fail(wu_rte_job, status);
@@ -951,11 +951,45 @@ fail:
     return rc;
 }
 
+typedef struct {
+    rte_job_t *job;
+    int rc; /* WU_ERR_NOT_FOUND: a program could not be run there */
+} seen_t;
+
+/* rte thread: has every rank of another node been started (its pid came) or ended? */
+static void remote_seen(wu_wait_call_t *call)
+{
+    seen_t *s = call->cbdata;
+    int all = 1;
+    for (uint32_t r = 0; r < s->job->np; r++) {
+        const rte_proc_t *rp = &s->job->procs[r];
+        if (rp->exited && 0 != rp->exec_errno) {
+            s->rc = WU_ERR_NOT_FOUND;
+        }
+        all = all && (rp->lidx >= 0 || rp->exited || rp->pid > 0);
+    }
+    wu_wait_call_done(call, s->job->terminating ? 1 : all);
+}
+
+/* A spawned job with daemons: its requester learns how the start went once every node said
+ * (bounded by the daemons' own time to call back: a node that never answers is lost first). */
+static int remote_started(rte_job_t *job)
+{
+    seen_t s = {.job = job, .rc = WU_SUCCESS};
+    for (int i = 0; i < 6000 && 0 == wu_progress_shift_wait(progress, remote_seen, &s, 0); i++) {
+        usleep(10 * 1000);
+    }
+    return s.rc;
+}
+
 int wu_rte_run_child(rte_job_t *job, void (*launched)(rte_job_t *job, int rc, void *arg), void *arg)
 {
     int status = 1, rc = job_setup(job);
     if (WU_SUCCESS == rc) {
         rc = job_launch(job, &status);
+    }
+    if (WU_SUCCESS == rc && NULL != job->dvm) {
+        rc = remote_started(job);
     }
     launched(job, rc, arg);
     if (WU_SUCCESS == rc) {
@@ -983,7 +1017,8 @@ int wu_rte_run(const wu_rte_spec_t *app, int *status)
 }
 
 int wu_rte_run_daemon_job(const wu_rte_spec_t *app, const char *nspace, wu_rte_jobmap_t *map,
-                          uint32_t mynode, struct rte_daemon *daemon, int *status)
+                          uint32_t mynode, const pmix_proc_t *parent, struct rte_daemon *daemon,
+                          int *status)
 {
     rte_job_t *job;
     uint32_t np = 0;
@@ -1004,6 +1039,10 @@ int wu_rte_run_daemon_job(const wu_rte_spec_t *app, const char *nspace, wu_rte_j
     job->map = map;
     job->mynode = mynode;
     job->daemon = daemon;
+    if (NULL != parent && '\0' != parent->nspace[0]) {
+        job->spawned = true;
+        job->parent = *parent;
+    }
     return run_job(job, status);
 }
 

@@ -7,7 +7,7 @@
  * pid pairs): a daemon to wrun, which records them and passes them on to every other daemon;
  * wrun sends its own node's the same way. The table is filled on the rte thread and read by the
  * server's thread (wu_server_set_pid_hook); it lives until wu_rte_finalize, so that a reader
- * never meets a freed one. */
+ * never meets a freed one. It holds the launcher's job (a spawned job's pids are not kept). */
 #include "pmix/rte/wu_rte_dmsg.h"
 #include "pmix/rte/wu_rte_internal.h"
 
@@ -54,7 +54,7 @@ pmix_status_t wu_rte_pids_local(const rte_job_t *job, wu_dmsg_t *m)
         if (pid <= 0) {
             continue; /* it could not be started */
         }
-        if (NULL != t && rank < t->np) {
+        if (NULL != t && rank < t->np && PMIX_CHECK_NSPACE(t->nspace, job->nspace)) {
             atomic_store(&t->pid[rank], (int)pid);
         }
         rc = wu_dmsg_put_u32(m, rank);
@@ -63,9 +63,10 @@ pmix_status_t wu_rte_pids_local(const rte_job_t *job, wu_dmsg_t *m)
     return rc;
 }
 
-bool wu_rte_pids_apply(wu_dmsg_t *m, const wu_rte_jobmap_t *map, uint32_t node)
+bool wu_rte_pids_apply(wu_dmsg_t *m, const char *nspace, rte_job_t *job, uint32_t node)
 {
     pid_table_t *t = atomic_load(&table);
+    const wu_rte_jobmap_t *map = NULL != job ? job->map : NULL;
     uint32_t n = 0;
     if (PMIX_SUCCESS != wu_dmsg_get_u32(m, &n)) {
         return false;
@@ -79,8 +80,11 @@ bool wu_rte_pids_apply(wu_dmsg_t *m, const wu_rte_jobmap_t *map, uint32_t node)
              (rank >= map->np || (UINT32_MAX != node && map->procs[rank].node != node)))) {
             return false; /* not what a daemon of ours sends */
         }
-        if (NULL != t && rank < t->np) {
+        if (NULL != t && rank < t->np && PMIX_CHECK_NSPACE(t->nspace, nspace)) {
             atomic_store(&t->pid[rank], (int)pid);
+        }
+        if (NULL != job && 0 == job->procs[rank].pid) {
+            job->procs[rank].pid = (pid_t)pid; /* started (wu_rte_run_child waits for it) */
         }
     }
     return true;

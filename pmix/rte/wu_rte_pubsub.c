@@ -9,6 +9,7 @@
 #include "pmix/rte/wu_rte_rdv.h"
 #include "pmix.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,10 +18,11 @@
 /* Values published, at most (PMIX_ERR_OUT_OF_RESOURCE beyond). */
 #define MAX_ENTRIES 65536
 
-/* Who asks: the process, its node in the job map, its user and group. */
+/* Who asks: the process, its node's name (jobs map their nodes differently), its user and
+ * group. */
 typedef struct {
     pmix_proc_t proc;
-    uint32_t node;
+    char node[256];
     uint32_t uid, gid;
 } who_t;
 
@@ -180,7 +182,7 @@ static bool in_range(const entry_t *e, const who_t *w)
     case PMIX_RANGE_NAMESPACE:
         return PMIX_CHECK_NSPACE(e->owner.proc.nspace, w->proc.nspace);
     case PMIX_RANGE_LOCAL:
-        return e->owner.node == w->node;
+        return 0 == strcmp(e->owner.node, w->node);
     case PMIX_RANGE_PROC_LOCAL:
         return PMIX_CHECK_PROCID(&e->owner.proc, &w->proc);
     default:
@@ -751,8 +753,8 @@ static void rpc_done(pmix_status_t st, wu_dmsg_t *payload, void *arg)
 static void req_in_rte(void *arg)
 {
     req_t *r = arg;
-    rte_job_t *job = wu_rte_job;
-    who_t w = {.proc = r->proc, .node = NULL != job ? job->mynode : 0};
+    who_t w = {.proc = r->proc};
+    snprintf(w.node, sizeof w.node, "%s", wu_rte_hostname);
     if (wu_rte_daemon_mode) {
         wu_dmsg_t m;
         pmix_status_t rc;
@@ -799,7 +801,8 @@ void wu_rte_pubsub_serve(wu_rte_rpc_t *call, uint32_t op, wu_dmsg_t *args)
         return;
     }
     w.proc = r->proc;
-    w.node = wu_rte_rpc_origin(call); /* a daemon's clients run on its node */
+    /* a daemon's clients run on its node */
+    snprintf(w.node, sizeof w.node, "%s", wu_rte_rpc_host(call));
     w.uid = w.gid = 0;
     head_run(r, &w);
 }

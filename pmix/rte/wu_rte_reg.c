@@ -268,7 +268,7 @@ static void proc_data(ilist_t *l, const rte_job_t *job, uint32_t r)
     add_u32(&p, PMIX_NODEID, node->id);
     add(&p, PMIX_HOSTNAME, node->name, PMIX_STRING);
     add_u32(&p, PMIX_APPNUM, job->procs[r].ctx);
-    if (job->child) {
+    if (job->spawned) {
         /* also per process: Open MPI asks for it with its own rank */
         add(&p, PMIX_PARENT_ID, &job->parent, PMIX_PROC);
     }
@@ -368,7 +368,7 @@ static pmix_status_t job_info(rte_job_t *job, const pmix_info_t *net, size_t nne
         }
     }
     maps(&l, job);
-    if (job->child) {
+    if (job->spawned) {
         bool spawned = true;
         add(&l, PMIX_PARENT_ID, &job->parent, PMIX_PROC);
         add(&l, PMIX_SPAWNED, &spawned, PMIX_BOOL);

@@ -98,6 +98,7 @@ void wu_rte_rpc_fail_all(pmix_status_t status)
 /* ---- the head's side --------------------------------------------------------------------- */
 
 struct wu_rte_rpc {
+    struct rte_dvm *dvm; /* the daemons of the job whose daemon asked */
     uint32_t origin;
     uint64_t id;
 };
@@ -110,13 +111,13 @@ void wu_rte_rpc_serve(struct rte_dvm *dvm, uint32_t origin, wu_dmsg_t *m)
     size_t n = 0;
     wu_rte_rpc_t *call;
     wu_dmsg_t args;
-    (void)dvm;
     if (PMIX_SUCCESS != wu_dmsg_get_u32(m, &from) || PMIX_SUCCESS != wu_dmsg_get_u64(m, &id) ||
         PMIX_SUCCESS != wu_dmsg_get_u32(m, &op) || PMIX_SUCCESS != wu_dmsg_get_bytes(m, &p, &n) ||
         NULL == (call = calloc(1, sizeof *call))) {
         free(p); /* without its id the answer could not be matched */
         return;
     }
+    call->dvm = dvm;
     call->origin = origin; /* the answer goes to the sender */
     call->id = id;
     if (from != origin) {
@@ -157,9 +158,19 @@ uint32_t wu_rte_rpc_origin(const wu_rte_rpc_t *call)
     return call->origin;
 }
 
+struct rte_dvm *wu_rte_rpc_dvm(const wu_rte_rpc_t *call)
+{
+    return call->dvm;
+}
+
+const char *wu_rte_rpc_host(const wu_rte_rpc_t *call)
+{
+    const wu_rte_jobmap_t *map = call->dvm->job->map;
+    return call->origin < map->nnodes ? map->nodes[call->origin].name : "?";
+}
+
 void wu_rte_rpc_answer(wu_rte_rpc_t *call, pmix_status_t status, wu_dmsg_t *reply)
 {
-    rte_job_t *job = wu_rte_job;
     wu_dmsg_t m;
     pmix_status_t rc;
     PMIX_DATA_BUFFER_CONSTRUCT(&m);
@@ -172,8 +183,8 @@ void wu_rte_rpc_answer(wu_rte_rpc_t *call, pmix_status_t status, wu_dmsg_t *repl
     if (NULL != reply) {
         PMIX_DATA_BUFFER_DESTRUCT(reply);
     }
-    if (PMIX_SUCCESS == rc && NULL != job && NULL != job->dvm) {
-        wu_rte_dvm_send_to(job->dvm, call->origin, WU_DMSG_RPC_REP, &m);
+    if (PMIX_SUCCESS == rc && wu_rte_dvm_live(call->dvm)) {
+        wu_rte_dvm_send_to(call->dvm, call->origin, WU_DMSG_RPC_REP, &m);
     } else {
         PMIX_DATA_BUFFER_DESTRUCT(&m);
     }

@@ -41,8 +41,11 @@ void wu_rte_rpc_fail_all(pmix_status_t status);
 typedef struct wu_rte_rpc wu_rte_rpc_t;
 /* The head, rte thread: an RPC message from the daemon of map node origin. */
 void wu_rte_rpc_serve(struct rte_dvm *dvm, uint32_t origin, wu_dmsg_t *m);
-/* The map node the request came from. */
+/* The map node the request came from, and the daemons of the job whose map that is. */
 uint32_t wu_rte_rpc_origin(const wu_rte_rpc_t *call);
+struct rte_dvm *wu_rte_rpc_dvm(const wu_rte_rpc_t *call);
+/* The name of that node (in the map: the name the head uses for it). */
+const char *wu_rte_rpc_host(const wu_rte_rpc_t *call);
 /* Answer call (exactly once) with status and reply (destructed here; NULL: no payload); call is
  * freed. The answer is dropped when its daemon cannot be reached any more. */
 void wu_rte_rpc_answer(wu_rte_rpc_t *call, pmix_status_t status, wu_dmsg_t *reply);

@@ -74,9 +74,11 @@ static void make_job(wu_dmsg_t *m)
     wu_rte_spec_t app = {.ctx = ctx, .nctx = 2, .env_set = env, .merge_stderr = true};
     wu_rte_jm_opts_t o = {0};
     wu_rte_jobmap_t *map = NULL;
+    pmix_proc_t parent;
+    PMIX_LOAD_PROCID(&parent, "ns.0", 3);
     ck_assert_int_eq(WU_SUCCESS, wu_rte_jobmap_build(hosts, 2, 3, &o, &map, NULL));
     PMIX_DATA_BUFFER_CONSTRUCT(m);
-    ck_assert_int_eq(PMIX_SUCCESS, wu_dmsg_put_job(m, "ns.1", &app, "/tmp", map, 1));
+    ck_assert_int_eq(PMIX_SUCCESS, wu_dmsg_put_job(m, "ns.1", &app, "/tmp", map, 1, &parent));
     wu_rte_jobmap_free(map);
 }
 
@@ -88,7 +90,8 @@ static void try_job(wu_dmsg_t *m)
     wu_rte_spec_t *app = NULL;
     wu_rte_jobmap_t *map = NULL;
     uint32_t node = 0;
-    if (PMIX_SUCCESS == wu_dmsg_get_job(m, &nspace, &app, &map, &node)) {
+    pmix_proc_t parent;
+    if (PMIX_SUCCESS == wu_dmsg_get_job(m, &nspace, &app, &map, &node, &parent)) {
         /* whatever is accepted is whole: the map covers the ranks, the node is in it */
         ck_assert_ptr_nonnull(nspace);
         ck_assert_uint_lt(node, map->nnodes);
@@ -114,6 +117,7 @@ START_TEST(launch)
     wu_rte_spec_t *app = NULL;
     wu_rte_jobmap_t *map = NULL;
     uint32_t node = 0;
+    pmix_proc_t parent;
     make_job(&m);
     /* read back as written */
     {
@@ -121,7 +125,7 @@ START_TEST(launch)
         pmix_byte_object_t bo = {.bytes = m.base_ptr, .size = m.bytes_used};
         PMIX_DATA_BUFFER_CONSTRUCT(&r);
         ck_assert_int_eq(PMIX_SUCCESS, PMIx_Data_embed(&r, &bo));
-        ck_assert_int_eq(PMIX_SUCCESS, wu_dmsg_get_job(&r, &nspace, &app, &map, &node));
+        ck_assert_int_eq(PMIX_SUCCESS, wu_dmsg_get_job(&r, &nspace, &app, &map, &node, &parent));
         PMIX_DATA_BUFFER_DESTRUCT(&r);
     }
     ck_assert_str_eq("ns.1", nspace);
@@ -133,6 +137,8 @@ START_TEST(launch)
     ck_assert_uint_eq(3, map->np);
     ck_assert_uint_eq(2, map->nnodes);
     ck_assert_uint_eq(1, map->procs[2].node);
+    ck_assert_str_eq("ns.0", parent.nspace);
+    ck_assert_uint_eq(3, parent.rank);
     free(nspace);
     wu_dmsg_free_app(app);
     wu_rte_jobmap_free(map);
