@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* e2e_spawn.c -- PMIx_Spawn under wrun (issue 14).
  *
- *   e2e_spawn parent DIR   rank 0 spawns 2 children (this program, "child") with an environment
- *                          variable and DIR as working directory; parents and children connect;
- *                          each side reads the other's job data and what rank 0 of the other
- *                          committed; the children check PMIX_PARENT_ID, PMIX_SPAWNED, their
- *                          variable and directory
- *   e2e_spawn badexe       spawning a program that does not exist fails, the job goes on
- *   e2e_spawn elsewhere    spawning onto another host is refused (not supported yet)
- *   e2e_spawn failchild    a child that exits 3 ends the parent's job too
+ *   e2e_spawn parent DIR [HOST]  rank 0 spawns 2 children (this program, "child") with an
+ *                          environment variable and DIR as working directory (and PMIX_HOST
+ *                          HOST); parents and children connect; each side reads the other's job
+ *                          data and what rank 0 of the other committed; the children check
+ *                          PMIX_PARENT_ID, PMIX_SPAWNED, their variable and directory, and that
+ *                          they run on HOST
+ *   e2e_spawn badexe [HOST]  spawning a program that does not exist (on HOST) fails, the job
+ *                          goes on
+ *   e2e_spawn nohost       spawning onto a host that is not one of the job's is refused
+ *                          (PMIX_ERR_BAD_PARAM)
+ *   e2e_spawn failchild [HOST]  a child that exits 3 (on HOST) ends the parent's job too
  *   e2e_spawn sep          the same with PMIX_REPORT_CHILD_SEP: the parent's job goes on
  *   e2e_spawn notify       the last rank spawns such a child with PMIX_NOTIFY_JOB_EVENTS too:
  *                          it hears PMIX_LAUNCH_COMPLETE and PMIX_EVENT_JOB_END (exit code 3) of
@@ -27,8 +30,10 @@ static pmix_status_t spawn(const char *mode, int np, const char *dir, bool sep, 
     pmix_info_t info[3];
     size_t ninfo = 0;
     char *argv[] = {prog, (char *)mode, NULL};
-    char *env[] = {"WU_SPAWN_TEST=42", NULL};
+    char where[300];
+    char *env[] = {"WU_SPAWN_TEST=42", where, NULL};
     pmix_status_t rc;
+    snprintf(where, sizeof where, "WU_SPAWN_HOST=%s", NULL != host ? host : "");
     PMIX_APP_CONSTRUCT(&app);
     app.cmd = strdup(prog);
     app.argv = argv;
@@ -88,14 +93,14 @@ static void meet(const char *other, uint32_t want_size, const char *key, const c
     E2E_RC(PMIx_Disconnect(both, 2, NULL, 0), "PMIx_Disconnect");
 }
 
-static void parent(const char *dir, uint32_t size)
+static void parent(const char *dir, const char *host, uint32_t size)
 {
     char ns[PMIX_MAX_NSLEN + 1] = "";
     pmix_value_t v;
     e2e_step("spawn");
     put_commit("wu.parent", "from the parent");
     if (0 == e2e_me.rank) {
-        E2E_RC(spawn("child", 2, dir, false, NULL, ns), "PMIx_Spawn");
+        E2E_RC(spawn("child", 2, dir, false, host, ns), "PMIx_Spawn");
         E2E_CHECK('\0' != ns[0] && 0 != strcmp(ns, e2e_me.nspace), "the new namespace '%s'", ns);
         /* the other ranks learn it */
         PMIX_VALUE_LOAD(&v, ns, PMIX_STRING);
@@ -123,10 +128,14 @@ static void child(void)
     pmix_status_t st;
     pmix_proc_t *par;
     char cwd[4096];
-    const char *var = getenv("WU_SPAWN_TEST");
+    const char *var = getenv("WU_SPAWN_TEST"), *host = getenv("WU_SPAWN_HOST");
+    char me[256] = "";
     e2e_step("child: what it was given");
     E2E_CHECK(NULL != var && 0 == strcmp(var, "42"), "WU_SPAWN_TEST is '%s'",
               NULL != var ? var : "(unset)");
+    (void)gethostname(me, sizeof me - 1);
+    E2E_CHECK(NULL == host || '\0' == host[0] || 0 == strncmp(me, host, strlen(host)),
+              "the child runs on %s, not on %s (PMIX_HOST)", me, NULL != host ? host : "");
     E2E_CHECK(NULL != getcwd(cwd, sizeof cwd) && NULL != strstr(cwd, "spawn-wdir"),
               "the working directory is %s", cwd);
     v = e2e_get(e2e_me.nspace, e2e_me.rank, PMIX_PARENT_ID, NULL, 0, &st);
@@ -225,21 +234,22 @@ int main(int argc, char **argv)
     size = v->data.uint32;
     PMIX_VALUE_RELEASE(v);
     if (0 == strcmp(mode, "parent") && argc > 2) {
-        parent(argv[2], size);
+        parent(argv[2], argc > 3 ? argv[3] : NULL, size);
     } else if (0 == strcmp(mode, "child")) {
         child();
     } else if (0 == strcmp(mode, "badexe")) {
         e2e_step("badexe");
         snprintf(prog, sizeof prog, "/nonexistent/wu-no-such-program");
-        E2E_CHECK(PMIX_SUCCESS != spawn("x", 1, NULL, false, NULL, ns),
+        E2E_CHECK(PMIX_SUCCESS != spawn("x", 1, NULL, false, argc > 2 ? argv[2] : NULL, ns),
                   "spawning a missing program succeeded");
-    } else if (0 == strcmp(mode, "elsewhere")) {
-        e2e_step("elsewhere");
-        E2E_RC_IS(spawn("x", 1, NULL, false, "wu-no-such-host", ns), PMIX_ERR_NOT_SUPPORTED,
-                  "PMIx_Spawn onto another host");
+    } else if (0 == strcmp(mode, "nohost")) {
+        e2e_step("nohost");
+        E2E_RC_IS(spawn("x", 1, NULL, false, "wu-no-such-host", ns), PMIX_ERR_BAD_PARAM,
+                  "PMIx_Spawn onto a host the job does not have");
     } else if (0 == strcmp(mode, "failchild") || 0 == strcmp(mode, "sep")) {
         e2e_step("spawn a failing child");
-        E2E_RC(spawn("exit3", 1, NULL, 0 == strcmp(mode, "sep"), NULL, ns), "PMIx_Spawn");
+        E2E_RC(spawn("exit3", 1, NULL, 0 == strcmp(mode, "sep"), argc > 2 ? argv[2] : NULL, ns),
+               "PMIx_Spawn");
         /* failchild: the child's failure ends this job (a signal ends this sleep); sep: not */
         sleep(0 == strcmp(mode, "sep") ? 3 : 60);
     } else if (0 == strcmp(mode, "notify")) {
@@ -248,7 +258,8 @@ int main(int argc, char **argv)
         PMIx_Finalize(NULL, 0);
         return 3;
     } else {
-        e2e_fail("usage: e2e_spawn parent DIR | badexe | elsewhere | failchild | sep | notify");
+        e2e_fail("usage: e2e_spawn parent DIR [HOST] | badexe [HOST] | nohost | failchild [HOST] | "
+                 "sep | notify");
     }
     e2e_step("finalize");
     E2E_RC(PMIx_Finalize(NULL, 0), "PMIx_Finalize");

@@ -7,9 +7,10 @@
  *   mpi_dpm server NAME     every rank of this job accepts (MPI_COMM_WORLD) on a port
  *                           published as NAME; then an allreduce over the intercommunicator
  *   mpi_dpm client NAME     every rank looks NAME up and connects; the same allreduce
- *   mpi_dpm spawn N [ROOT]  MPI_Comm_spawn of N children (this program as "child") by rank ROOT
- *                           (0 by default), a reduction over the intercommunicator and a
- *                           merged communicator
+ *   mpi_dpm spawn N [ROOT [HOST]]  MPI_Comm_spawn of N children (this program as "child") by
+ *                           rank ROOT (0 by default; on HOST: the info key "host"), a reduction
+ *                           over the intercommunicator and a merged communicator; a child's
+ *                           line names its host
  *   mpi_dpm multiple        MPI_Comm_spawn_multiple of two commands (this program as "child",
  *                           1 and 2 processes): the same checks over 3 children
  * Prints "mpi_dpm MODE: rank R ok" per rank at the end. */
@@ -128,15 +129,23 @@ static void client(const char *name)
     CHECK(MPI_Comm_disconnect(&inter));
 }
 
-static void spawn(const char *self, int n, int root)
+static void spawn(const char *self, int n, int root, const char *host)
 {
     MPI_Comm inter, merged;
+    MPI_Info info = MPI_INFO_NULL;
     char *argv[] = {"child", NULL};
     int errs[64], msize = 0;
     if (n < 1 || n > 64 || root < 0 || root >= size) {
         fail("spawn: 1 to 64 children from a rank of the job", MPI_ERR_OTHER);
     }
-    CHECK(MPI_Comm_spawn(self, argv, n, MPI_INFO_NULL, root, MPI_COMM_WORLD, &inter, errs));
+    if (NULL != host) {
+        CHECK(MPI_Info_create(&info));
+        CHECK(MPI_Info_set(info, "host", host));
+    }
+    CHECK(MPI_Comm_spawn(self, argv, n, info, root, MPI_COMM_WORLD, &inter, errs));
+    if (NULL != host) {
+        CHECK(MPI_Info_free(&info));
+    }
     check_inter(inter);
     CHECK(MPI_Intercomm_merge(inter, 0, &merged));
     CHECK(MPI_Comm_size(merged, &msize));
@@ -197,17 +206,22 @@ int main(int argc, char **argv)
     } else if (0 == strcmp(mode, "client") && argc > 2) {
         client(argv[2]);
     } else if (0 == strcmp(mode, "spawn") && argc > 2) {
-        spawn(argv[0], atoi(argv[2]), argc > 3 ? atoi(argv[3]) : 0);
+        spawn(argv[0], atoi(argv[2]), argc > 3 ? atoi(argv[3]) : 0, argc > 4 ? argv[4] : NULL);
     } else if (0 == strcmp(mode, "multiple")) {
         spawn_multiple(argv[0]);
     } else if (0 == strcmp(mode, "child")) {
         child();
     } else {
-        fprintf(stderr,
-                "usage: mpi_dpm pair | server NAME | client NAME | spawn N [ROOT] | multiple\n");
+        fprintf(
+            stderr,
+            "usage: mpi_dpm pair | server NAME | client NAME | spawn N [ROOT [HOST]] | multiple\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     MPI_Finalize();
-    printf("mpi_dpm %s: rank %d ok\n", mode, rank);
+    {
+        char host[256] = "";
+        (void)gethostname(host, sizeof host - 1);
+        printf("mpi_dpm %s: rank %d ok (on %s)\n", mode, rank, host);
+    }
     return 0;
 }
