@@ -88,10 +88,10 @@ typedef struct rte_job {
     wu_wait_t done;      /* released when every process has ended (any thread may wait) */
     bool done_released;  /* done was released */
     bool registered;     /* the server knows the job (requests about its procs can be served) */
-    /* A job started by PMIx_Spawn (wu_rte_children.c), on this node, beside the launcher's own
-     * job (wu_rte_job): who spawned it, whether it is independent of its parent's job
-     * (PMIX_REPORT_CHILD_SEP: its failure does not end that job, that job's end does not end
-     * it), and its description (owned by it). */
+    /* A job started by PMIx_Spawn (wu_rte_children.c) beside the launcher's own job
+     * (wu_rte_job), here and, with daemons of its own (dvm), on other nodes: who spawned it,
+     * whether it is independent of its parent's job (PMIX_REPORT_CHILD_SEP: its failure does
+     * not end that job, that job's end does not end it), and its description (owned by it). */
     bool child;
     bool starting; /* a child whose requester has not been told it started: its failure then
                     * fails the spawn, not the parent's job (rte thread) */

@@ -28,7 +28,7 @@ void wu_rte_pids_start(const char *nspace, uint32_t np)
 {
     pid_table_t *t;
     if (NULL != atomic_load(&table)) {
-        return; /* a launcher runs one job */
+        return; /* the launcher's job's (the first); spawned jobs are not kept */
     }
     t = calloc(1, sizeof *t + (size_t)np * sizeof t->pid[0]);
     if (NULL == t) {
