@@ -446,6 +446,24 @@ static void ask_local(struct rte_dvm *dvm, uint32_t origin, uint64_t id, const p
 
 static void route_req(struct rte_dvm *dvm, uint32_t origin, uint64_t id, const pmix_proc_t *proc);
 
+/* Ask dvm's job about proc as the head node itself: cb(cbdata) gets the answer; false (cb not
+ * called) when out of memory. */
+static bool ask_as_head(struct rte_dvm *dvm, const pmix_proc_t *proc, pmix_modex_cbfunc_t cb,
+                        void *cbdata)
+{
+    wu_dmsg_pending_t *p = calloc(1, sizeof *p);
+    if (NULL == p) {
+        return false;
+    }
+    p->id = ++dvm->next_id;
+    p->cb = cb;
+    p->cbdata = cbdata;
+    p->next = dvm->dmx;
+    dvm->dmx = p;
+    route_req(dvm, WU_DMSG_HEAD, p->id, proc);
+    return true;
+}
+
 /* A request of a daemon of one job about a process of another job of ours (a parent asking
  * about its child's, a child about its parent's): the head asks in the other job's daemons as
  * if for itself, and passes the answer on. */
@@ -472,20 +490,13 @@ static void relay_req(struct rte_dvm *from, uint32_t origin, uint64_t id, rte_jo
                       const pmix_proc_t *proc)
 {
     relay_t *r = malloc(sizeof *r);
-    wu_dmsg_pending_t *p = calloc(1, sizeof *p);
-    if (NULL == r || NULL == p) {
-        free(r);
-        free(p);
-        deliver_rep(from, origin, id, PMIX_ERR_NOMEM, NULL, 0);
-        return;
+    if (NULL != r) {
+        *r = (relay_t){.dvm = from, .origin = origin, .id = id};
     }
-    *r = (relay_t){.dvm = from, .origin = origin, .id = id};
-    p->id = ++to->dvm->next_id;
-    p->cb = relay_answer;
-    p->cbdata = r;
-    p->next = to->dvm->dmx;
-    to->dvm->dmx = p;
-    route_req(to->dvm, WU_DMSG_HEAD, p->id, proc);
+    if (NULL == r || !ask_as_head(to->dvm, proc, relay_answer, r)) {
+        free(r);
+        deliver_rep(from, origin, id, PMIX_ERR_NOMEM, NULL, 0);
+    }
 }
 
 /* Route a request from origin about proc to the node that runs it. */
@@ -580,19 +591,11 @@ static void dmodex_in_rte(void *arg)
 {
     wu_dmsg_dmodex_t *u = arg;
     rte_job_t *job = wu_rte_job_find(u->proc.nspace); /* the launcher's job or a child */
-    wu_dmsg_pending_t *p;
-    if (NULL == job || NULL == job->dvm || NULL == (p = calloc(1, sizeof *p))) {
-        u->cb(NULL == job || NULL == job->dvm ? PMIX_ERR_NOT_FOUND : PMIX_ERR_NOMEM, NULL, 0,
-              u->cbdata, NULL, NULL);
-        free(u);
-        return;
+    if (NULL == job || NULL == job->dvm) {
+        u->cb(PMIX_ERR_NOT_FOUND, NULL, 0, u->cbdata, NULL, NULL);
+    } else if (!ask_as_head(job->dvm, &u->proc, u->cb, u->cbdata)) {
+        u->cb(PMIX_ERR_NOMEM, NULL, 0, u->cbdata, NULL, NULL);
     }
-    p->id = ++job->dvm->next_id;
-    p->cb = u->cb;
-    p->cbdata = u->cbdata;
-    p->next = job->dvm->dmx;
-    job->dvm->dmx = p;
-    route_req(job->dvm, WU_DMSG_HEAD, p->id, &u->proc);
     free(u);
 }
 
