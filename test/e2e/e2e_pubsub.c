@@ -219,26 +219,6 @@ static void rules(uint32_t size)
     fence();
 }
 
-/* Wait for key (published by another job), return its value's copy. */
-static char *await_key(const char *key, pmix_proc_t *from)
-{
-    pmix_pdata_t pd;
-    pmix_info_t d[2];
-    bool yes = true;
-    int to = KEY_WAIT_TIMEOUT;
-    char *v;
-    PMIX_INFO_LOAD(&d[0], PMIX_WAIT, &yes, PMIX_BOOL);
-    PMIX_INFO_LOAD(&d[1], PMIX_TIMEOUT, &to, PMIX_INT);
-    PMIX_PDATA_CONSTRUCT(&pd);
-    PMIX_LOAD_KEY(pd.key, key);
-    E2E_RC(PMIx_Lookup(&pd, 1, d, 2), key);
-    E2E_CHECK(PMIX_STRING == pd.value.type, "%s: type %d", key, pd.value.type);
-    v = strdup(pd.value.data.string);
-    *from = pd.proc;
-    PMIX_PDATA_DESTRUCT(&pd);
-    return v;
-}
-
 /* a: publish, await b's answer, publish the acknowledgment, wait for b to end; b: await a,
  * answer, await the ack */
 static void meet(const char *side)
@@ -251,7 +231,7 @@ static void meet(const char *side)
     }
     if (0 == strcmp(side, "a")) {
         publish_str("wu.meet.a", e2e_me.nspace, NULL, 0, PMIX_SUCCESS);
-        v = await_key("wu.meet.b", &from);
+        v = e2e_await_str("wu.meet.b", KEY_WAIT_TIMEOUT, &from);
         E2E_CHECK(0 != strcmp(v, e2e_me.nspace) && 0 == strcmp(v, from.nspace),
                   "wu.meet.b: '%s' from %s", v, from.nspace);
         publish_str("wu.meet.ack", v, NULL, 0, PMIX_SUCCESS);
@@ -262,14 +242,14 @@ static void meet(const char *side)
             usleep(50 * 1000);
         }
     } else {
-        v = await_key("wu.meet.a", &from);
+        v = e2e_await_str("wu.meet.a", KEY_WAIT_TIMEOUT, &from);
         E2E_CHECK(0 != strcmp(v, e2e_me.nspace) && 0 == strcmp(v, from.nspace),
                   "wu.meet.a: '%s' from %s", v, from.nspace);
         /* the same key in the same range from another job: refused */
         publish_str("wu.meet.a", e2e_me.nspace, NULL, 0, PMIX_ERR_DUPLICATE_KEY);
         publish_str("wu.meet.b", e2e_me.nspace, NULL, 0, PMIX_SUCCESS);
         free(v);
-        v = await_key("wu.meet.ack", &from);
+        v = e2e_await_str("wu.meet.ack", KEY_WAIT_TIMEOUT, &from);
         E2E_CHECK(0 == strcmp(v, e2e_me.nspace), "wu.meet.ack: '%s'", v);
     }
     free(v);
@@ -309,7 +289,7 @@ int main(int argc, char **argv)
     } else if (0 == strcmp(mode, "find") && argc > 2) {
         char *got;
         e2e_step("find");
-        got = await_key(argv[2], &from);
+        got = e2e_await_str(argv[2], KEY_WAIT_TIMEOUT, &from);
         E2E_CHECK(0 == strcmp(got, from.nspace) && 0 != strcmp(got, e2e_me.nspace),
                   "%s: '%s' published by %s", argv[2], got, from.nspace);
         free(got);

@@ -192,29 +192,43 @@ E2E_FN void e2e_fence(const pmix_info_t *info, size_t ninfo, const char *what)
     E2E_RC(PMIx_Fence(NULL, 0, info, ninfo), what);
 }
 
+/* Wait (timeout seconds at most) for the string another job publishes under key: a copy of it
+ * (the caller frees it), and who published it in *from (unless NULL). */
+E2E_FN char *e2e_await_str(const char *key, int timeout, pmix_proc_t *from)
+{
+    pmix_pdata_t pd;
+    pmix_info_t d[2];
+    bool yes = true;
+    char *v;
+    PMIX_INFO_LOAD(&d[0], PMIX_WAIT, &yes, PMIX_BOOL);
+    PMIX_INFO_LOAD(&d[1], PMIX_TIMEOUT, &timeout, PMIX_INT);
+    PMIX_PDATA_CONSTRUCT(&pd);
+    PMIX_LOAD_KEY(pd.key, key);
+    E2E_RC(PMIx_Lookup(&pd, 1, d, 2), key);
+    E2E_CHECK(PMIX_STRING == pd.value.type, "%s: type %d", key, pd.value.type);
+    v = strdup(pd.value.data.string);
+    if (NULL != from) {
+        *from = pd.proc;
+    }
+    PMIX_PDATA_DESTRUCT(&pd);
+    return v;
+}
+
 /* Two jobs swap a string: rank 0 publishes mine (key) = val, every rank waits (60 s at most)
  * for the other job's under the key theirs and copies it into out. */
 E2E_FN void e2e_swap_str(const char *mine, const char *theirs, const char *val, char *out,
                          size_t outlen)
 {
-    pmix_pdata_t pd;
-    pmix_info_t d[2];
-    bool yes = true;
-    int to = 60;
+    char *got;
     if (0 == e2e_me.rank) {
         pmix_info_t i;
         PMIX_INFO_LOAD(&i, mine, val, PMIX_STRING);
         E2E_RC(PMIx_Publish(&i, 1), mine);
         PMIX_INFO_DESTRUCT(&i);
     }
-    PMIX_INFO_LOAD(&d[0], PMIX_WAIT, &yes, PMIX_BOOL);
-    PMIX_INFO_LOAD(&d[1], PMIX_TIMEOUT, &to, PMIX_INT);
-    PMIX_PDATA_CONSTRUCT(&pd);
-    PMIX_LOAD_KEY(pd.key, theirs);
-    E2E_RC(PMIx_Lookup(&pd, 1, d, 2), theirs);
-    E2E_CHECK(PMIX_STRING == pd.value.type, "%s: type %d", theirs, pd.value.type);
-    snprintf(out, outlen, "%s", pd.value.data.string);
-    PMIX_PDATA_DESTRUCT(&pd);
+    got = e2e_await_str(theirs, 60, NULL);
+    snprintf(out, outlen, "%s", got);
+    free(got);
 }
 
 #endif /* E2E_UTIL_H */
