@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* pmix.h -- the PMIx client API of Wireup, source and binary compatible with OpenPMIx 4.2.
+/* pmix.h -- the PMIx client API of Wireup, source and binary compatible with OpenPMIx 4.2 and 5.0.
  *
  * Every function here is exported by libpmix.so.2 under the same name and signature as in
- * OpenPMIx 4.2.2, so a program compiled against either header set runs on either library.
+ * OpenPMIx 5.0.7 (a superset of 4.2.2's), so a program compiled against any of these header
+ * sets runs on either library generation's ABI. pmix_wu_api5.h, included at the end, declares
+ * the functions PMIx 5 added.
  * Types, constants and the PMIX_EXPORT marker come from pmix_common.h.
  *
  * Conventions shared by all calls below:
@@ -470,9 +472,16 @@ PMIX_EXPORT pmix_status_t PMIx_Info_list_insert(void *ptr, pmix_info_t *info);
 PMIX_EXPORT pmix_status_t PMIx_Info_list_xfer(void *ptr, const pmix_info_t *info);
 PMIX_EXPORT pmix_status_t PMIx_Info_list_convert(void *ptr, pmix_data_array_t *par);
 PMIX_EXPORT void PMIx_Info_list_release(void *ptr);
+/* PMIx 5: add a copy of key/value at the front; walk the list (see pmix_deprecated.h). */
+PMIX_EXPORT pmix_status_t PMIx_Info_list_prepend(void *ptr, const char *key, const void *value,
+                                                 pmix_data_type_t type);
+PMIX_EXPORT pmix_info_t *PMIx_Info_list_get_info(void *ptr, void *prev, void **next);
 
 #if defined(c_plusplus) || defined(__cplusplus)
 }
 #endif
+
+/* The functions the PMIx 5 API adds: struct life cycles, argv, checks, strings, sessions. */
+#include "pmix_wu_api5.h"
 
 #endif /* PMIx_H */

@@ -352,11 +352,12 @@ typedef uint32_t pmix_info_directives_t;
 
 /* Values from PMIX_ALLOC_EXTERNAL up are for implementations. */
 typedef uint8_t pmix_alloc_directive_t;
-#define PMIX_ALLOC_NEW      1
-#define PMIX_ALLOC_EXTEND   2
-#define PMIX_ALLOC_RELEASE  3
-#define PMIX_ALLOC_REAQUIRE 4
-#define PMIX_ALLOC_EXTERNAL 128
+#define PMIX_ALLOC_NEW        1
+#define PMIX_ALLOC_EXTEND     2
+#define PMIX_ALLOC_RELEASE    3
+#define PMIX_ALLOC_REAQUIRE   4
+#define PMIX_ALLOC_REQ_CANCEL 5 /* PMIx 5: cancel the indicated allocation request */
+#define PMIX_ALLOC_EXTERNAL   128
 
 /* ===== I/O forwarding channels (bit mask) ===== */
 
@@ -373,7 +374,7 @@ typedef uint16_t pmix_iof_channel_t;
 /* Answer to a group invitation (PMIx_Group_join). */
 typedef enum { PMIX_GROUP_DECLINE, PMIX_GROUP_ACCEPT } pmix_group_opt_t;
 
-typedef enum { PMIX_GROUP_CONSTRUCT, PMIX_GROUP_DESTRUCT } pmix_group_operation_t;
+typedef enum { PMIX_GROUP_CONSTRUCT, PMIX_GROUP_DESTRUCT, PMIX_GROUP_NONE } pmix_group_operation_t;
 
 /* ===== Storage systems (bit masks) ===== */
 

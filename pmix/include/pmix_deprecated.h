@@ -172,6 +172,13 @@ PMIX_EXPORT pmix_status_t PMIx_Info_list_insert(void *ptr, pmix_info_t *info);
 PMIX_EXPORT pmix_status_t PMIx_Info_list_xfer(void *ptr, const pmix_info_t *info);
 PMIX_EXPORT pmix_status_t PMIx_Info_list_convert(void *ptr, pmix_data_array_t *par);
 PMIX_EXPORT void PMIx_Info_list_release(void *ptr);
+/* PMIx 5: add a copy of key/value at the front of the list. */
+PMIX_EXPORT pmix_status_t PMIx_Info_list_prepend(void *ptr, const char *key, const void *value,
+                                                 pmix_data_type_t type);
+/* PMIx 5: walk the list. With prev NULL, the first info; otherwise the info at position prev (a
+ * *next of an earlier call). *next becomes the position after it, NULL after the last. An empty
+ * list gives NULL. Adding to the list ends a walk in progress. */
+PMIX_EXPORT pmix_info_t *PMIx_Info_list_get_info(void *ptr, void *prev, void **next);
 
 /* ===== Value, info and pdata helper macros ===== */
 
@@ -211,14 +218,27 @@ PMIX_EXPORT void PMIx_Info_list_release(void *ptr);
         }                                                                   \
     } while (0)
 
-#define PMIX_INFO_LIST_START(p)           (p) = PMIx_Info_list_start()
-#define PMIX_INFO_LIST_ADD(r, p, a, v, t) (r) = PMIx_Info_list_add((p), (a), (v), (t))
-#define PMIX_INFO_LIST_INSERT(r, p, i)    (r) = PMIx_Info_list_insert((p), (i))
-#define PMIX_INFO_LIST_XFER(r, p, a)      (r) = PMIx_Info_list_xfer((p), (a))
-#define PMIX_INFO_LIST_CONVERT(r, p, m)   (r) = PMIx_Info_list_convert((p), (m))
-#define PMIX_INFO_LIST_RELEASE(p)         PMIx_Info_list_release((p))
+#define PMIX_INFO_LIST_START(p)               (p) = PMIx_Info_list_start()
+#define PMIX_INFO_LIST_ADD(r, p, a, v, t)     (r) = PMIx_Info_list_add((p), (a), (v), (t))
+#define PMIX_INFO_LIST_PREPEND(r, p, a, v, t) (r) = PMIx_Info_list_prepend((p), (a), (v), (t))
+#define PMIX_INFO_LIST_INSERT(r, p, i)        (r) = PMIx_Info_list_insert((p), (i))
+#define PMIX_INFO_LIST_XFER(r, p, a)          (r) = PMIx_Info_list_xfer((p), (a))
+#define PMIX_INFO_LIST_CONVERT(r, p, m)       (r) = PMIx_Info_list_convert((p), (m))
+#define PMIX_INFO_LIST_RELEASE(p)             PMIx_Info_list_release((p))
 
 #define PMIX_TOPOLOGY_DESTRUCT(x) PMIx_Topology_destruct(x)
+/* PMIx 5: destruct n topologies (cpusets) and free the array; m becomes NULL. */
+#define PMIX_TOPOLOGY_FREE(m, n)                                 \
+    do {                                                         \
+        WU_PMIX_DESTRUCT_FREE((m), (n), PMIx_Topology_destruct); \
+        (m) = NULL;                                              \
+    } while (0)
+#define PMIX_CPUSET_DESTRUCT(m) PMIx_Cpuset_destruct(m)
+#define PMIX_CPUSET_FREE(m, n)                                 \
+    do {                                                       \
+        WU_PMIX_DESTRUCT_FREE((m), (n), PMIx_Cpuset_destruct); \
+        (m) = NULL;                                            \
+    } while (0)
 
 #ifdef __cplusplus
 }

@@ -176,8 +176,18 @@ typedef pmix_status_t (*pmix_server_fabric_fn_t)(const pmix_proc_t *requestor,
                                                  const pmix_info_t directives[], size_t ndirs,
                                                  pmix_info_cbfunc_t cbfunc, void *cbdata);
 
-/* The host's upcall table, as laid out by PMIx 4.x: 28 pointers, 224 bytes on LP64. The order
- * is part of the ABI and must never change; new upcalls could only be appended. */
+/* PMIx 5: carry out a session control request (pause, resume, terminate, ... session sessionID)
+ * that requestor made with PMIx_Session_control. */
+typedef pmix_status_t (*pmix_server_session_control_fn_t)(const pmix_proc_t *requestor,
+                                                          uint32_t sessionID,
+                                                          const pmix_info_t directives[],
+                                                          size_t ndirs, pmix_info_cbfunc_t cbfunc,
+                                                          void *cbdata);
+
+/* The host's upcall table. PMIx 4.x laid out the first 28 pointers (224 bytes on LP64); PMIx 5
+ * appended session_control. The order is part of the ABI and never changes. A host compiled
+ * against 4.x headers passes the shorter table, and nothing tells the library which one it got:
+ * so the library reads only the 28 members of 4.x (PMIx_server_init), never session_control. */
 typedef struct pmix_server_module_4_0_0_t {
     pmix_server_client_connected_fn_t client_connected; /* deprecated by client_connected2 */
     pmix_server_client_finalized_fn_t client_finalized;
@@ -207,6 +217,7 @@ typedef struct pmix_server_module_4_0_0_t {
     pmix_server_grp_fn_t group;
     pmix_server_fabric_fn_t fabric;
     pmix_server_client_connected2_fn_t client_connected2;
+    pmix_server_session_control_fn_t session_control; /* PMIx 5; never read by the library */
 } pmix_server_module_t;
 
 /* ------------------------------------------------------------------------------------------ */

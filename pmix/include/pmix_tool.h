@@ -9,6 +9,7 @@
 #define PMIx_TOOL_API_H
 
 #include "pmix.h"
+#include "pmix_server.h" /* pmix_server_module_t, for PMIx_tool_set_server_module */
 
 #if defined(c_plusplus) || defined(__cplusplus)
 extern "C" {
@@ -61,6 +62,13 @@ PMIX_EXPORT pmix_status_t PMIx_IOF_deregister(size_t iofhdlr, const pmix_info_t 
 PMIX_EXPORT pmix_status_t PMIx_IOF_push(const pmix_proc_t targets[], size_t ntargets,
                                         pmix_byte_object_t *bo, const pmix_info_t directives[],
                                         size_t ndirs, pmix_op_cbfunc_t cbfunc, void *cbdata);
+
+/* PMIx 5: true while the tool is connected to a server. */
+PMIX_EXPORT bool PMIx_tool_is_connected(void);
+
+/* PMIx 5: a tool that also serves clients of its own hands over the upcalls its server side
+ * makes (as PMIx_server_init does for a server). */
+PMIX_EXPORT pmix_status_t PMIx_tool_set_server_module(pmix_server_module_t *module);
 
 #if defined(c_plusplus) || defined(__cplusplus)
 }

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* pmix_wu_attrs.h -- the PMIx 4.2 attribute keys: the strings that name pmix_info_t entries
- * (directives, query keys, job/node/proc data). Included by pmix_common.h only.
+/* pmix_wu_attrs.h -- the PMIx attribute keys: the strings that name pmix_info_t entries
+ * (directives, query keys, job/node/proc data), those of 4.2 and, in the last section, those
+ * PMIx 5 added. Included by pmix_common.h only.
  *
  * Each key's string is fixed by the ABI: a program compiled against OpenPMIx sends these exact
- * bytes, so they equal OpenPMIx 4.2.2's (test/abi/abi_constants.sh compares them all). The comment
+ * bytes, so they equal OpenPMIx 4.2.2's and 5.0.7's (test/abi/abi_constants.sh compares them all). The comment
  * gives the type the value carries. Keys starting "pmix" are reserved for the Standard. Retired
  * keys are in pmix_deprecated.h. */
 #ifndef PMIX_WU_ATTRS_H
@@ -561,5 +562,51 @@
 #define PMIX_ENUM_VALUE                    "pmix.descr.enum"   /* char* */
 #define PMIX_QUERY_STABLE_ABI_VERSION      "pmix.qry.stabiver" /* char* */
 #define PMIX_QUERY_PROVISIONAL_ABI_VERSION "pmix.qry.prabiver" /* char* */
+
+/* --- PMIx 5 additions --- */
+/* connecting */
+#define PMIX_CONNECTION_ORDER          "pmix.cnct.ord"   /* char*: attributes in order of trial */
+#define PMIX_CONNECT_TO_SCHEDULER      "pmix.cnct.sched" /* bool */
+#define PMIX_CONNECT_TO_SYS_CONTROLLER "pmix.cnct.ctrlr" /* bool */
+#define PMIX_SERVER_SYS_CONTROLLER     "pmix.srv.ctrlr"  /* bool: hosted by the system controller */
+#define PMIX_EXTERNAL_AUX_EVENT_BASE   "pmix.evaux"      /* void*: event base for auxiliary work */
+#define PMIX_VERSION_NUMERIC           "pmix.vers.num"   /* uint32_t: the library's version */
+/* display and topology */
+#define PMIX_DISPLAY_PARSEABLE_OUTPUT "pmix.dispparse"  /* bool */
+#define PMIX_DISPLAY_PROCESSORS       "pmix.dispcpus"   /* char*: hosts whose cpus to show */
+#define PMIX_TOPOLOGY_INDEX           "pmix.topo.index" /* int */
+/* spawn and job control */
+#define PMIX_SPAWN_CHILD_SEP      "pmix.spchildsep"    /* bool: the child outlives its parent */
+#define PMIX_JOB_CTRL_SEP         "pmix.jctrl.sep"     /* bool */
+#define PMIX_JOB_CTRL_DEFINE_PSET "pmix.jctrl.defpset" /* char*: pset name for the targets */
+/* queries */
+#define PMIX_QUERY_ALLOCATION      "pmix.query.allc" /* pmix_data_array_t* */
+#define PMIX_QUERY_AVAILABLE_SLOTS "pmix.qry.aslots" /* uint32_t */
+#define PMIX_QUERY_RESOLVE_NODE    "pmix.qry.node"   /* char* */
+#define PMIX_QUERY_RESOLVE_PEERS   "pmix.qry.peers"  /* pmix_data_array_t* of pmix_proc_t */
+/* allocation requests */
+#define PMIX_ALLOC_BEGIN          "pmix.alloc.begin"   /* char*: when to start */
+#define PMIX_ALLOC_CHILD_SEP      "pmix.alloc.sep"     /* bool */
+#define PMIX_ALLOC_DEPENDENCY     "pmix.alloc.depend"  /* char* */
+#define PMIX_ALLOC_EXCLUDE        "pmix.alloc.exclude" /* char*: regex of nodes */
+#define PMIX_ALLOC_IMAGE          "pmix.alloc.image"   /* char* */
+#define PMIX_ALLOC_LEND           "pmix.alloc.lend"    /* char* */
+#define PMIX_ALLOC_NOSHELL        "pmix.alloc.noshell" /* bool */
+#define PMIX_ALLOC_PREEMPTIBLE    "pmix.alloc.preempt" /* bool */
+#define PMIX_ALLOC_SHARE          "pmix.alloc.share"   /* bool */
+#define PMIX_ALLOC_WAIT_ALL_NODES "pmix.alloc.waitall" /* bool */
+/* session control (PMIx_Session_control) */
+#define PMIX_SESSION_CTRL_ID         "pmix.ssnctrl.id"    /* char* */
+#define PMIX_SESSION_APP             "pmix.ssn.app"       /* pmix_data_array_t* of pmix_app_t */
+#define PMIX_SESSION_PAUSE           "pmix.ssn.pause"     /* bool */
+#define PMIX_SESSION_RESUME          "pmix.ssn.resume"    /* bool */
+#define PMIX_SESSION_TERMINATE       "pmix.ssn.terminate" /* bool */
+#define PMIX_SESSION_PREEMPT         "pmix.ssn.preempt"   /* bool */
+#define PMIX_SESSION_RESTORE         "pmix.ssn.restore"   /* bool */
+#define PMIX_SESSION_SIGNAL          "pmix.ssn.sig"       /* int */
+#define PMIX_SESSION_COMPLETE        "pmix.ssn.complete"  /* bool */
+#define PMIX_SESSION_PROVISION       "pmix.ssn.pvn"       /* pmix_data_array_t* */
+#define PMIX_SESSION_PROVISION_IMAGE "pmix.ssn.pvnimg"    /* char* */
+#define PMIX_SESSION_PROVISION_NODES "pmix.ssn.pvnnds"    /* char* */
 
 #endif /* PMIX_WU_ATTRS_H */

@@ -255,7 +255,9 @@ pmix_status_t PMIx_server_init(pmix_server_module_t *module, pmix_info_t info[],
     memset(&wu_srv, 0, sizeof wu_srv);
     wu_srv.out = -1;
     if (NULL != module) {
-        wu_srv.host = *module;
+        /* the upcalls of PMIx 4.x only: a host built against 4.x headers has no session_control
+         * member, and reading one would read past its table (see pmix_server.h) */
+        memcpy(&wu_srv.host, module, offsetof(pmix_server_module_t, session_control));
     }
     wu_output_init();
     if (WU_SUCCESS != (rc = wu_mca_base_open())) {
@@ -602,8 +604,8 @@ pmix_status_t PMIx_server_setup_fork(const pmix_proc_t *proc, char ***env)
         return PMIX_ERR_BAD_PARAM;
     }
     snprintf(rank, sizeof rank, "%u", proc->rank);
-    snprintf(version, sizeof version, "%ld.%ld.%ld", PMIX_VERSION_MAJOR, PMIX_VERSION_MINOR,
-             PMIX_VERSION_RELEASE);
+    /* the OpenPMIx release whose texts the library gives (--with-pmix-compat) */
+    snprintf(version, sizeof version, "%s", WU_PMIX_COMPAT_VERSION);
     char ns[PMIX_MAX_NSLEN + 1];
     PMIX_LOAD_NSPACE(ns, proc->nspace);
     if (WU_SUCCESS != (rc = wu_setenv("PMIX_NAMESPACE", ns, true, env)) ||
