@@ -40,7 +40,7 @@ exports=$(printf '%s\n' "$syms" | while read -r _addr type name; do
 done | LC_ALL=C sort -u)
 
 if [ -z "$list" ]; then
-    bad=$(printf '%s\n' "$exports" | grep -Ev '^(PMIx_|wu_)')
+    bad=$(printf '%s\n' "$exports" | grep -Ev '^(PMIx_|wu_|pmix_framework_names$)')
     if [ -n "$bad" ]; then
         echo "$bad"
         exit 1

@@ -45,3 +45,15 @@ void PMIx_Progress(void)
 {
     /* Wireup progresses on its own thread: nothing to do. */
 }
+
+/* PMIx 5. The Standard lets an implementation without a scheduler or system controller to ask
+ * answer PMIX_ERR_NOT_SUPPORTED; a process that is not initialized gets PMIX_ERR_INIT. */
+/* wu-api: partial issue=later: answers PMIX_ERR_NOT_SUPPORTED (as the Standard allows): no Wireup host is a scheduler, and requests are not passed on to a host's session_control upcall */
+pmix_status_t PMIx_Session_control(uint32_t sessionID, const pmix_info_t directives[], size_t ndirs,
+                                   pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+    if (NULL == directives && 0 < ndirs) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    return PMIx_Initialized() ? PMIX_ERR_NOT_SUPPORTED : PMIX_ERR_INIT;
+}

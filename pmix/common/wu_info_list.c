@@ -5,11 +5,12 @@
  * "insert" stores a shallow copy marked PMIX_INFO_PERSISTENT, so the caller keeps owning the
  * value (release leaves it alone and convert lends it on). Convert deep-copies into a
  * PMIX_INFO data array the caller owns; an empty list gives PMIX_ERR_EMPTY (as OpenPMIx 4.2).
+ * PMIx 5 adds prepend and a walk over the items (get_info).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmix_common.h"
+#include "pmix.h"
 
 #include "pmix/common/wu_value.h"
 
@@ -62,6 +63,47 @@ PMIX_EXPORT pmix_status_t PMIx_Info_list_add(void *ptr, const char *key, const v
         l->n++;
     }
     return rc;
+}
+
+/* PMIx 5: add at the front. The new info is loaded into the slot at the end, then rotated to the
+ * front. */
+PMIX_EXPORT pmix_status_t PMIx_Info_list_prepend(void *ptr, const char *key, const void *value,
+                                                 pmix_data_type_t type)
+{
+    wu_info_list_t *l = ptr;
+    pmix_info_t *slot, first;
+    pmix_status_t rc = list_reserve(l, key, &slot);
+
+    if (PMIX_SUCCESS == rc && PMIX_SUCCESS == (rc = PMIx_Info_load(slot, key, value, type))) {
+        first = *slot;
+        memmove(&l->items[1], &l->items[0], l->n * sizeof(pmix_info_t));
+        l->items[0] = first;
+        l->n++;
+    }
+    return rc;
+}
+
+/* PMIx 5: a walk over the list. A position is the address of an item in the array. */
+PMIX_EXPORT pmix_info_t *PMIx_Info_list_get_info(void *ptr, void *prev, void **next)
+{
+    wu_info_list_t *l = ptr;
+    pmix_info_t *cur = prev;
+
+    if (NULL != next) {
+        *next = NULL;
+    }
+    if (NULL == l || 0 == l->n) {
+        return NULL;
+    }
+    if (NULL == cur) {
+        cur = &l->items[0];
+    } else if (cur < l->items || cur >= l->items + l->n) {
+        return NULL; /* not a position in this list (or the list grew since) */
+    }
+    if (NULL != next && cur + 1 < l->items + l->n) {
+        *next = cur + 1;
+    }
+    return cur;
 }
 
 PMIX_EXPORT pmix_status_t PMIx_Info_list_insert(void *ptr, pmix_info_t *info)

@@ -72,3 +72,19 @@ pmix_status_t PMIx_IOF_push(const pmix_proc_t targets[], size_t ntargets, pmix_b
 {
     return PMIX_ERR_NOT_SUPPORTED;
 }
+
+/* PMIx 5: whether this tool is connected to a server. No tool can initialize yet
+ * (PMIx_tool_init above), so none is connected. */
+/* wu-api: partial issue=33: always false until the tool side (PMIx_tool_init) exists */
+bool PMIx_tool_is_connected(void)
+{
+    return false;
+}
+
+/* PMIx 5: a tool that serves its own clients hands over its server module. Only an initialized
+ * tool may, and none can initialize yet. */
+/* wu-api: partial issue=33: answers PMIX_ERR_INIT until the tool side (PMIx_tool_init) exists */
+pmix_status_t PMIx_tool_set_server_module(pmix_server_module_t *module)
+{
+    return NULL == module ? PMIX_ERR_BAD_PARAM : PMIX_ERR_INIT;
+}
