@@ -122,6 +122,13 @@ void PMIx_Info_list_release(void *ptr)
     (void)ptr;
     SPY();
 }
+pmix_status_t PMIx_Info_list_prepend(void *ptr, const char *key, const void *value,
+                                     pmix_data_type_t type)
+{
+    (void)ptr, (void)key, (void)value, (void)type;
+    SPY();
+    return PMIX_SUCCESS;
+}
 
 pmix_status_t PMIx_Data_load(pmix_data_buffer_t *buffer, pmix_byte_object_t *payload)
 {
@@ -144,10 +151,19 @@ pmix_status_t PMIx_Data_unload(pmix_data_buffer_t *buffer, pmix_byte_object_t *p
     return PMIX_SUCCESS;
 }
 
+/* counts the elements a FREE macro destructs */
+static int topo_destructs, cpuset_destructs;
 void PMIx_Topology_destruct(pmix_topology_t *topo)
 {
     (void)topo;
     SPY();
+    topo_destructs++;
+}
+void PMIx_Cpuset_destruct(pmix_cpuset_t *cpuset)
+{
+    (void)cpuset;
+    SPY();
+    cpuset_destructs++;
 }
 
 #define ck_assert_called(fn) ck_assert_str_eq(#fn, last_call)
@@ -504,14 +520,22 @@ START_TEST(struct_lifecycles)
     PMIX_COORD_FREE(coords, 2);
     ck_assert_ptr_null(coords);
 
-    PMIX_CPUSET_CREATE(cpus, 1);
+    PMIX_CPUSET_CREATE(cpus, 2);
     PMIX_CPUSET_CONSTRUCT(&cpu);
-    free(cpus);
-    PMIX_TOPOLOGY_CREATE(topos, 1);
+    PMIX_CPUSET_DESTRUCT(&cpu);
+    ck_assert_called(PMIx_Cpuset_destruct);
+    cpuset_destructs = 0;
+    PMIX_CPUSET_FREE(cpus, 2); /* PMIx 5: destructs each element, frees, clears */
+    ck_assert_int_eq(2, cpuset_destructs);
+    ck_assert_ptr_null(cpus);
+    PMIX_TOPOLOGY_CREATE(topos, 3);
     PMIX_TOPOLOGY_CONSTRUCT(&topo);
     PMIX_TOPOLOGY_DESTRUCT(&topo);
     ck_assert_called(PMIx_Topology_destruct);
-    free(topos);
+    topo_destructs = 0;
+    PMIX_TOPOLOGY_FREE(topos, 3);
+    ck_assert_int_eq(3, topo_destructs);
+    ck_assert_ptr_null(topos);
 
     PMIX_GEOMETRY_CREATE(geos, 1);
     geos[0].uuid = strdup("u");
@@ -699,6 +723,8 @@ START_TEST(data_arrays_buffers_lists)
     ck_assert_ptr_eq(&list_token, list);
     PMIX_INFO_LIST_ADD(rc, list, PMIX_TIMEOUT, &one, PMIX_INT);
     ck_assert_called(PMIx_Info_list_add);
+    PMIX_INFO_LIST_PREPEND(rc, list, PMIX_TIMEOUT, &one, PMIX_INT);
+    ck_assert_called(PMIx_Info_list_prepend);
     PMIX_INFO_CONSTRUCT(&info);
     PMIX_INFO_LIST_INSERT(rc, list, &info);
     ck_assert_called(PMIx_Info_list_insert);

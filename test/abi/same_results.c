@@ -185,7 +185,8 @@ static void exercise(pmix_data_type_t t, const void *data)
         } else if (PMIX_PROC == t) {
             free(out);
         } else if (PMIX_ENVAR == t) {
-            PMIX_ENVAR_FREE((pmix_envar_t *)out, 1);
+            pmix_envar_t *env = out; /* (PMIx 5's FREE macros assign NULL to their argument) */
+            PMIX_ENVAR_FREE(env, 1);
         } else {
             free(out);
         }
