@@ -3,8 +3,9 @@
 # test.sh -- the README's second command (and what CI runs): install what is missing, then build
 # and run the whole test suite twice: a debug build with -Werror, and an AddressSanitizer +
 # UndefinedBehaviorSanitizer build with every component as a DSO; then the multi-threaded client
-# tests under ThreadSanitizer. Also checks formatting and fuzzes the wire decoder and the
-# server's handlers for a short while (contrib/fuzz.sh).
+# tests under ThreadSanitizer; then builds Wireup inside a Debian 13 root file system and runs the
+# Debian 13 tests there (contrib/deb13.sh). Also checks formatting and fuzzes the wire decoder
+# and the server's handlers for a short while (contrib/fuzz.sh).
 # Exits non-zero on any failure. Build trees go to _build/ci-* (removed first).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -75,6 +76,37 @@ export TSAN_OPTIONS
 run_build tsan CC=clang CFLAGS="-g -O1 -fsanitize=thread -fno-omit-frame-pointer" \
     LDFLAGS="-fsanitize=thread"
 ci_tests=
+
+# Debian 13 (trixie) beside Debian 12: a root file system with Open MPI 5, OpenPMIx 5,
+# python3-pmix, mpi4py and Slurm 24.11 (contrib/deb13.sh; made once per run, reused when it is
+# already there), Wireup built inside it, and the tests of test/deb13/tests run there: the ABI
+# against OpenPMIx 5.0's headers and library, and Debian 13's programs under wrun.
+echo "== [deb13] contrib/deb13.sh setup, build, check"
+deb13_root="$top/_build/deb13/root"
+if sh "$top/contrib/deb13.sh" setup "$deb13_root" && sh "$top/contrib/deb13.sh" build "$deb13_root"; then
+    sh "$top/contrib/deb13.sh" check "$deb13_root" >"$top/_build/deb13/check.out" 2>&1
+    rc=$?
+    grep -E '^# (TOTAL|PASS|SKIP|XFAIL|FAIL|XPASS|ERROR):' "$top/_build/deb13/check.out" | sed 's/^/[deb13] /'
+    pass=$(sed -n 's/^# PASS: *//p' "$top/_build/deb13/check.out" | tail -1)
+    fail=$(sed -n 's/^# FAIL: *//p' "$top/_build/deb13/check.out" | tail -1)
+    err=$(sed -n 's/^# ERROR: *//p' "$top/_build/deb13/check.out" | tail -1)
+    total_pass=$((total_pass + ${pass:-0}))
+    total_fail=$((total_fail + ${fail:-0} + ${err:-0}))
+    if [ $rc -ne 0 ] || [ -z "$pass" ]; then
+        status=1
+        [ -n "$pass" ] || total_fail=$((total_fail + 1))
+        echo "== [deb13] FAILED; failing tests:"
+        for log in $(find "$deb13_root/wireup/build" -name '*.log' ! -name test-suite.log ! -name config.log); do
+            if grep -qE '^(not ok|Bail out)' "$log" 2>/dev/null || grep -q 'ERROR' "${log%.log}.trs" 2>/dev/null; then
+                echo "---- $log"; tail -40 "$log"
+            fi
+        done
+        tail -20 "$top/_build/deb13/check.out"
+    fi
+else
+    status=1
+    total_fail=$((total_fail + 1))
+fi
 
 echo "== [dist] make distcheck (the release tarball builds and passes make check on its own)"
 if [ -f "$top/_build/ci-debug/Makefile" ]; then
