@@ -96,7 +96,12 @@ static bool is_directive(const char *key)
     return 0 == strncmp(key, "pmix", 4);
 }
 
-static pmix_status_t read_dirs(const pmix_info_t *info, size_t n, dirs_t *d)
+/* lenient: a range that names no range means the default instead of an error. Open MPI 5.0's
+ * MPI_Lookup_name (and MPI_Unpublish_name) without an info "range" pass whatever their range
+ * variable holds (255 or garbage), which OpenPMIx's hosts take as the default range. Lookup and
+ * unpublish (which touches the caller's own data only) are lenient; publish refuses a range it
+ * cannot honour. */
+static pmix_status_t read_dirs(const pmix_info_t *info, size_t n, dirs_t *d, bool lenient)
 {
     memset(d, 0, sizeof *d);
     d->range = PMIX_RANGE_SESSION;
@@ -105,10 +110,11 @@ static pmix_status_t read_dirs(const pmix_info_t *info, size_t n, dirs_t *d)
         const pmix_value_t *v = &info[i].value;
         unsigned long long u = 0;
         if (PMIX_CHECK_KEY(&info[i], PMIX_RANGE)) {
-            if (!info_uint(v, &u) || u > PMIX_RANGE_PROC_LOCAL) {
+            bool known = info_uint(v, &u) && u <= PMIX_RANGE_PROC_LOCAL;
+            if (!known && !lenient) {
                 return PMIX_ERR_BAD_PARAM;
             }
-            d->range = PMIX_RANGE_UNDEF == u ? PMIX_RANGE_SESSION : (pmix_data_range_t)u;
+            d->range = !known || PMIX_RANGE_UNDEF == u ? PMIX_RANGE_SESSION : (pmix_data_range_t)u;
         } else if (PMIX_CHECK_KEY(&info[i], PMIX_PERSISTENCE)) {
             if (!info_uint(v, &u) || u > PMIX_PERSIST_SESSION) {
                 return PMIX_ERR_BAD_PARAM;
@@ -238,7 +244,7 @@ static pmix_status_t do_publish(const who_t *w, const pmix_info_t *info, size_t 
     entry_t *fresh = NULL, *e;
     dirs_t d;
     size_t ndata = 0;
-    pmix_status_t rc = read_dirs(info, n, &d);
+    pmix_status_t rc = read_dirs(info, n, &d, false);
     for (size_t i = 0; PMIX_SUCCESS == rc && i < n; i++) {
         if (is_directive(info[i].key)) {
             continue;
@@ -469,7 +475,7 @@ static void do_lookup(const who_t *w, char **keys, const pmix_info_t *info, size
     size_t nkeys = 0;
     waiter_t *wt = NULL;
     who_t me = *w;
-    pmix_status_t rc = read_dirs(info, n, &d);
+    pmix_status_t rc = read_dirs(info, n, &d, true);
     while (NULL != keys && NULL != keys[nkeys]) {
         nkeys++;
     }
@@ -521,7 +527,7 @@ static pmix_status_t do_unpublish(const who_t *w, char **keys, const pmix_info_t
     dirs_t d;
     bool have_range = false;
     size_t gone = 0, others = 0;
-    pmix_status_t rc = read_dirs(info, n, &d);
+    pmix_status_t rc = read_dirs(info, n, &d, true);
     if (PMIX_SUCCESS != rc) {
         return rc;
     }
