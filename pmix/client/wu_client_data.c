@@ -12,7 +12,8 @@
  * Get follows RFC0009: exactly one local lookup -- job-level data under PMIX_RANK_WILDCARD,
  * process data under its rank, node data (PMIX_NODE_INFO, or a PMIX_HOSTNAME / PMIX_NODEID
  * qualifier; the own node if none names one) and application data (PMIX_APP_INFO or a
- * PMIX_APPNUM qualifier; the own application if none) in their tables. When that misses and the
+ * PMIX_APPNUM qualifier; the own application if none) in their tables; a node key (PMIX_LOCAL_PROCS,
+ * ...) a process's data lack is read from its node's. When that misses and the
  * data belongs to a peer (another rank, or another namespace's job-level data not cached yet)
  * the server is asked, unless PMIX_OPTIONAL or PMIX_IMMEDIATE says not to (PMIX_ERR_NOT_FOUND
  * then). The reply's value is cached, and so is the job-level data of a foreign namespace that
@@ -405,6 +406,40 @@ static bool qual_u32(const pmix_info_t *i, uint32_t *out)
     }
 }
 
+/* Keys that describe a node: asked of one process, they are answered from the data of the node
+ * it runs on when its own data lack them (as OpenPMIx does; PMIx 5 programs ask for
+ * PMIX_LOCAL_PROCS with their own rank). */
+static bool node_key(const char *key)
+{
+    static const char *const keys[] = {
+        PMIX_LOCAL_PEERS,      PMIX_LOCAL_PROCS,       PMIX_LOCAL_CPUSETS,
+        PMIX_LOCAL_SIZE,       PMIX_NODE_SIZE,         PMIX_LOCALLDR,
+        PMIX_HOSTNAME_ALIASES, PMIX_AVAIL_PHYS_MEMORY, PMIX_NODE_OVERSUBSCRIBED};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        if (0 == strcmp(key, keys[i])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A node key of process rank of ns from the data of its node (found by its PMIX_HOSTNAME). */
+static int fetch_node_of(const char *ns, pmix_rank_t rank, const char *key, pmix_value_t **val)
+{
+    pmix_value_t *host = NULL;
+    int rc = wu_client.gds->fetch(wu_client.store, ns, rank, PMIX_HOSTNAME, &host);
+    if (PMIX_SUCCESS == rc) {
+        rc = PMIX_STRING == host->type && NULL != host->data.string
+                 ? wu_client.gds->fetch_node(wu_client.store, ns, host->data.string,
+                                             WU_GDS_NODEID_NONE, key, val)
+                 : PMIX_ERR_NOT_FOUND;
+    }
+    if (NULL != host) {
+        PMIX_VALUE_RELEASE(host);
+    }
+    return rc;
+}
+
 /* The one local lookup. *ask says whether a miss may be answered by the server. */
 static int get_local(get_req_t *g, pmix_value_t **val, bool *ask)
 {
@@ -457,6 +492,9 @@ static int get_local(get_req_t *g, pmix_value_t **val, bool *ask)
         return PMIX_ERR_NOT_FOUND; /* skip the cache: ask the server again */
     }
     rc = wu_client.gds->fetch(wu_client.store, ns, g->proc.rank, g->key, val);
+    if (PMIX_ERR_NOT_FOUND == rc && PMIX_RANK_WILDCARD != g->proc.rank && node_key(g->key)) {
+        rc = fetch_node_of(ns, g->proc.rank, g->key, val);
+    }
     if (PMIX_ERR_NOT_FOUND != rc) {
         *ask = false;
     }

@@ -284,10 +284,11 @@ void wu_srv_get_drop_conn(wu_ptl_conn_t *conn);
 void wu_srv_get_fail_all(pmix_status_t status);
 /* Complete a job registration (a PMIX_INFO array the caller owns, replaced when keys are
  * added) with what OpenPMIx derives from PMIX_NODE_MAP and PMIX_PROC_MAP: each process's
- * hostname, node id, local and node rank, each node's peers, and the job's node list, node count,
- * PMIX_MAX_PROCS and local leader (wu_server_derive.c). PMIX_ERR_NOMEM: the registration's items
- * may be lost, it must fail. */
-pmix_status_t wu_srv_derive(pmix_info_t **info, size_t *ninfo);
+ * hostname, node id, local and node rank, each node's peers (PMIX_LOCAL_PEERS, and as names of
+ * namespace nspace PMIX_LOCAL_PROCS), and the job's node list, node count, PMIX_MAX_PROCS and
+ * local leader (wu_server_derive.c). PMIX_ERR_NOMEM: the registration's items may be lost, it
+ * must fail. */
+pmix_status_t wu_srv_derive(const char *nspace, pmix_info_t **info, size_t *ninfo);
 /* The server process's own PMIx_Store_internal and PMIx_Get (wu_server_self.c), set as
  * wu_self_hooks while the server runs. */
 extern const wu_self_hooks_t wu_srv_self_hooks;

@@ -385,7 +385,7 @@ static pmix_status_t register_nspace_run(call_t *c)
         (void)wu_srv.gds->purge_nspace(wu_srv.store, ns->name); /* a new registration */
     }
     /* what hosts registering maps only leave out */
-    if (PMIX_SUCCESS == (rc = wu_srv_derive(&c->info, &c->ninfo))) {
+    if (PMIX_SUCCESS == (rc = wu_srv_derive(ns->name, &c->info, &c->ninfo))) {
         rc = wu_srv.gds->register_nspace(wu_srv.store, ns->name, c->info, c->ninfo);
     }
     if (NULL != ns->info) {

@@ -6,7 +6,7 @@
  * job-level data: sizes, PMIX_NODE_MAP and PMIX_PROC_MAP (the nodes and, per node, its ranks) and
  * the local node's PMIX_LOCAL_PEERS. Their clients still read each process's PMIX_HOSTNAME,
  * PMIX_NODEID, PMIX_LOCAL_RANK and PMIX_NODE_RANK, each node's PMIX_LOCAL_PEERS,
- * PMIX_LOCAL_SIZE and PMIX_LOCALLDR, and the job's PMIX_NODE_LIST, PMIX_NUM_NODES,
+ * PMIX_LOCAL_PROCS (PMIx 5: the same, as process names), PMIX_LOCAL_SIZE and PMIX_LOCALLDR, and the job's PMIX_NODE_LIST, PMIX_NUM_NODES,
  * PMIX_MAX_PROCS and PMIX_LOCALLDR. From the two maps these are derived here: node i of the map
  * has PMIX_NODEID i, a process's local and node rank are its position in its node's list (one
  * job per registration), and a job-level PMIX_NODE_SIZE (Slurm's) is this node's. What the
@@ -68,6 +68,7 @@ typedef struct {
     /* the host's job-level PMIX_NODE_SIZE (Slurm's), which is this node's */
     bool has_node_size;
     uint32_t node_size;
+    const char *nspace; /* the job's */
 } maps_t;
 
 static void maps_free(maps_t *m)
@@ -243,13 +244,34 @@ static void derive_proc(grow_t *g, const where_t *w, pmix_status_t *rc)
     add_missing(g, g->a, g->n, PMIX_NODE_RANK, &pos, PMIX_UINT16, rc);
 }
 
-/* A node's peers, size and leader into g unless have (n items) has them. */
+/* PMIX_LOCAL_PROCS (PMIx 5): a node's processes of this job as a PMIX_PROC array, unless have
+ * (n items) has it. */
+static void add_local_procs(grow_t *g, const pmix_info_t *have, size_t n, const maps_t *m,
+                            size_t node, pmix_status_t *rc)
+{
+    pmix_data_array_t d = {.type = PMIX_PROC, .size = m->nranks[node]};
+    if (PMIX_SUCCESS != *rc || NULL != wu_info_find(have, n, PMIX_LOCAL_PROCS)) {
+        return;
+    }
+    if (0 < d.size && NULL == (d.array = calloc(d.size, sizeof(pmix_proc_t)))) {
+        *rc = PMIX_ERR_NOMEM;
+        return;
+    }
+    for (size_t k = 0; k < d.size; k++) {
+        PMIX_LOAD_PROCID(&((pmix_proc_t *)d.array)[k], m->nspace, m->ranks[node][k]);
+    }
+    add_missing(g, NULL, 0, PMIX_LOCAL_PROCS, &d, PMIX_DATA_ARRAY, rc);
+    free(d.array);
+}
+
+/* A node's peers, processes, size and leader into g unless have (n items) has them. */
 static void derive_peers(grow_t *g, const pmix_info_t *have, size_t n, const maps_t *m, size_t node,
                          pmix_status_t *rc)
 {
     uint32_t size = (uint32_t)m->nranks[node];
     pmix_rank_t ldr = lowest(m->ranks[node], m->nranks[node]);
     add_missing(g, have, n, PMIX_LOCAL_PEERS, m->peers[node], PMIX_STRING, rc);
+    add_local_procs(g, have, n, m, node, rc);
     add_missing(g, have, n, PMIX_LOCAL_SIZE, &size, PMIX_UINT32, rc);
     if (PMIX_RANK_INVALID != ldr) {
         add_missing(g, have, n, PMIX_LOCALLDR, &ldr, PMIX_PROC_RANK, rc);
@@ -394,7 +416,7 @@ static pmix_status_t derive_all(pmix_info_t *info, size_t ninfo, maps_t *m, grow
     return rc;
 }
 
-pmix_status_t wu_srv_derive(pmix_info_t **info, size_t *ninfo)
+pmix_status_t wu_srv_derive(const char *nspace, pmix_info_t **info, size_t *ninfo)
 {
     maps_t m;
     grow_t out = {0};
@@ -402,6 +424,7 @@ pmix_status_t wu_srv_derive(pmix_info_t **info, size_t *ninfo)
     pmix_status_t rc = PMIX_SUCCESS;
     bool has_list = NULL != wu_info_find(*info, *ninfo, PMIX_NODE_LIST);
     bool mapped = maps_decode(*info, *ninfo, &m);
+    m.nspace = nspace;
 
     if (!has_list) {
         list = derived_node_list(*info, *ninfo);
