@@ -52,13 +52,14 @@ static const char *const client_functions =
                               "," PMIX_QUERY_GROUP_MEMBERSHIP
 
 /* The versions of the Standard's stable and provisional ABI this library implements, as lists
- * of "MAJOR.MINOR": none yet ("0.0"), the answer of OpenPMIx 4.2, whose ABI this library has.
- * These two keys are answered before PMIx_Init too. */
+ * of "MAJOR.MINOR": the answer of the OpenPMIx generation configure chose (--with-pmix-compat):
+ * "0.0" as 4.2 answers, "5.0" as 5.0 does (this library has both ABIs). These two keys are
+ * answered before PMIx_Init too. */
 static const struct {
     const char *key, *answer;
 } abi_keys[] = {
-    {PMIX_QUERY_STABLE_ABI_VERSION, "0.0"},
-    {PMIX_QUERY_PROVISIONAL_ABI_VERSION, "0.0"},
+    {PMIX_QUERY_STABLE_ABI_VERSION, WU_PMIX_ABI_VERSION},
+    {PMIX_QUERY_PROVISIONAL_ABI_VERSION, WU_PMIX_ABI_VERSION},
 };
 
 static const char *abi_answer(const char *key)

@@ -11,6 +11,7 @@
 
 #include "pmix.h"
 
+#include "pmix/common/wu_pack_int.h" /* wu_pack_value_is_ptr */
 #include "pmix/common/wu_value.h"
 
 static size_t str_size(const char *s)
@@ -124,36 +125,11 @@ static size_t elems_owned(const void *array, size_t n, pmix_data_type_t t)
     return sz;
 }
 
-/* The types a value holds by pointer (the union member is a pointer to one element). */
-static bool held_by_pointer(pmix_data_type_t t)
-{
-    switch (t) {
-    case PMIX_PROC:
-    case PMIX_PROC_NSPACE:
-    case PMIX_PROC_INFO:
-    case PMIX_DATA_ARRAY:
-    case PMIX_COORD:
-    case PMIX_TOPO:
-    case PMIX_PROC_CPUSET:
-    case PMIX_GEOMETRY:
-    case PMIX_DEVICE_DIST:
-    case PMIX_ENDPOINT:
-    case PMIX_DATA_BUFFER:
-    case PMIX_PROC_STATS:
-    case PMIX_DISK_STATS:
-    case PMIX_NET_STATS:
-    case PMIX_NODE_STATS:
-        return true;
-    default:
-        return false;
-    }
-}
-
 /* The heap bytes a value owns: the element it points to and what that owns, or what the element
  * it holds in place owns (a string's characters and NUL). */
 static size_t value_owned(const pmix_value_t *v)
 {
-    if (held_by_pointer(v->type)) {
+    if (wu_pack_value_is_ptr(v->type)) {
         return NULL == v->data.ptr ? 0
                                    : wu_data_elem_size(v->type) + elem_owned(v->data.ptr, v->type);
     }
@@ -164,7 +140,7 @@ static size_t value_owned(const pmix_value_t *v)
  * characters alone, as in OpenPMIx). */
 static size_t value_size(const pmix_value_t *v)
 {
-    if (held_by_pointer(v->type) || PMIX_STRING == v->type) {
+    if (wu_pack_value_is_ptr(v->type) || PMIX_STRING == v->type) {
         return value_owned(v);
     }
     return wu_data_elem_size(v->type) + value_owned(v);
