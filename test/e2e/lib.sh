@@ -208,6 +208,15 @@ e2e_foreign_preload() {
     fi
 }
 
+# e2e_ompi_sm: the name of Open MPI's shared-memory BTL, "vader" in Open MPI 4, "sm" from
+# Open MPI 5 on (which no longer knows "vader"); e2e_ompi_major: the major version (0 if none)
+e2e_ompi_major() {
+    ompi_info --version 2>/dev/null | sed -n 's/^Open MPI v\([0-9]*\)\..*/\1/p' | grep . || echo 0
+}
+e2e_ompi_sm() {
+    if [ "$(e2e_ompi_major)" -ge 5 ]; then echo sm; else echo vader; fi
+}
+
 # e2e_openpmix_build PROG SRC [LIBS...]: build SRC against OpenPMIx's installed headers and
 # library (WU_OPENPMIX_INCDIR, WU_OPENPMIX_LIBDIR) into PROG, and have the programs run next load
 # our libpmix.so.2 (LD_LIBRARY_PATH; in a sanitizer build also the runtimes a program built

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# TAP test (issue 5 acceptance): unmodified Open MPI 4.1 programs (Debian's openmpi-bin, built with
-# its mpicc) run under wrun on our libpmix.so.2: ring, Allreduce, Alltoall and Barrier at
-# -np 1, 2, 4, 8 and 16 (oversubscribed) with the default BTLs, shared memory only (self,vader)
-# and TCP only (self,tcp); shared memory is really used with self,vader; MPI_Abort(comm, 7) makes
+# TAP test (issue 5 acceptance; issue 28 on Debian 13): unmodified Open MPI programs (Debian's
+# openmpi-bin, 4.1 on Debian 12 and 5.0 on Debian 13, built with its mpicc) run under wrun on our
+# libpmix.so.2: ring, Allreduce, Alltoall and Barrier at -np 1, 2, 4, 8 and 16 (oversubscribed)
+# with the default BTLs, shared memory only (self,vader; self,sm in Open MPI 5) and TCP only
+# (self,tcp); shared memory is really used then; MPI_Abort(comm, 7) makes
 # wrun exit 7 with the other ranks killed; no session directory (TMPDIR) and no shared-memory
 # segment (/dev/shm) is left behind. Skipped when mpicc is not installed (contrib/deps.sh --test
 # installs openmpi-bin and libopenmpi-dev).
@@ -28,12 +29,13 @@ else
 fi
 
 shm_list() {
-    ls /dev/shm 2>/dev/null | grep "^vader_segment\.$(hostname)\." | sort
+    ls /dev/shm 2>/dev/null | grep -E "^(vader|sm)_segment\.$(hostname)\." | sort
 }
 shm_before=$(shm_list)
 
 # 2-16: every shape, every size, every BTL choice
-for btl in default self,vader self,tcp; do
+sm=$(e2e_ompi_sm)
+for btl in default self,$sm self,tcp; do
     for np in $nps; do
         if [ "$btl" = default ]; then
             e2e_wrun "$e2e_tmp/out" "$np" "$prog"
@@ -60,13 +62,13 @@ else
     e2e_diag "$e2e_tmp/out"
 fi
 
-# 18: with self,vader the ranks really use shared memory (one segment per local rank)
-OMPI_MCA_btl=self,vader e2e_wrun "$e2e_tmp/out" 4 "$prog" shm
+# 18: with self,vader (self,sm) the ranks really use shared memory (a segment per local rank)
+OMPI_MCA_btl=self,$sm e2e_wrun "$e2e_tmp/out" 4 "$prog" shm
 segs=$(sed -n 's/^shm segments: //p' "$e2e_tmp/out")
 if [ "$e2e_rc" -eq 0 ] && [ "${segs:-0}" -ge 4 ]; then
-    e2e_ok "OMPI_MCA_btl=self,vader wrun -np 4: $segs shared-memory segments in use"
+    e2e_ok "OMPI_MCA_btl=self,$sm wrun -np 4: $segs shared-memory segments in use"
 else
-    e2e_not_ok "OMPI_MCA_btl=self,vader wrun -np 4: shared memory not seen (segments: ${segs:-none}," \
+    e2e_not_ok "OMPI_MCA_btl=self,$sm wrun -np 4: shared memory not seen (segments: ${segs:-none}," \
         "wrun exit $e2e_rc)"
     e2e_diag "$e2e_tmp/out"
 fi

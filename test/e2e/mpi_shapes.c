@@ -71,22 +71,26 @@ static void alltoall(void)
     free(in);
 }
 
-/* Shared-memory segment files of this job in /dev/shm (Open MPI's vader BTL names them
- * vader_segment.<host>.<uid>.<jobid>.<local rank>; we count those of any job of this uid,
- * which in the test's private run is ours). */
+/* Shared-memory segment files of this job in /dev/shm: Open MPI's shared-memory BTL names them
+ * <btl>_segment.<host>.<uid>.<jobid>.<local rank>, the BTL being vader (Open MPI 4) or sm (5);
+ * we count those of any job of this uid, which in the test's private run is ours. */
 static int shm_segments(void)
 {
-    char prefix[128], host[64] = "";
+    char host[64] = "";
     struct dirent *d;
     int count = 0;
     DIR *dir = opendir("/dev/shm");
     gethostname(host, sizeof host - 1);
-    snprintf(prefix, sizeof prefix, "vader_segment.%s.%x.", host, (unsigned)getuid());
     if (NULL == dir) {
         return -1;
     }
     while (NULL != (d = readdir(dir))) {
-        count += 0 == strncmp(d->d_name, prefix, strlen(prefix));
+        for (int k = 0; k < 2; k++) {
+            char prefix[128];
+            snprintf(prefix, sizeof prefix, "%s_segment.%s.%x.", 0 == k ? "vader" : "sm", host,
+                     (unsigned)getuid());
+            count += 0 == strncmp(d->d_name, prefix, strlen(prefix));
+        }
     }
     closedir(dir);
     return count;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* examples.h -- what OpenPMIx's example programs (Debian ships their sources in
  * /usr/share/doc/libpmix-dev/examples, without this header) expect of "examples.h": a lock to
- * wait for a callback on, a release object for event handlers, and a macro that marks
+ * wait for a callback on (with a string answer, for 5.0's pset example), a release object for
+ * event handlers, a query result (5.0's alloc and abi_with_init), and a macro that marks
  * parameters unused. Written for test/e2e/openpmix_examples.sh, which builds those programs
  * against OpenPMIx's headers and runs them under wrun on our library. */
 #ifndef WU_TEST_OPENPMIX_EXAMPLES_H
@@ -11,6 +12,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 /* A callback's result and a flag the waiting thread sleeps on. */
 typedef struct {
@@ -20,6 +22,7 @@ typedef struct {
     pmix_status_t status;
     int count;
     size_t evhandler_ref;
+    char *answer; /* a string a callback hands back (malloc'ed; freed by DEBUG_DESTRUCT_LOCK) */
 } mylock_t;
 
 #define DEBUG_CONSTRUCT_LOCK(l)                \
@@ -30,12 +33,15 @@ typedef struct {
         (l)->status = PMIX_SUCCESS;            \
         (l)->count = 0;                        \
         (l)->evhandler_ref = 0;                \
+        (l)->answer = NULL;                    \
     } while (0)
 
 #define DEBUG_DESTRUCT_LOCK(l)              \
     do {                                    \
         pthread_mutex_destroy(&(l)->mutex); \
         pthread_cond_destroy(&(l)->cond);   \
+        free((l)->answer);                  \
+        (l)->answer = NULL;                 \
     } while (0)
 
 #define DEBUG_WAIT_THREAD(l)                            \
@@ -75,6 +81,32 @@ typedef struct {
     do {                                 \
         DEBUG_DESTRUCT_LOCK(&(r)->lock); \
         free((r)->nspace);               \
+    } while (0)
+
+/* What a query's callback hands back: its status and a copy of the infos. */
+typedef struct {
+    mylock_t lock;
+    pmix_status_t status;
+    pmix_info_t *info;
+    size_t ninfo;
+    volatile bool active;
+} myquery_data_t;
+
+#define DEBUG_CONSTRUCT_MYQUERY(q)        \
+    do {                                  \
+        DEBUG_CONSTRUCT_LOCK(&(q)->lock); \
+        (q)->status = PMIX_SUCCESS;       \
+        (q)->info = NULL;                 \
+        (q)->ninfo = 0;                   \
+        (q)->active = true;               \
+    } while (0)
+
+#define DEBUG_DESTRUCT_MYQUERY(q)                  \
+    do {                                           \
+        DEBUG_DESTRUCT_LOCK(&(q)->lock);           \
+        if (NULL != (q)->info) {                   \
+            PMIX_INFO_FREE((q)->info, (q)->ninfo); \
+        }                                          \
     } while (0)
 
 /* Marks each argument used (up to eight). */
