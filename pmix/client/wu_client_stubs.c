@@ -25,22 +25,6 @@ pmix_status_t PMIx_Allocation_request_nb(pmix_alloc_directive_t directive, pmix_
     return PMIX_ERR_NOT_SUPPORTED;
 }
 
-/* wu-api: stub issue=later */
-pmix_status_t PMIx_Process_monitor(const pmix_info_t *monitor, pmix_status_t error,
-                                   const pmix_info_t directives[], size_t ndirs,
-                                   pmix_info_t **results, size_t *nresults)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
-/* wu-api: stub issue=later */
-pmix_status_t PMIx_Process_monitor_nb(const pmix_info_t *monitor, pmix_status_t error,
-                                      const pmix_info_t directives[], size_t ndirs,
-                                      pmix_info_cbfunc_t cbfunc, void *cbdata)
-{
-    return PMIX_ERR_NOT_SUPPORTED;
-}
-
 void PMIx_Progress(void)
 {
     /* Wireup progresses on its own thread: nothing to do. */

@@ -32,6 +32,7 @@ const char *wu_proto_cmd_name(int cmd)
         [WU_CMD_VALIDATE_CRED] = "validate-credential",
         [WU_CMD_GROUP_CONSTRUCT] = "group-construct",
         [WU_CMD_GROUP_DESTRUCT] = "group-destruct",
+        [WU_CMD_MONITOR] = "monitor",
     };
     if (cmd <= 0 || cmd >= WU_CMD_MAX || NULL == names[cmd]) {
         return "unknown";

@@ -191,7 +191,12 @@ typedef enum wu_proto_cmd {
     /* PMIx_Group_destruct. req: STRING name, list of PROC members (as constructed), list of
      *      INFO directives. reply: nothing. A collective of the members. */
     WU_CMD_GROUP_DESTRUCT = 21,
-    WU_CMD_MAX = 22
+    /* PMIx_Process_monitor. req: INFO monitor, STATUS to raise when it trips, list of INFO
+     *      directives. reply: nothing. Heartbeat and file monitors (and PMIX_SEND_HEARTBEAT,
+     *      PMIX_MONITOR_CANCEL) are the server's; any other monitor goes to the host's monitor
+     *      upcall (PMIX_ERR_NOT_SUPPORTED without one). */
+    WU_CMD_MONITOR = 22,
+    WU_CMD_MAX = 23
 } wu_proto_cmd_t;
 
 /* Command name for messages ("connect", "fence", ...); "unknown" for anything else. */

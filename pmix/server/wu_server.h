@@ -331,6 +331,13 @@ int wu_srv_cmd_spawn(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
 /* wu_server_fence.c: PMIx_Group_construct and PMIx_Group_destruct, collectives too */
 int wu_srv_cmd_group_construct(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
 int wu_srv_cmd_group_destruct(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
+
+/* ---- monitors (wu_server_monitor.c) ----------------------------------------------------- */
+int wu_srv_cmd_monitor(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
+/* End the monitors of a process that finalized, vanished or was deregistered. */
+void wu_srv_monitor_forget(const pmix_proc_t *proc);
+/* End them all (finalize). */
+void wu_srv_monitors_close(void);
 /* wu_server_cred.c */
 int wu_srv_cmd_get_cred(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);
 int wu_srv_cmd_validate_cred(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b);

@@ -200,6 +200,7 @@ static void teardown_state(void)
     }
     wu_srv_stores_release();
     wu_srv_events_close();
+    wu_srv_monitors_close();
     if (NULL != wu_srv.session_dir) {
         (void)wu_session_dir_remove(wu_srv.session_dir);
         free(wu_srv.session_dir);
@@ -475,6 +476,7 @@ static pmix_status_t deregister_nspace_run(call_t *c)
         wu_srv_fence_proc_gone(&cl->proc, false);
         wu_srv_data_gone(&cl->proc, WU_PROTO_ERR_TERMINATED);
         wu_srv_event_forget(&cl->proc);
+        wu_srv_monitor_forget(&cl->proc);
         wu_srv_client_free(cl);
     }
     wu_srv_stores_purge(c->nspace);
@@ -564,6 +566,7 @@ static pmix_status_t deregister_client_run(call_t *c)
             }
             wu_srv_data_gone(&c->proc, WU_PROTO_ERR_TERMINATED);
             wu_srv_event_forget(&c->proc);
+            wu_srv_monitor_forget(&c->proc);
             wu_srv_client_free(cl);
             return PMIX_SUCCESS;
         }

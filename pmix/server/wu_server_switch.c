@@ -70,6 +70,7 @@ static const struct {
     {WU_CMD_VALIDATE_CRED, "validate-credential", wu_srv_cmd_validate_cred},
     {WU_CMD_GROUP_CONSTRUCT, "group-construct", wu_srv_cmd_group_construct},
     {WU_CMD_GROUP_DESTRUCT, "group-destruct", wu_srv_cmd_group_destruct},
+    {WU_CMD_MONITOR, "monitor", wu_srv_cmd_monitor},
 };
 
 /* ---- connections ----------------------------------------------------------------------------- */
@@ -213,6 +214,7 @@ static void srv_closed(wu_ptl_conn_t *c, int status, void *cbdata)
             if (!wu_srv.stopping) {
                 wu_srv_fence_proc_gone(&cl->proc, true);
                 wu_srv_data_gone(&cl->proc, WU_PROTO_ERR_TERMINATED);
+                wu_srv_monitor_forget(&cl->proc);
             }
         } else if (WU_SRV_CL_CONNECTING == cl->state) {
             cl->state = WU_SRV_CL_REGISTERED;
@@ -636,6 +638,7 @@ static int cmd_finalize(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
     cl->state = WU_SRV_CL_FINALIZED;
     wu_srv_fence_proc_gone(&cl->proc, false);
     wu_srv_data_gone(&cl->proc, PMIX_ERR_NOT_FOUND);
+    wu_srv_monitor_forget(&cl->proc);
     if (NULL == (op = wu_srv_op_new(finalize_done, peer->conn, tag))) {
         return PMIX_ERR_NOMEM;
     }
