@@ -17,7 +17,8 @@ AC_DEFUN([WU_SETUP_PMIX_COMPAT], [
         with_pmix_compat=5.0
         for wu_d in /usr/lib/x86_64-linux-gnu/pmix2/include /usr/lib/pmix2/include /usr/include; do
             AS_IF([test -r "$wu_d/pmix_version.h"], [
-                wu_maj=`sed -n 's/^#define PMIX_VERSION_MAJOR *\([[0-9]]*\).*/\1/p' "$wu_d/pmix_version.h"`
+                wu_maj=`sed -n 's/^#define PMIX_VERSION_MAJOR *\([[0-9]]*\).*/\1/p' \
+                    "$wu_d/pmix_version.h"`
                 AS_IF([test "$wu_maj" = "4"], [with_pmix_compat=4.2])
                 break])
         done])

@@ -79,8 +79,9 @@ run_in() {
             mount --rbind /dev "$r/dev" && mount -t tmpfs -o mode=1777 tmpfs "$r/tmp" &&
             mount -t tmpfs -o mode=1777 tmpfs "$r/dev/shm" && mount --bind "$src" "$r/wireup/src" &&
             mount -t tmpfs tmpfs "$r/run" && mkdir -p "$r/run/lock" || exit 125
-        exec chroot "$r" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-            HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" WU_IN_DEB13=1 ${WU_DEB13_ENV:-} "$@"
+        exec chroot "$r" /usr/bin/env -i \
+            PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+            LANG=C.UTF-8 TERM="${TERM:-dumb}" WU_IN_DEB13=1 ${WU_DEB13_ENV:-} "$@"
     ' sh "$root" "$top" "$@"
 }
 
@@ -123,7 +124,8 @@ setup() {
     printf 'deb %s %s main\ndeb-src %s %s main\n' "$mirror" "$suite" "$mirror" "$suite" \
         >"$root/etc/apt/sources.list"
     # no daemon may start inside while packages are installed (slurm, munge, ssh)
-    printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d" && chmod 755 "$root/usr/sbin/policy-rc.d"
+    printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d" &&
+        chmod 755 "$root/usr/sbin/policy-rc.d"
     step "apt-get update (in $root)" "$logd/apt.log" 600 run_in "$root" apt-get update -q
     # shellcheck disable=SC2086
     step "apt-get install (in $root)" "$logd/apt.log" 1200 run_in "$root" env \

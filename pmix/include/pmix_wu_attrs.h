@@ -4,8 +4,8 @@
  * PMIx 5 added. Included by pmix_common.h only.
  *
  * Each key's string is fixed by the ABI: a program compiled against OpenPMIx sends these exact
- * bytes, so they equal OpenPMIx 4.2.2's and 5.0.7's (test/abi/abi_constants.sh compares them all). The comment
- * gives the type the value carries. Keys starting "pmix" are reserved for the Standard. Retired
+ * bytes, so they equal OpenPMIx 4.2.2's and 5.0.7's (test/abi/abi_constants.sh compares them
+ * all). The comment gives the type the value carries. Keys starting "pmix" are reserved for the Standard. Retired
  * keys are in pmix_deprecated.h. */
 #ifndef PMIX_WU_ATTRS_H
 #define PMIX_WU_ATTRS_H
