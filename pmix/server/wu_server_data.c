@@ -11,9 +11,13 @@
  * Where a GET for a local requester looks, by target:
  *  - rank PMIX_RANK_WILDCARD: the job-level data registered for the namespace;
  *  - a real rank: the registered per-process data (PMIX_PROC_DATA); then, for a proc of this
- *    node, its local-scope commits: a key missing there is PMIX_ERR_NOT_FOUND once the proc has
- *    committed (or finalized), and is waited for only while it has not committed yet (until
- *    it commits, the request's PMIX_TIMEOUT, or its end); for a proc of another node, the data
+ *    node, its local-scope commits: a key missing there is waited for until a commit brings
+ *    it, the request's PMIX_TIMEOUT (PMIX_ERR_TIMEOUT) or the proc's end (PMIX_ERR_NOT_FOUND
+ *    once it finalized). A proc that has committed already may never put the key: without a
+ *    PMIX_TIMEOUT that wait lasts WU_SRV_GET_GRACE seconds, then PMIX_ERR_NOT_FOUND (as
+ *    OpenPMIx, whose server waits 2 s; a key put after the last fence, as OpenPMIx's doubleget
+ *    does, is found so). A key the proc committed in the remote scope only is not waited for
+ *    (PMIX_ERR_NOT_FOUND: it exists, out of the requester's scope); for a proc of another node, the data
  *    received for it (a collecting fence or an earlier direct modex; a key missing from what
  *    arrived is NOT_FOUND), else the host's direct_modex upcall, whose blob is stored.
  * PMIX_OPTIONAL and PMIX_IMMEDIATE turn every wait (and the upcall) into PMIX_ERR_NOT_FOUND, and
@@ -40,6 +44,7 @@ struct wu_srv_get {
     pmix_proc_t requester, target;
     char key[PMIX_MAX_KEYLEN + 1];
     wu_timer_t *timer;
+    bool grace; /* the timer is WU_SRV_GET_GRACE's, not a PMIX_TIMEOUT: it ends in NOT_FOUND */
 };
 
 /* The GETs waiting for one target proc: the value of wu_srv.gets under the target's key. */
@@ -57,6 +62,10 @@ struct wu_srv_dmx {
 /* Status of a lookup that must wait for a commit, or ask the host. */
 #define GET_WAIT   PMIX_ERR_WOULD_BLOCK
 #define GET_DMODEX PMIX_ERR_PARTIAL_SUCCESS
+/* The key is not among what the proc committed so far: wait for a later commit, a while. */
+#define GET_LATE PMIX_ERR_RESOURCE_BUSY
+/* Seconds a GET_LATE request waits without a PMIX_TIMEOUT of its own. */
+#define WU_SRV_GET_GRACE 2.0
 
 /* ---- stores ---------------------------------------------------------------------------------- */
 
@@ -389,16 +398,26 @@ static pmix_status_t lookup(const pmix_proc_t *t, const char *key, const pmix_va
         if (PMIX_ERR_NOT_FOUND == rc && NULL != cl && PMIX_SUCCESS != cl->commit_status) {
             return cl->commit_status; /* the data may be what could not be committed */
         }
-        if (PMIX_ERR_NOT_FOUND != rc || committed(t) || NULL == cl) {
+        if (PMIX_ERR_NOT_FOUND != rc || NULL == cl) {
             return rc;
         }
         switch (cl->state) {
         case WU_SRV_CL_FINALIZED:
             return PMIX_ERR_NOT_FOUND;
         case WU_SRV_CL_TERMINATED:
-            return WU_PROTO_ERR_TERMINATED;
+            return committed(t) ? PMIX_ERR_NOT_FOUND : WU_PROTO_ERR_TERMINATED;
         default:
-            return GET_WAIT;
+            if (!committed(t)) {
+                return GET_WAIT;
+            }
+            /* committed in the remote scope only, the key exists out of the requester's scope:
+             * nothing to wait for */
+            if (PMIX_SUCCESS ==
+                wu_srv.gds->fetch_view(wu_srv.export, t->nspace, t->rank, key, val)) {
+                *val = NULL;
+                return PMIX_ERR_NOT_FOUND;
+            }
+            return GET_LATE;
         }
     }
     rc = wu_srv.gds->fetch_view(wu_srv.remote, t->nspace, t->rank, key, val);
@@ -417,7 +436,7 @@ pmix_status_t wu_srv_lookup_copy(const pmix_proc_t *t, const char *key, pmix_val
     const pmix_value_t *view;
     pmix_status_t rc = lookup(t, key, &view);
     *val = NULL;
-    if (GET_WAIT == rc || GET_DMODEX == rc) {
+    if (GET_WAIT == rc || GET_DMODEX == rc || GET_LATE == rc) {
         return PMIX_ERR_NOT_FOUND;
     }
     if (PMIX_SUCCESS != rc) {
@@ -552,10 +571,11 @@ static void get_timeout(void *arg)
         }
     }
     get_list_tidy(&g->target);
-    wu_output_verbose(WU_VERB_INFO, wu_srv.out, "server: get of %s from %s timed out",
+    wu_output_verbose(WU_VERB_INFO, wu_srv.out, "server: get of %s from %s %s",
                       wu_str_escape(g->key, PMIX_MAX_KEYLEN, key, sizeof key, 0),
-                      wu_srv_proc_str(&g->target, who, sizeof who));
-    wu_srv_reply(g->conn, g->tag, PMIX_ERR_TIMEOUT, NULL);
+                      wu_srv_proc_str(&g->target, who, sizeof who),
+                      g->grace ? "not committed in time: not found" : "timed out");
+    wu_srv_reply(g->conn, g->tag, g->grace ? PMIX_ERR_NOT_FOUND : PMIX_ERR_TIMEOUT, NULL);
     get_free(g);
 }
 
@@ -566,7 +586,13 @@ void wu_srv_data_changed(const pmix_proc_t *proc)
         wu_srv_get_t *g = *pp;
         const pmix_value_t *val = NULL;
         pmix_status_t rc = lookup(&g->target, g->key, &val);
-        if (GET_WAIT == rc) {
+        if (GET_LATE == rc && NULL == g->timer) {
+            /* it committed without the key: wait for a later commit a while only */
+            g->grace = true;
+            g->timer = wu_progress_timer(wu_srv.pt, WU_SRV_GET_GRACE, get_timeout, g);
+            rc = NULL == g->timer ? PMIX_ERR_NOT_FOUND : GET_LATE;
+        }
+        if (GET_WAIT == rc || GET_LATE == rc) {
             pp = &g->next;
             continue;
         }
@@ -743,9 +769,9 @@ int wu_srv_cmd_get(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
         get_reply(peer->conn, tag, &peer->proc, &target, val);
         goto out;
     }
-    if ((GET_WAIT == rc || GET_DMODEX == rc) && nowait) {
+    if ((GET_WAIT == rc || GET_DMODEX == rc || GET_LATE == rc) && nowait) {
         rc = PMIX_ERR_NOT_FOUND;
-    } else if (GET_WAIT == rc) {
+    } else if (GET_WAIT == rc || GET_LATE == rc) {
         wu_srv_get_t *g = calloc(1, sizeof *g);
         if (NULL == g) {
             rc = PMIX_ERR_NOMEM;
@@ -758,8 +784,10 @@ int wu_srv_cmd_get(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
         g->target = target;
         PMIX_LOAD_KEY(g->key, key);
         get_list_t *l = get_list(&target, true);
-        if (NULL == l || (tmo > 0 && NULL == (g->timer = wu_progress_timer(wu_srv.pt, (double)tmo,
-                                                                           get_timeout, g)))) {
+        double secs = tmo > 0 ? (double)tmo : GET_LATE == rc ? WU_SRV_GET_GRACE : 0.0;
+        g->grace = tmo <= 0 && GET_LATE == rc;
+        if (NULL == l ||
+            (secs > 0 && NULL == (g->timer = wu_progress_timer(wu_srv.pt, secs, get_timeout, g)))) {
             get_free(g);
             get_list_tidy(&target);
             rc = PMIX_ERR_NOMEM;

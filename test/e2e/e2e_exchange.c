@@ -9,10 +9,15 @@
  *   scopes     LOCAL and GLOBAL puts are visible to local peers, REMOTE ones are not (a Get
  *              of a peer's REMOTE key is PMIX_ERR_NOT_FOUND at once, with or without
  *              PMIX_OPTIONAL)
- *   modex      only a target that has not committed yet is waited for: rank 0 asks rank 1
- *              before its commit (PMIX_TIMEOUT=1: PMIX_ERR_TIMEOUT), then after a fence
- *              (the value, waited for), then for keys rank 1 never put or put REMOTE only
- *              (PMIX_ERR_NOT_FOUND at once although PMIX_TIMEOUT allows a minute)
+ *   modex      rank 0 asks rank 1 before its commit (PMIX_TIMEOUT=1: PMIX_ERR_TIMEOUT), then
+ *              after a fence (the value, waited for), then for a key rank 1 put REMOTE only
+ *              (PMIX_ERR_NOT_FOUND at once although PMIX_TIMEOUT allows a minute: it exists,
+ *              out of scope), and for a key rank 1 never put: with PMIX_TIMEOUT=1
+ *              PMIX_ERR_TIMEOUT, without one PMIX_ERR_NOT_FOUND after the server's grace
+ *              (a committed peer may still put it, as OpenPMIx's doubleget does)
+ *   late N     doubleget: N rounds of a Put and Commit of a new key per rank, without a fence,
+ *              then a Get of every peer's key of that round (rank 0 commits last, after a
+ *              pause): each Get waits for the peer's later commit and finds the value
  *   manykeys N each rank Puts N small keys, Puts every other one again with a new value,
  *              commits, fences with collect and Gets all N keys of the next rank
  *   fencetimeout  a fence with PMIX_TIMEOUT that one rank never joins fails with
@@ -158,11 +163,16 @@ static int run_scopes(const char *ns, pmix_rank_t me, uint32_t n)
         E2E_CHECK(got == NULL && st == PMIX_ERR_NOT_FOUND,
                   "Get of rank %u's PMIX_REMOTE key returned %s, expected PMIX_ERR_NOT_FOUND", r,
                   PMIx_Error_string(st));
-        got = e2e_get(ns, r, "sc.never", NULL, 0, &st);
-        E2E_CHECK(got == NULL && st == PMIX_ERR_NOT_FOUND,
-                  "Get of a key rank %u never put returned %s, expected PMIX_ERR_NOT_FOUND", r,
-                  PMIx_Error_string(st));
-        checked += 5;
+        /* a key the peer never put: after the server's grace for a later commit (one peer:
+         * each such Get takes that long) */
+        if (r == (me + 1) % n) {
+            got = e2e_get(ns, r, "sc.never", NULL, 0, &st);
+            E2E_CHECK(got == NULL && st == PMIX_ERR_NOT_FOUND,
+                      "Get of a key rank %u never put returned %s, expected PMIX_ERR_NOT_FOUND", r,
+                      PMIx_Error_string(st));
+            checked++;
+        }
+        checked += 4;
     }
     PMIX_INFO_DESTRUCT(&opt);
     return checked;
@@ -339,6 +349,44 @@ static int run_manykeys(const char *ns, pmix_rank_t me, uint32_t n, long nkeys)
     return (int)nkeys;
 }
 
+/* doubleget: rounds of Put + Commit without a fence, each followed by Gets of the peers' keys
+ * of that round; rank 0 commits each round last. */
+static int run_late(const char *ns, pmix_rank_t me, uint32_t n, long rounds)
+{
+    pmix_value_t v, *got;
+    char key[32];
+    int checked = 0;
+
+    e2e_step("late: first fence");
+    e2e_fence(NULL, 0, "PMIx_Fence");
+    for (long r = 0; r < rounds; r++) {
+        snprintf(key, sizeof key, "late.%ld", r);
+        if (0 == me) {
+            usleep(300 * 1000); /* the others ask before this commit */
+        }
+        PMIX_VALUE_CONSTRUCT(&v);
+        v.type = PMIX_UINT32;
+        v.data.uint32 = (uint32_t)(me * 1000 + r);
+        e2e_step("late: put and commit");
+        E2E_RC(PMIx_Put(PMIX_GLOBAL, key, &v), "Put");
+        E2E_RC(PMIx_Commit(), "PMIx_Commit");
+        e2e_step("late: get of every peer's key of this round");
+        for (uint32_t p = 0; p < n; p++) {
+            if (p == me) {
+                continue;
+            }
+            got = e2e_get_typed(ns, p, key, PMIX_UINT32, NULL, 0);
+            E2E_CHECK(got->data.uint32 == p * 1000 + r, "%s of rank %u = %u", key, p,
+                      got->data.uint32);
+            e2e_free_value(got);
+            checked++;
+        }
+    }
+    e2e_step("late: final fence");
+    e2e_fence(NULL, 0, "PMIx_Fence");
+    return checked;
+}
+
 /* Rank 1 commits only after a fence that rank 0 joins after asking for its data. */
 static int run_modex(const char *ns, pmix_rank_t me, uint32_t n)
 {
@@ -373,21 +421,32 @@ static int run_modex(const char *ns, pmix_rank_t me, uint32_t n)
         got = e2e_get_typed(ns, 1, "mx.key", PMIX_UINT32, NULL, 0);
         E2E_CHECK(got->data.uint32 == 4242, "mx.key of rank 1 = %u", got->data.uint32);
         e2e_free_value(got);
-        e2e_step("modex: keys rank 1 committed without");
+        e2e_step("modex: a key rank 1 committed out of scope");
         tmo = 60;
         PMIX_INFO_LOAD(&tmo_info, PMIX_TIMEOUT, &tmo, PMIX_INT);
+        double t0 = e2e_now();
+        got = e2e_get(ns, 1, "mx.remote", &tmo_info, 1, &st);
+        E2E_CHECK(got == NULL && st == PMIX_ERR_NOT_FOUND && e2e_now() - t0 < 30,
+                  "Get of rank 1's PMIX_REMOTE key on its node returned %s after %.1f s, "
+                  "expected PMIX_ERR_NOT_FOUND at once",
+                  PMIx_Error_string(st), e2e_now() - t0);
+        PMIX_INFO_DESTRUCT(&tmo_info);
+        e2e_step("modex: a key rank 1 never put, PMIX_TIMEOUT=1");
+        tmo = 1;
+        PMIX_INFO_LOAD(&tmo_info, PMIX_TIMEOUT, &tmo, PMIX_INT);
         got = e2e_get(ns, 1, "mx.never", &tmo_info, 1, &st);
+        E2E_CHECK(got == NULL && st == PMIX_ERR_TIMEOUT,
+                  "Get of a key committed rank 1 never put, PMIX_TIMEOUT=1, returned %s, "
+                  "expected PMIX_ERR_TIMEOUT",
+                  PMIx_Error_string(st));
+        PMIX_INFO_DESTRUCT(&tmo_info);
+        e2e_step("modex: a key rank 1 never put, no timeout");
+        got = e2e_get(ns, 1, "mx.never", NULL, 0, &st);
         E2E_CHECK(got == NULL && st == PMIX_ERR_NOT_FOUND,
                   "Get of a key committed rank 1 never put returned %s, expected "
                   "PMIX_ERR_NOT_FOUND",
                   PMIx_Error_string(st));
-        got = e2e_get(ns, 1, "mx.remote", &tmo_info, 1, &st);
-        E2E_CHECK(got == NULL && st == PMIX_ERR_NOT_FOUND,
-                  "Get of rank 1's PMIX_REMOTE key on its node returned %s, expected "
-                  "PMIX_ERR_NOT_FOUND",
-                  PMIx_Error_string(st));
-        PMIX_INFO_DESTRUCT(&tmo_info);
-        checked += 3;
+        checked += 4;
     }
     e2e_step("modex: final fence");
     e2e_fence(NULL, 0, "PMIx_Fence");
@@ -468,6 +527,8 @@ int main(int argc, char **argv)
         checked = run_scopes(ns, me, n);
     } else if (strcmp(mode, "modex") == 0) {
         checked = run_modex(ns, me, n);
+    } else if (strcmp(mode, "late") == 0 && argc > 2) {
+        checked = run_late(ns, me, n, strtol(argv[2], NULL, 10));
     } else if (strcmp(mode, "reput") == 0 && argc > 2) {
         checked = run_reput(ns, me, n, strtol(argv[2], NULL, 10));
     } else if (strcmp(mode, "commits") == 0 && argc > 2) {
