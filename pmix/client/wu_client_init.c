@@ -6,7 +6,8 @@
  * and only the last Finalize tears down. A call that declares a programming model
  * (PMIX_PROGRAMMING_MODEL, PMIX_MODEL_LIBRARY_NAME, PMIX_MODEL_LIBRARY_VERSION,
  * PMIX_THREADING_MODEL) raises PMIX_MODEL_DECLARED in this process, for the handlers registered
- * for that code (not the default ones); the first call also tells the server, whose process's
+ * for that code (not the default ones), those registered later included (the last declaration
+ * lasts, wu_event_deliver_lasting); the first call also tells the server, whose process's
  * handlers hear of it when the connection is accepted. The first call either connects to the server named in
  * the environment (PMIX_NAMESPACE, PMIX_RANK, WU_PMIX_SERVER_URI; see wu_proto.h for the
  * CONNECT handshake) or, when none of them is set, makes this process a singleton with a
@@ -394,10 +395,21 @@ static void watch_fork(void)
     (void)pthread_atfork(NULL, NULL, forked_child);
 }
 
-static void model_notified(pmix_status_t status, void *cbdata)
+/* A programming model declared: PMIX_MODEL_DECLARED for this process's handlers, those
+ * registered later included (python3-pmix and OpenPMIx's hybrid example register theirs after
+ * PMIx_Init). Progress thread. */
+typedef struct {
+    pmix_info_t *info;
+    size_t ninfo;
+} model_decl_t;
+
+static void model_declare(void *arg)
 {
-    (void)status;
-    (void)cbdata;
+    model_decl_t *m = arg;
+    (void)wu_event_deliver_lasting(PMIX_MODEL_DECLARED, &wu_client.myproc, PMIX_RANGE_PROC_LOCAL,
+                                   m->info, m->ninfo);
+    PMIX_INFO_FREE(m->info, m->ninfo);
+    free(m);
 }
 
 pmix_status_t PMIx_Init(pmix_proc_t *proc, pmix_info_t info[], size_t ninfo)
@@ -440,10 +452,18 @@ pmix_status_t PMIx_Init(pmix_proc_t *proc, pmix_info_t info[], size_t ninfo)
     }
     pthread_mutex_unlock(&wu_client.lock);
     if (PMIX_SUCCESS == rc && nmodel > 0) {
-        /* to the handlers registered for it (Open MPI's declares itself with a second
-         * PMIx_Init and finalizes at once: the event must not be waited for) */
-        (void)PMIx_Notify_event(PMIX_MODEL_DECLARED, NULL, PMIX_RANGE_PROC_LOCAL, model, nmodel,
-                                model_notified, NULL);
+        /* to the handlers registered for it, now and later (Open MPI's declares itself with a
+         * second PMIx_Init and finalizes at once: the event must not be waited for) */
+        model_decl_t *m = calloc(1, sizeof *m);
+        if (NULL != m) {
+            m->info = model;
+            m->ninfo = nmodel;
+            model = NULL;
+            if (PMIX_SUCCESS != wu_client_shift(model_declare, m)) {
+                model = m->info;
+                free(m);
+            }
+        }
     }
     if (NULL != model) {
         PMIX_INFO_FREE(model, nmodel);

@@ -190,8 +190,15 @@ pmix_status_t wu_event_deliver_to(size_t ref, pmix_status_t status, const pmix_p
 /* Handler ref is registered: hand it each kept event it takes, oldest first, and forget those
  * (progress thread). */
 void wu_event_deliver_kept(size_t ref);
-/* Forget the kept events (finalize). */
+/* Forget the kept events, the lasting one too (finalize). */
 void wu_event_kept_release(void);
+/* Deliver an event that every handler registered later must hear as well (the process's
+ * PMIX_MODEL_DECLARED: the last one lasts). A handler the delivery reached does not get it again
+ * when its registration completes; any other one does (wu_event_deliver_kept). Progress thread;
+ * PMIX_SUCCESS or PMIX_ERR_NOMEM. */
+pmix_status_t wu_event_deliver_lasting(pmix_status_t status, const pmix_proc_t *source,
+                                       pmix_data_range_t range, const pmix_info_t *info,
+                                       size_t ninfo);
 
 /* ---- wu_event_notify.c: the API side ----------------------------------------------------- */
 

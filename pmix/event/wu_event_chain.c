@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wu_event_chain.c -- delivering one event to this process's handlers, one handler at a time,
  * in precedence order, and keeping the events from the server that no handler took for the
- * handlers registered later (see wu_event.h). */
+ * handlers registered later, and the one lasting event (the process's model declaration) for
+ * every handler registered later (see wu_event.h). */
 #include "pmix/common/wu_value.h"
 #include "pmix/event/wu_event.h"
 
@@ -254,9 +255,73 @@ static void keep(chain_t *c)
     }
 }
 
+/* The lasting event, and the handlers its delivery reached (under kept_lock). */
+static wu_event_rec_t lasting;
+static bool have_lasting;
+static size_t *lasting_refs, nlasting_refs;
+
+pmix_status_t wu_event_deliver_lasting(pmix_status_t status, const pmix_proc_t *source,
+                                       pmix_data_range_t range, const pmix_info_t *info,
+                                       size_t ninfo)
+{
+    wu_event_view_t v;
+    wu_event_rec_t rec;
+    size_t *refs = NULL;
+    chain_t *c = chain_new(status, source, range, info, ninfo);
+
+    if (NULL == c ||
+        PMIX_SUCCESS != wu_event_rec_set(&rec, status, source, range, info, ninfo, 0)) {
+        if (NULL != c) {
+            chain_free(c);
+        }
+        return PMIX_ERR_NOMEM;
+    }
+    view_make(&v, status, source, range, c->ev.info, c->ev.ninfo, 0);
+    c->nrefs = wu_event_match(&v, &c->refs);
+    if (0 < c->nrefs && NULL != (refs = malloc(c->nrefs * sizeof *refs))) {
+        memcpy(refs, c->refs, c->nrefs * sizeof *refs);
+    }
+    pthread_mutex_lock(&kept_lock);
+    if (have_lasting) {
+        wu_event_rec_clear(&lasting);
+    }
+    free(lasting_refs);
+    lasting = rec;
+    have_lasting = true;
+    lasting_refs = refs;
+    nlasting_refs = NULL != refs ? c->nrefs : 0;
+    pthread_mutex_unlock(&kept_lock);
+    step(c);
+    return PMIX_SUCCESS;
+}
+
+/* A copy of the lasting event for handler ref, unless its delivery reached ref already. */
+static bool lasting_for(size_t ref, wu_event_rec_t *out)
+{
+    bool want = false;
+    pthread_mutex_lock(&kept_lock);
+    if (have_lasting) {
+        want = true;
+        for (size_t i = 0; i < nlasting_refs && want; i++) {
+            want = lasting_refs[i] != ref;
+        }
+        want =
+            want && PMIX_SUCCESS == wu_event_rec_set(out, lasting.status, &lasting.source,
+                                                     lasting.range, lasting.info, lasting.ninfo, 0);
+    }
+    pthread_mutex_unlock(&kept_lock);
+    return want;
+}
+
 void wu_event_deliver_kept(size_t ref)
 {
     kept_t *mine = NULL, **mine_tail = &mine;
+    wu_event_rec_t last;
+    if (lasting_for(ref, &last)) {
+        (void)wu_event_deliver_to(ref, last.status, &last.source, last.range, last.info, last.ninfo,
+                                  0);
+        wu_event_rec_clear(&last);
+    }
     pthread_mutex_lock(&kept_lock);
     for (kept_t **pp = &kept_head; NULL != *pp;) {
         kept_t *k = *pp;
@@ -294,6 +359,13 @@ void wu_event_kept_release(void)
     kept_head = NULL;
     kept_tail = &kept_head;
     nkept = 0;
+    if (have_lasting) {
+        wu_event_rec_clear(&lasting);
+        have_lasting = false;
+    }
+    free(lasting_refs);
+    lasting_refs = NULL;
+    nlasting_refs = 0;
     pthread_mutex_unlock(&kept_lock);
     while (NULL != list) {
         kept_t *k = list;

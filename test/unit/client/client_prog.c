@@ -264,9 +264,31 @@ static void model_hdlr(size_t id, pmix_status_t status, const pmix_proc_t *sourc
     cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
 }
 
+/* A handler registered after the declaration: the last declaration reaches it too, once. */
+static _Atomic int late_seen = 0;
+
+static void late_model_hdlr(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                            pmix_info_t info[], size_t ninfo, pmix_info_t results[],
+                            size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc,
+                            void *cbdata)
+{
+    (void)id;
+    (void)source;
+    (void)results;
+    (void)nresults;
+    for (size_t i = 0; PMIX_MODEL_DECLARED == status && i < ninfo; i++) {
+        if (PMIX_CHECK_KEY(&info[i], PMIX_PROGRAMMING_MODEL) &&
+            0 == strcmp("ctest-second", info[i].value.data.string)) {
+            late_seen++;
+        }
+    }
+    cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
+}
+
 /* A second PMIx_Init declaring a model, finalized at once (Open MPI's way): this process's
  * handler for PMIX_MODEL_DECLARED hears it with the second declaration's infos, its default
- * handler does not. (The first init declared one too: the server's host checks that.) */
+ * handler does not, and a handler registered afterwards hears it as well (python3-pmix's way).
+ * (The first init declared one too: the server's host checks that.) */
 static void model(void)
 {
     pmix_status_t code = PMIX_MODEL_DECLARED;
@@ -286,6 +308,12 @@ static void model(void)
     CHECK(0 == strcmp("ctest-second", model_name) && 0 == strcmp("NONE", model_threads));
     CHECK(!model_has_library);
     CHECK(0 == ctest_default_saw_model);
+    CHECK(0 == ctest_register(&code, late_model_hdlr));
+    for (int i = 0; i < 10000 && 0 == late_seen; i++) {
+        usleep(1000);
+    }
+    usleep(100 * 1000);
+    CHECK(1 == late_seen && 1 == model_seen);
     CHECK_RC(PMIX_SUCCESS, PMIx_Fence(NULL, 0, NULL, 0));
 }
 
