@@ -650,7 +650,7 @@ static int get_new(const pmix_proc_t *proc, const char *key, const pmix_info_t i
         }
         g->ninfo = ninfo;
         for (size_t i = 0; i < ninfo; i++) {
-            (void)PMIx_Info_xfer(&g->info[i], &info[i]);
+            (void)wu_info_copy(&g->info[i], &info[i]);
         }
     }
     g->done = done;

@@ -182,7 +182,7 @@ static int fence_start(uint8_t cmd, const pmix_proc_t procs[], size_t nprocs,
         }
         f->ninfo = ninfo;
         for (size_t i = 0; i < ninfo; i++) {
-            (void)PMIx_Info_xfer(&f->info[i], &info[i]);
+            (void)wu_info_copy(&f->info[i], &info[i]);
         }
     }
     f->cmd = cmd;

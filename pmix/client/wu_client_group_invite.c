@@ -89,7 +89,7 @@ static pmix_status_t tell(pmix_status_t code, const char *grp, const pmix_proc_t
     PMIX_INFO_LOAD(&info[0], PMIX_EVENT_CUSTOM_RANGE, &range, PMIX_DATA_ARRAY);
     PMIX_INFO_LOAD(&info[1], PMIX_GROUP_ID, grp, PMIX_STRING);
     for (size_t i = 0; i < nmore; i++) {
-        (void)PMIx_Info_xfer(&info[2 + i], &more[i]);
+        (void)wu_info_copy(&info[2 + i], &more[i]);
     }
     rc = PMIx_Notify_event(code, &wu_client.myproc, PMIX_RANGE_CUSTOM, info, 2 + nmore, NULL, NULL);
     PMIX_INFO_FREE(info, 2 + nmore);
@@ -139,7 +139,7 @@ static void invite_constructed(pmix_status_t status, pmix_info_t *info, size_t n
     wu_client_group_set(p->grp, members, nm);
     for (size_t i = 0; i < ninfo; i++) {
         if (PMIX_CHECK_KEY(&info[i], PMIX_GROUP_CONTEXT_ID)) {
-            (void)PMIx_Info_xfer(&res[nres++], &info[i]);
+            (void)wu_info_copy(&res[nres++], &info[i]);
         }
     }
     da = (pmix_data_array_t){.type = PMIX_PROC, .size = nm, .array = members};
@@ -222,11 +222,11 @@ static void on_complete(size_t ref, pmix_status_t status, const pmix_proc_t *sou
                 PMIX_PROC == m->value.data.darray->type) {
                 wu_client_group_set(p->grp, m->value.data.darray->array,
                                     m->value.data.darray->size);
-                (void)PMIx_Info_xfer(&res[nres++], m);
+                (void)wu_info_copy(&res[nres++], m);
             }
             for (size_t i = 0; i < ninfo; i++) {
                 if (PMIX_CHECK_KEY(&info[i], PMIX_GROUP_CONTEXT_ID)) {
-                    (void)PMIx_Info_xfer(&res[nres++], &info[i]);
+                    (void)wu_info_copy(&res[nres++], &info[i]);
                     break;
                 }
             }

@@ -302,7 +302,7 @@ pmix_status_t PMIx_Job_control_nb(const pmix_proc_t targets[], size_t ntargets,
     }
     j->ndirs = ndirs;
     for (size_t i = 0; i < ndirs; i++) {
-        (void)PMIx_Info_xfer(&j->dirs[i], &directives[i]);
+        (void)wu_info_copy(&j->dirs[i], &directives[i]);
     }
     j->cbfunc = cbfunc;
     j->cbdata = cbdata;
@@ -428,7 +428,7 @@ static pmix_info_t *info_dup(const pmix_info_t *src, size_t n)
     }
     PMIX_INFO_CREATE(out, n);
     for (size_t i = 0; NULL != out && i < n; i++) {
-        (void)PMIx_Info_xfer(&out[i], &src[i]);
+        (void)wu_info_copy(&out[i], &src[i]);
     }
     return out;
 }

@@ -95,7 +95,7 @@ pmix_status_t PMIx_Process_monitor_nb(const pmix_info_t *monitor, pmix_status_t 
     }
     PMIX_INFO_CONSTRUCT(&m->monitor);
     m->error = error;
-    if (PMIX_SUCCESS != (rc = PMIx_Info_xfer(&m->monitor, monitor)) ||
+    if (PMIX_SUCCESS != (rc = wu_info_copy(&m->monitor, monitor)) ||
         PMIX_SUCCESS != (rc = wu_info_dup(&m->dirs, &m->ndirs, directives, ndirs))) {
         mon_finish(m, rc);
         return rc;

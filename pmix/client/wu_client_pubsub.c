@@ -120,7 +120,7 @@ static ps_req_t *req_new(uint8_t cmd, char *const *keys, const pmix_info_t info[
         }
         r->ninfo = ninfo;
         for (size_t i = 0; i < ninfo; i++) {
-            if (PMIX_SUCCESS != PMIx_Info_xfer(&r->info[i], &info[i])) {
+            if (PMIX_SUCCESS != wu_info_copy(&r->info[i], &info[i])) {
                 req_free(r);
                 return NULL;
             }

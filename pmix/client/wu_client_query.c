@@ -334,7 +334,7 @@ static void query_reply(int status, wu_buffer_t *reply, void *cbdata)
             status = PMIX_ERR_NOMEM;
             break;
         }
-        (void)PMIx_Info_xfer(slot, &info[i]);
+        (void)wu_info_copy(slot, &info[i]);
     }
     if (NULL != info) {
         PMIX_INFO_FREE(info, n);
@@ -371,7 +371,7 @@ static void query_fn(void *arg)
             if (0 < qry->nqual) {
                 PMIX_INFO_CREATE(rest[nrest].qualifiers, qry->nqual);
                 for (size_t j = 0; NULL != rest[nrest].qualifiers && j < qry->nqual; j++) {
-                    (void)PMIx_Info_xfer(&rest[nrest].qualifiers[j], &qry->qualifiers[j]);
+                    (void)wu_info_copy(&rest[nrest].qualifiers[j], &qry->qualifiers[j]);
                 }
                 rest[nrest].nqual = NULL != rest[nrest].qualifiers ? qry->nqual : 0;
             }
@@ -428,7 +428,7 @@ static int query_start(pmix_query_t queries[], size_t nqueries, query_done_fn_t 
         if (0 < queries[i].nqual) {
             PMIX_INFO_CREATE(q->queries[i].qualifiers, queries[i].nqual);
             for (size_t j = 0; NULL != q->queries[i].qualifiers && j < queries[i].nqual; j++) {
-                (void)PMIx_Info_xfer(&q->queries[i].qualifiers[j], &queries[i].qualifiers[j]);
+                (void)wu_info_copy(&q->queries[i].qualifiers[j], &queries[i].qualifiers[j]);
             }
             q->queries[i].nqual = NULL != q->queries[i].qualifiers ? queries[i].nqual : 0;
         }

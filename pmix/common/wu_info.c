@@ -4,7 +4,8 @@
  * As in OpenPMIx 4.2: loading resets the flags (so it also clears PMIX_INFO_ARRAY_END on the last
  * element of a PMIX_INFO_CREATE array), keys longer than PMIX_MAX_KEYLEN are truncated, and a
  * transfer copies the flags; a source marked PMIX_INFO_PERSISTENT lends its value (shallow copy)
- * instead of duplicating it. Also the lookups every role makes in the info arrays it is given,
+ * instead of duplicating it; the copies the library keeps (wu_info_copy, wu_info_dup) are always
+ * deep. Also the lookups every role makes in the info arrays it is given,
  * and the programming-model declaration a client makes in PMIx_Init.
  */
 #include <stdlib.h>
@@ -44,6 +45,21 @@ PMIX_EXPORT pmix_status_t PMIx_Info_xfer(pmix_info_t *dest, const pmix_info_t *s
     return PMIx_Value_xfer(&dest->value, &src->value);
 }
 
+pmix_status_t wu_info_copy(pmix_info_t *dest, const pmix_info_t *src)
+{
+    if (NULL == dest || NULL == src) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (dest != src) {
+        memcpy(dest->key, src->key, sizeof(dest->key));
+    }
+    dest->key[PMIX_MAX_KEYLEN] = '\0';
+    /* the copy owns its value, whatever the source's flags say (callers' arrays made with
+     * malloc, as python3-pmix's are, may carry any bits there) */
+    dest->flags = src->flags & ~(pmix_info_directives_t)PMIX_INFO_PERSISTENT;
+    return PMIx_Value_xfer(&dest->value, &src->value);
+}
+
 const pmix_info_t *wu_info_find(const pmix_info_t *info, size_t n, const char *key)
 {
     for (size_t i = 0; NULL != info && i < n; i++) {
@@ -73,7 +89,7 @@ pmix_status_t wu_info_dup(pmix_info_t **dst, size_t *ndst, const pmix_info_t *sr
         return PMIX_ERR_NOMEM;
     }
     for (size_t i = 0; i < n && PMIX_SUCCESS == rc; i++) {
-        rc = PMIx_Info_xfer(&(*dst)[i], &src[i]);
+        rc = wu_info_copy(&(*dst)[i], &src[i]);
     }
     if (PMIX_SUCCESS != rc) {
         PMIX_INFO_FREE(*dst, n);
@@ -161,7 +177,7 @@ size_t wu_model_event_info(const pmix_info_t *info, size_t n, pmix_info_t **out)
         return 0;
     }
     for (size_t i = 0; i < m; i++) {
-        if (PMIX_SUCCESS != PMIx_Info_xfer(&ev[i], found[i])) {
+        if (PMIX_SUCCESS != wu_info_copy(&ev[i], found[i])) {
             PMIX_INFO_FREE(ev, m + 1);
             return 0;
         }

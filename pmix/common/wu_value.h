@@ -43,6 +43,10 @@ pmix_status_t wu_darray_dup(pmix_data_array_t **dst, const pmix_data_array_t *sr
 /* Release the elements of `d` and its array, leaving `d` empty (type kept undefined). */
 void wu_darray_destruct(pmix_data_array_t *d);
 
+/* A deep copy of one info into dest (constructed or destructed), also of a source marked
+ * PMIX_INFO_PERSISTENT, which PMIx_Info_xfer copies shallow: what the library keeps beyond a
+ * call is copied with this. PMIX_SUCCESS, PMIX_ERR_BAD_PARAM, PMIX_ERR_NOMEM. */
+pmix_status_t wu_info_copy(pmix_info_t *dest, const pmix_info_t *src);
 /* The first info of `n` (info may be NULL) whose key is `key`, or NULL. */
 const pmix_info_t *wu_info_find(const pmix_info_t *info, size_t n, const char *key);
 /* Is `key` among the `n` infos, with a value that reads as true (PMIX_INFO_TRUE)? */

@@ -445,7 +445,7 @@ pmix_status_t PMIx_server_register_nspace(const pmix_nspace_t nspace, int nlocal
         }
         c->ninfo = ninfo;
         for (size_t i = 0; i < ninfo; i++) {
-            pmix_status_t rc = PMIx_Info_xfer(&c->info[i], &info[i]);
+            pmix_status_t rc = wu_info_copy(&c->info[i], &info[i]);
             if (PMIX_SUCCESS != rc) {
                 call_unref(c);
                 return rc;

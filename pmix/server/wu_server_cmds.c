@@ -329,7 +329,7 @@ static void query_done(wu_srv_op_t *op)
                 for (size_t i = 0; i < n; i++) {
                     pmix_info_t *slot = res_slot(&r);
                     if (NULL != slot) {
-                        (void)PMIx_Info_xfer(slot, &info[i]);
+                        (void)wu_info_copy(slot, &info[i]);
                     }
                 }
                 PMIX_INFO_FREE(info, n);
@@ -338,7 +338,7 @@ static void query_done(wu_srv_op_t *op)
         for (size_t i = 0; i < op->ninfo; i++) {
             pmix_info_t *slot = res_slot(&r);
             if (NULL != slot) {
-                (void)PMIx_Info_xfer(slot, &op->info[i]);
+                (void)wu_info_copy(slot, &op->info[i]);
             }
         }
         rc = 0 == r.n ? PMIX_ERR_NOT_FOUND : wu_proto_pack_list(&body, r.res, r.n, PMIX_INFO);
@@ -380,7 +380,7 @@ int wu_srv_cmd_query(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
             if (qs[i].nqual > 0) {
                 PMIX_INFO_CREATE(rest[nrest].qualifiers, qs[i].nqual);
                 for (size_t j = 0; NULL != rest[nrest].qualifiers && j < qs[i].nqual; j++) {
-                    (void)PMIx_Info_xfer(&rest[nrest].qualifiers[j], &qs[i].qualifiers[j]);
+                    (void)wu_info_copy(&rest[nrest].qualifiers[j], &qs[i].qualifiers[j]);
                 }
                 rest[nrest].nqual = NULL != rest[nrest].qualifiers ? qs[i].nqual : 0;
             }

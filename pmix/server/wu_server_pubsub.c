@@ -44,7 +44,7 @@ static pmix_status_t with_ids(const wu_srv_client_t *cl, const pmix_info_t *in, 
         return PMIX_ERR_NOMEM;
     }
     for (size_t i = 0; i < n; i++) {
-        if (PMIX_SUCCESS != PMIx_Info_xfer(&a[i], &in[i])) {
+        if (PMIX_SUCCESS != wu_info_copy(&a[i], &in[i])) {
             PMIX_INFO_FREE(a, n + 2);
             return PMIX_ERR_NOMEM;
         }

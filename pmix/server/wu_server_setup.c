@@ -72,7 +72,7 @@ static setup_t *setup_new(const char *nspace, const pmix_info_t *info, size_t ni
         s->ninfo = NULL != s->info ? ninfo : 0;
         *rc = NULL != s->info ? PMIX_SUCCESS : PMIX_ERR_NOMEM;
         for (size_t i = 0; i < s->ninfo && PMIX_SUCCESS == *rc; i++) {
-            *rc = PMIx_Info_xfer(&s->info[i], &info[i]);
+            *rc = wu_info_copy(&s->info[i], &info[i]);
         }
     }
     if (PMIX_SUCCESS != *rc) {

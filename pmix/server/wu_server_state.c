@@ -362,7 +362,7 @@ static void op_take_info(wu_srv_op_t *op, const pmix_info_t *info, size_t ninfo)
         } else {
             op->ninfo = ninfo;
             for (size_t i = 0; i < ninfo; i++) {
-                if (PMIX_SUCCESS != PMIx_Info_xfer(&op->info[i], &info[i])) {
+                if (PMIX_SUCCESS != wu_info_copy(&op->info[i], &info[i])) {
                     op->status = PMIX_ERR_NOMEM;
                 }
             }

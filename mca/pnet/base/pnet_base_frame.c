@@ -2,6 +2,7 @@
 /* pnet_base_frame.c -- the pnet framework declaration and its dispatch to every active module. */
 #include "mca/pnet/pnet.h"
 #include "opal/util/wu_argv.h"
+#include "pmix/common/wu_value.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +38,7 @@ static int append(pmix_info_t **all, size_t *nall, const pmix_info_t *add, size_
     }
     for (size_t i = 0; i < *nall + n; i++) {
         const pmix_info_t *from = i < *nall ? &(*all)[i] : &add[i - *nall];
-        pmix_status_t rc = PMIx_Info_xfer(&grown[i], from);
+        pmix_status_t rc = wu_info_copy(&grown[i], from);
         if (PMIX_SUCCESS != rc) {
             PMIX_INFO_FREE(grown, *nall + n);
             return rc;

@@ -3,7 +3,8 @@
  *
  * Expected results are OpenPMIx 4.2.2's, observed with a probe against its library: load resets
  * the flags, xfer copies them, a PMIX_INFO_PERSISTENT source lends its value, list insert lends
- * (and marks persistent), and converting an empty list is PMIX_ERR_EMPTY. */
+ * (and marks persistent), and converting an empty list is PMIX_ERR_EMPTY. Also the library's
+ * own copies (wu_info_copy, wu_info_dup), always deep. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 #include "pmix_common.h"
 
 #include "opal/util/wu_macros.h"
+#include "pmix/common/wu_value.h"
 #include "test/support/wu_test.h"
 
 START_TEST(load_basic)
@@ -87,6 +89,32 @@ START_TEST(xfer_persistent_lends_value)
     ck_assert_uint_eq(PMIX_INFO_PERSISTENT, b.flags);
     ck_assert_ptr_eq(a.value.data.string, b.value.data.string);
     PMIx_Value_destruct(&a.value); /* only the owner releases */
+}
+END_TEST
+
+/* What the library keeps of a caller's info is its own, whatever the caller's flags say:
+ * python3-pmix's arrays come from malloc and may carry PMIX_INFO_PERSISTENT by chance. */
+START_TEST(internal_copies_are_deep)
+{
+    pmix_info_t a, b, *dup = NULL;
+    size_t ndup = 0;
+
+    PMIX_INFO_CONSTRUCT(&b);
+    ck_assert_int_eq(PMIX_SUCCESS, PMIx_Info_load(&a, "k", "text", PMIX_STRING));
+    a.flags = PMIX_INFO_PERSISTENT | PMIX_INFO_REQD;
+    ck_assert_int_eq(PMIX_SUCCESS, wu_info_copy(&b, &a));
+    ck_assert_uint_eq(PMIX_INFO_REQD, b.flags);
+    ck_assert_ptr_ne(a.value.data.string, b.value.data.string);
+    ck_assert_str_eq("text", b.value.data.string);
+    ck_assert_int_eq(PMIX_SUCCESS, wu_info_dup(&dup, &ndup, &a, 1));
+    ck_assert_uint_eq(1, ndup);
+    ck_assert_ptr_ne(a.value.data.string, dup[0].value.data.string);
+    PMIx_Value_destruct(&a.value); /* the caller's value gone: the copies stay readable */
+    ck_assert_str_eq("text", b.value.data.string);
+    ck_assert_str_eq("text", dup[0].value.data.string);
+    PMIX_INFO_DESTRUCT(&b);
+    PMIX_INFO_FREE(dup, ndup);
+    ck_assert_int_eq(PMIX_ERR_BAD_PARAM, wu_info_copy(NULL, &a));
 }
 END_TEST
 
@@ -202,6 +230,7 @@ static Suite *pmix_info_suite(void)
     tcase_add_test(tc, load_and_xfer_bad_params);
     tcase_add_loop_test(tc, xfer_copies_flags_and_value, 0, (int)WU_NELEMS(xfer_flags));
     tcase_add_test(tc, xfer_persistent_lends_value);
+    tcase_add_test(tc, internal_copies_are_deep);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("list");
