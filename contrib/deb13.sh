@@ -75,11 +75,14 @@ run_in() {
     mkdir -p "$root/wireup/src" || return 1
     timeout "${run_limit:-0}" unshare --mount --propagation private sh -c '
         r=$1; src=$2; shift 2
-        mount -t proc proc "$r/proc" && mount --rbind /sys "$r/sys" &&
+        mount --bind "$r" "$r" && mount -t proc proc "$r/proc" && mount --rbind /sys "$r/sys" &&
             mount --rbind /dev "$r/dev" && mount -t tmpfs -o mode=1777 tmpfs "$r/tmp" &&
             mount -t tmpfs -o mode=1777 tmpfs "$r/dev/shm" && mount --bind "$src" "$r/wireup/src" &&
-            mount -t tmpfs tmpfs "$r/run" && mkdir -p "$r/run/lock" || exit 125
-        exec chroot "$r" /usr/bin/env -i \
+            mount -t tmpfs tmpfs "$r/run" && mkdir -p "$r/run/lock" "$r/.oldroot" || exit 125
+        # ROOT becomes the namespace'"'"'s root (pivot_root, not chroot): inside, network and mount
+        # namespaces can be made and kept in files (ip netns, unshare --mount=FILE: the lab)
+        cd "$r" && pivot_root . .oldroot && umount -l /.oldroot || exit 125
+        exec /usr/bin/env -i \
             PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
             LANG=C.UTF-8 TERM="${TERM:-dumb}" WU_IN_DEB13=1 ${WU_DEB13_ENV:-} "$@"
     ' sh "$root" "$top" "$@"
