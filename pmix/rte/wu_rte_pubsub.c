@@ -153,9 +153,22 @@ static pmix_status_t read_dirs(const pmix_info_t *info, size_t n, dirs_t *d, boo
         }
     }
     if (PMIX_RANGE_CUSTOM == d->range || PMIX_RANGE_RM == d->range) {
+        if (lenient) {
+            d->range = PMIX_RANGE_SESSION; /* as for a range that names none */
+            return PMIX_SUCCESS;
+        }
         return PMIX_ERR_NOT_SUPPORTED; /* no custom member lists; nothing above wrun */
     }
     return PMIX_SUCCESS;
+}
+
+/* Does a lookup in range look beyond that range's own data when it has none? A lookup in a
+ * range narrower than the session (namespace, node, process) then sees what the asker may see
+ * of the other ranges: Open MPI 5's MPI_Lookup_name passes whatever its range variable holds,
+ * which may read as any of them. Session and global lookups see their own range only. */
+static bool look_wider(pmix_data_range_t range)
+{
+    return PMIX_RANGE_SESSION != range && PMIX_RANGE_GLOBAL != range;
 }
 
 /* ---- the store ---------------------------------------------------------------------------- */
@@ -333,17 +346,20 @@ static pmix_status_t find_keys(const who_t *w, char **keys, size_t nkeys, pmix_d
         return PMIX_ERR_NOMEM;
     }
     for (size_t k = 0; k < nkeys; k++) {
-        entry_t **pe, *e = NULL;
+        entry_t **pe = NULL, *e = NULL;
         bool found = false;
-        for (pe = &entries; NULL != *pe; pe = &(*pe)->next) {
-            e = *pe;
-            if (e->range == range && 0 == strcmp(e->key, keys[k]) && in_range(e, w)) {
-                if (!may_read(e, w)) {
-                    (*denied)++;
-                    continue;
+        /* the lookup's own range first, then (look_wider) the others */
+        for (int wide = 0; wide < 2 && !found && (0 == wide || look_wider(range)); wide++) {
+            for (pe = &entries; NULL != *pe; pe = &(*pe)->next) {
+                e = *pe;
+                if ((wide || e->range == range) && 0 == strcmp(e->key, keys[k]) && in_range(e, w)) {
+                    if (!may_read(e, w)) {
+                        *denied += !wide;
+                        continue;
+                    }
+                    found = true;
+                    break;
                 }
-                found = true;
-                break;
             }
         }
         if (found) {
@@ -403,8 +419,8 @@ static size_t available(const who_t *w, char **keys, size_t nkeys, pmix_data_ran
     for (size_t k = 0; k < nkeys; k++) {
         bool here = false;
         for (const entry_t *e = entries; NULL != e && !here; e = e->next) {
-            here = e->range == range && 0 == strcmp(e->key, keys[k]) && in_range(e, w) &&
-                   may_read(e, w);
+            here = (e->range == range || look_wider(range)) && 0 == strcmp(e->key, keys[k]) &&
+                   in_range(e, w) && may_read(e, w);
         }
         if (!here && (PMIX_RANGE_SESSION == range || PMIX_RANGE_GLOBAL == range)) {
             here = wu_rte_rdv_has(keys[k], range, w->uid);
