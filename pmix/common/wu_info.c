@@ -28,21 +28,23 @@ PMIX_EXPORT pmix_status_t PMIx_Info_load(pmix_info_t *info, const char *key, con
     return PMIx_Value_load(&info->value, data, type);
 }
 
-PMIX_EXPORT pmix_status_t PMIx_Info_xfer(pmix_info_t *dest, const pmix_info_t *src)
+static void key_copy(pmix_info_t *dest, const pmix_info_t *src)
 {
-    if (NULL == dest || NULL == src) {
-        return PMIX_ERR_BAD_PARAM;
-    }
     if (dest != src) {
         memcpy(dest->key, src->key, sizeof(dest->key));
     }
     dest->key[PMIX_MAX_KEYLEN] = '\0';
-    dest->flags = src->flags;
-    if (0 != (src->flags & PMIX_INFO_PERSISTENT)) {
-        dest->value = src->value; /* the owner keeps the value alive */
-        return PMIX_SUCCESS;
+}
+
+PMIX_EXPORT pmix_status_t PMIx_Info_xfer(pmix_info_t *dest, const pmix_info_t *src)
+{
+    if (NULL == dest || NULL == src || 0 == (src->flags & PMIX_INFO_PERSISTENT)) {
+        return wu_info_copy(dest, src);
     }
-    return PMIx_Value_xfer(&dest->value, &src->value);
+    key_copy(dest, src);
+    dest->flags = src->flags;
+    dest->value = src->value; /* the owner keeps the value alive */
+    return PMIX_SUCCESS;
 }
 
 pmix_status_t wu_info_copy(pmix_info_t *dest, const pmix_info_t *src)
@@ -50,10 +52,7 @@ pmix_status_t wu_info_copy(pmix_info_t *dest, const pmix_info_t *src)
     if (NULL == dest || NULL == src) {
         return PMIX_ERR_BAD_PARAM;
     }
-    if (dest != src) {
-        memcpy(dest->key, src->key, sizeof(dest->key));
-    }
-    dest->key[PMIX_MAX_KEYLEN] = '\0';
+    key_copy(dest, src);
     /* the copy owns its value, whatever the source's flags say (callers' arrays made with
      * malloc, as python3-pmix's are, may carry any bits there) */
     dest->flags = src->flags & ~(pmix_info_directives_t)PMIX_INFO_PERSISTENT;

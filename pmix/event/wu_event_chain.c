@@ -171,12 +171,26 @@ static chain_t *chain_new(pmix_status_t status, const pmix_proc_t *source, pmix_
     return c;
 }
 
+/* A chain for the event with every handler it matches; NULL when out of memory. */
+static chain_t *chain_matched(pmix_status_t status, const pmix_proc_t *source,
+                              pmix_data_range_t range, const pmix_info_t *info, size_t ninfo,
+                              unsigned flags)
+{
+    wu_event_view_t v;
+    chain_t *c = chain_new(status, source, range, info, ninfo);
+
+    if (NULL != c) {
+        view_make(&v, status, source, range, c->ev.info, c->ev.ninfo, flags);
+        c->nrefs = wu_event_match(&v, &c->refs);
+    }
+    return c;
+}
+
 pmix_status_t wu_event_deliver(pmix_status_t status, const pmix_proc_t *source,
                                pmix_data_range_t range, const pmix_info_t *info, size_t ninfo,
                                unsigned flags, pmix_op_cbfunc_t done, void *cbdata)
 {
-    wu_event_view_t v;
-    chain_t *c = chain_new(status, source, range, info, ninfo);
+    chain_t *c = chain_matched(status, source, range, info, ninfo, flags);
 
     if (NULL == c) {
         return PMIX_ERR_NOMEM;
@@ -184,8 +198,6 @@ pmix_status_t wu_event_deliver(pmix_status_t status, const pmix_proc_t *source,
     c->done = done;
     c->cbdata = cbdata;
     c->keep = 0 != (flags & WU_EVENT_KEEP);
-    view_make(&v, status, source, range, c->ev.info, c->ev.ninfo, flags);
-    c->nrefs = wu_event_match(&v, &c->refs);
     step(c);
     return PMIX_SUCCESS;
 }
@@ -264,10 +276,9 @@ pmix_status_t wu_event_deliver_lasting(pmix_status_t status, const pmix_proc_t *
                                        pmix_data_range_t range, const pmix_info_t *info,
                                        size_t ninfo)
 {
-    wu_event_view_t v;
     wu_event_rec_t rec;
     size_t *refs = NULL;
-    chain_t *c = chain_new(status, source, range, info, ninfo);
+    chain_t *c = chain_matched(status, source, range, info, ninfo, 0);
 
     if (NULL == c ||
         PMIX_SUCCESS != wu_event_rec_set(&rec, status, source, range, info, ninfo, 0)) {
@@ -276,8 +287,6 @@ pmix_status_t wu_event_deliver_lasting(pmix_status_t status, const pmix_proc_t *
         }
         return PMIX_ERR_NOMEM;
     }
-    view_make(&v, status, source, range, c->ev.info, c->ev.ninfo, 0);
-    c->nrefs = wu_event_match(&v, &c->refs);
     if (0 < c->nrefs && NULL != (refs = malloc(c->nrefs * sizeof *refs))) {
         memcpy(refs, c->refs, c->nrefs * sizeof *refs);
     }
