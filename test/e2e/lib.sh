@@ -217,6 +217,24 @@ e2e_ompi_sm() {
     if [ "$(e2e_ompi_major)" -ge 5 ]; then echo sm; else echo vader; fi
 }
 
+# e2e_ompi_local_tcp: Open MPI's TCP BTL on loopback unless told otherwise (a machine whose
+# only network is IPv6 leaves Open MPI 5's TCP BTL no pairing between two local processes;
+# a no-op for Open MPI 4.1 on one node)
+e2e_ompi_local_tcp() {
+    OMPI_MCA_btl_tcp_if_include=${OMPI_MCA_btl_tcp_if_include:-lo}
+    export OMPI_MCA_btl_tcp_if_include
+}
+
+# e2e_python MODULE PACKAGE: set py to Debian's python3 (the one its python3-* packages serve);
+# skip the whole test when it cannot import MODULE (PACKAGE names what to install)
+e2e_python() {
+    py=/usr/bin/python3
+    if ! [ -x "$py" ] || ! (cd / && "$py" -c "import $1" >/dev/null 2>&1); then
+        echo "1..0 # SKIP $2 is not installed"
+        exit 0
+    fi
+}
+
 # e2e_openpmix_build PROG SRC [LIBS...]: build SRC against OpenPMIx's installed headers and
 # library (WU_OPENPMIX_INCDIR, WU_OPENPMIX_LIBDIR) into PROG, and have the programs run next load
 # our libpmix.so.2 (LD_LIBRARY_PATH; in a sanitizer build also the runtimes a program built

@@ -6,18 +6,11 @@
 # Accept/Connect between the halves of a job at -n 2 and 4; mpi4py.futures' pool (spawned
 # workers) at -n 1; Abort(5) at -n 3 makes wrun exit 5. Skipped without python3-mpi4py.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-py=/usr/bin/python3
-if ! [ -x "$py" ] || ! (cd / && "$py" -c 'import mpi4py' >/dev/null 2>&1); then
-    echo "1..0 # SKIP python3-mpi4py is not installed"
-    exit 0
-fi
+e2e_python mpi4py python3-mpi4py
 e2e_plan 10
 e2e_mktemp
 e2e_foreign_preload
-# a machine whose only network is IPv6 leaves Open MPI 5's TCP BTL no pairing: loopback
-# (a no-op for Open MPI 4.1, whose BTLs need none on one node)
-OMPI_MCA_btl_tcp_if_include=${OMPI_MCA_btl_tcp_if_include:-lo}
-export OMPI_MCA_btl_tcp_if_include
+e2e_ompi_local_tcp
 prog="$s/test/e2e/e2e_mpi4py.py"
 
 # run_mode MODE N: every one of the N ranks reports "mpi4py MODE: rank R ok" and wrun exits 0

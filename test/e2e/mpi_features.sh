@@ -12,9 +12,7 @@ fi
 e2e_plan 6
 e2e_mktemp
 e2e_foreign_preload
-# a machine whose only network is IPv6 leaves Open MPI 5's TCP BTL no pairing: loopback
-OMPI_MCA_btl_tcp_if_include=${OMPI_MCA_btl_tcp_if_include:-lo}
-export OMPI_MCA_btl_tcp_if_include
+e2e_ompi_local_tcp
 prog="$e2e_tmp/mpi_features"
 if mpicc -pthread -o "$prog" "$s/test/e2e/mpi_features.c" 2>"$e2e_tmp/cc.err"; then
     e2e_ok "mpi_features built with Open MPI's mpicc"

@@ -7,14 +7,10 @@
 # finalize; and the binding loaded our libpmix.so.2. Skipped without python3-pmix (Debian 13
 # installs it as an egg directory off python's path: it is added to PYTHONPATH).
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-py=/usr/bin/python3
 for egg in /usr/lib/python3/dist-packages/pypmix-*.egg; do
     [ -d "$egg" ] && PYTHONPATH=$egg${PYTHONPATH:+:$PYTHONPATH} && export PYTHONPATH
 done
-if ! [ -x "$py" ] || ! (cd / && "$py" -c 'import pmix' >/dev/null 2>&1); then
-    echo "1..0 # SKIP python3-pmix is not installed"
-    exit 0
-fi
+e2e_python pmix python3-pmix
 e2e_plan 4
 e2e_mktemp
 e2e_foreign_preload
