@@ -73,8 +73,12 @@ run_in() {
     shift
     [ -x "$root/bin/sh" ] || die "$root is not a root file system (run: $prog setup $root)"
     mkdir -p "$root/wireup/src" || return 1
-    timeout "${run_limit:-0}" unshare --mount --propagation private sh -c '
-        r=$1; src=$2; shift 2
+    # the namespace is made on the first CPU allowed (test/lab/lab.sh makes its nodes' there
+    # too: the kernel binds a mount namespace's file only under a namespace with a lower id,
+    # and ids come in per-CPU batches); the command then runs on every CPU allowed again
+    cpus=$(taskset -pc $$ | sed 's/.*: *//')
+    timeout "${run_limit:-0}" taskset -c "${cpus%%[-,]*}" unshare --mount --propagation private sh -c '
+        r=$1; src=$2; cpus=$3; shift 3
         mount --bind "$r" "$r" && mount -t proc proc "$r/proc" && mount --rbind /sys "$r/sys" &&
             mount --rbind /dev "$r/dev" && mount -t tmpfs -o mode=1777 tmpfs "$r/tmp" &&
             mount -t tmpfs -o mode=1777 tmpfs "$r/dev/shm" && mount --bind "$src" "$r/wireup/src" &&
@@ -82,10 +86,10 @@ run_in() {
         # ROOT becomes the namespace'"'"'s root (pivot_root, not chroot): inside, network and mount
         # namespaces can be made and kept in files (ip netns, unshare --mount=FILE: the lab)
         cd "$r" && pivot_root . .oldroot && umount -l /.oldroot || exit 125
-        exec /usr/bin/env -i \
+        exec taskset -c "$cpus" /usr/bin/env -i \
             PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
             LANG=C.UTF-8 TERM="${TERM:-dumb}" WU_IN_DEB13=1 ${WU_DEB13_ENV:-} "$@"
-    ' sh "$root" "$top" "$@"
+    ' sh "$root" "$top" "$cpus" "$@"
 }
 
 # step NAME LOG SECONDS CMD...: one step, ended after SECONDS (run_in and debootstrap honour

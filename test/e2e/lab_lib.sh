@@ -43,6 +43,9 @@ lab_start() {
     if [ -n "$wu_abi_preload" ]; then
         lab_env="env LD_PRELOAD=$wu_abi_preload ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
     fi
+    # the lab's nodes have a network of their own (IPv4 on eth0): Open MPI uses it, not only the
+    # loopback a single-node run may have been told to use (contrib/deb13.sh check)
+    unset OMPI_MCA_btl_tcp_if_include
     trap 'lab_stop; e2e_cleanup' EXIT
     lab_up=1
     if ! timeout 90 "$lab" up "$2" "$lab_name" >"$e2e_tmp/up.out" 2>&1; then

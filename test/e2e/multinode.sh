@@ -217,7 +217,7 @@ mkdir -p "$e2e_tmp/fdir"
 start=$(date +%s)
 on1 "$e2e_tmp/tleave.out" ./wrun -H $mn_hosts -np 8 test/e2e/e2e_fail leave0 "$e2e_tmp/fdir"
 took=$(($(date +%s) - start))
-n=$(e2e_count_lines "$e2e_tmp/tleave.out" "fence failed as expected: PROC TERMINATED WITHOUT SYNC")
+n=$(e2e_count_lines "$e2e_tmp/tleave.out" "fence failed as expected: \(PROC TERMINATED WITHOUT SYNC\|PMIX_ERR_PROC_TERM_WO_SYNC\)")
 if [ "$e2e_rc" -eq 0 ] && [ "$n" -eq 7 ] && [ "$took" -lt 30 ] &&
     grep -q "a fence across nodes failed for its other participants: .*rank [67] (node4)" \
         "$e2e_tmp/tleave.out" && leftovers "e2e_fail leave0, routed_radix 1"; then
@@ -314,7 +314,7 @@ mkdir -p "$e2e_tmp/fdir"
 start=$(date +%s)
 on1 "$e2e_tmp/leave.out" ./wrun -H node1,node2,node3 -np 6 test/e2e/e2e_fail leave "$e2e_tmp/fdir"
 took=$(($(date +%s) - start))
-n=$(e2e_count_lines "$e2e_tmp/leave.out" "fence failed as expected: PROC TERMINATED WITHOUT SYNC")
+n=$(e2e_count_lines "$e2e_tmp/leave.out" "fence failed as expected: \(PROC TERMINATED WITHOUT SYNC\|PMIX_ERR_PROC_TERM_WO_SYNC\)")
 if [ "$e2e_rc" -eq 0 ] && [ "$n" -eq 5 ] && [ "$took" -lt 20 ] &&
     grep -q "a fence across nodes failed for its other participants: .*rank [45] (node3)" "$e2e_tmp/leave.out" &&
     leftovers "e2e_fail leave"; then

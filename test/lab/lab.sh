@@ -279,6 +279,11 @@ LogLevel INFO
 EOF
 }
 
+# first_cpu: the lowest CPU this process may run on
+first_cpu() {
+    taskset -pc $$ | sed 's/.*: *//; s/[-,].*//'
+}
+
 # lab_node NODE: make NODE's namespaces, link it to the bridge, set its address
 lab_node() {
     local n="$1" ns="$name-$1"
@@ -292,8 +297,13 @@ lab_node() {
     ip -n "$ns" addr add "$(node_addr "$n")/24" dev eth0 || return 1
     ip -n "$ns" link set eth0 up || return 1
     touch "$dir/ns/$n.uts" "$dir/ns/$n.mnt" || return 1
-    nsenter --net="/run/netns/$ns" -- unshare --uts="$dir/ns/$n.uts" --mount="$dir/ns/$n.mnt" \
-        --propagation private -- /bin/sh "$self" _init "$n" "$dir" || return 1
+    # made on the first CPU this shell may use, as the namespace lab.sh runs in should be: the
+    # kernel refuses to bind a mount namespace whose id is not above the caller's own, and ids
+    # come in per-CPU batches (in a nested namespace, as in contrib/deb13.sh, one made on
+    # another CPU may get a lower id; taskset pins the unshare only)
+    taskset -c "$(first_cpu)" nsenter --net="/run/netns/$ns" -- unshare --uts="$dir/ns/$n.uts" \
+        --mount="$dir/ns/$n.mnt" --propagation private -- /bin/sh "$self" _init "$n" "$dir" ||
+        return 1
     {
         echo "net:[$(stat -L -c %i "/run/netns/$ns")]"
         echo "uts:[$(stat -L -c %i "$dir/ns/$n.uts")]"
