@@ -90,8 +90,9 @@ done
 
 # 7: Resolve_peers of the own node (2 ranks each, block distribution) and Resolve_nodes
 lab_on node1 "$e2e_tmp/out" srun -N 3 --ntasks-per-node=2 --mpi=pmix "$e2e_tmp/mapinfo"
-peers=$(grep -c "^[0-5] resolve peers: SUCCESS 2 " "$e2e_tmp/out")
-nodes=$(grep "^[0-5] resolve nodes: SUCCESS " "$e2e_tmp/out" | sed 's/.*SUCCESS //' |
+# (the status as PMIx_Error_string names it: SUCCESS in 4.2, PMIX_SUCCESS in 5.0)
+peers=$(grep -c "^[0-5] resolve peers: \(PMIX_\)\{0,1\}SUCCESS 2 " "$e2e_tmp/out")
+nodes=$(grep "^[0-5] resolve nodes: \(PMIX_\)\{0,1\}SUCCESS " "$e2e_tmp/out" | sed 's/.*SUCCESS //' |
     tr ',' '\n' | sort -u | tr '\n' ' ')
 if [ "$e2e_rc" -eq 0 ] && [ "$peers" -eq 6 ] && [ "$nodes" = "node1 node2 node3 " ]; then
     e2e_ok "Resolve_peers: 2 ranks on each node; Resolve_nodes: node1, node2, node3"
@@ -135,10 +136,12 @@ done
 view "$e2e_tmp/map.openpmix" >"$e2e_tmp/view.openpmix"
 view "$e2e_tmp/map.wireup" >"$e2e_tmp/view.wireup"
 # every answer OpenPMIx gives, ours gives alike; where OpenPMIx has none (another node's ranks'
-# local rank, node rank and node id), ours answers from the maps: rank r is on node r/2
-grep -v ': NOT_FOUND$' "$e2e_tmp/view.openpmix" | LC_ALL=C comm -23 - "$e2e_tmp/view.wireup" \
-    >"$e2e_tmp/view.missing"
-known=$(grep -vc ': NOT_FOUND$' "$e2e_tmp/view.openpmix")
+# local rank, node rank and node id), ours answers from the maps: rank r is on node r/2. Slurm
+# registers every rank's node id as its own node's; OpenPMIx 5 passes that on (4.2 answered
+# NOT_FOUND): node ids are checked against the maps only (ids below).
+grep -v -e 'NOT_FOUND$' -e 'pmix\.nodeid: uint32 [0-9]*$' "$e2e_tmp/view.openpmix" |
+    LC_ALL=C comm -23 - "$e2e_tmp/view.wireup" >"$e2e_tmp/view.missing"
+known=$(grep -vc 'NOT_FOUND$' "$e2e_tmp/view.openpmix")
 ids=$(grep -c ' rank\([01] pmix.nodeid: uint32 0\|[23] pmix.nodeid: uint32 1\|[45] pmix.nodeid: uint32 2\)$' \
     "$e2e_tmp/view.wireup")
 if grep -q "^exit 0$" "$e2e_tmp/map.wireup" && [ "$known" -gt 250 ] &&
@@ -157,7 +160,12 @@ else
     e2e_diag "$e2e_tmp/ev.wireup"
 fi
 
-# 10: Open MPI's own mpirun (over ssh, orted on each node) on our library
+# 10: Open MPI's own mpirun (over ssh, orted on each node) on our library. Open MPI 5's
+# mpirun is PRRTE's prterun, which needs OpenPMIx's internal symbols and so cannot load our
+# library (reached through the wire protocol, a later issue): only Open MPI 4's is run.
+if [ "$(e2e_ompi_major)" -ge 5 ]; then
+    e2e_skip "Open MPI $(e2e_ompi_major)'s mpirun (PRRTE) cannot load Wireup's libpmix"
+else
 lab_on node1 "$e2e_tmp/out" mpirun --allow-run-as-root --host node1:2,node2:2,node3:2 -np 6 \
     "$e2e_tmp/mpi_shapes"
 if [ "$e2e_rc" -eq 0 ] &&
@@ -166,6 +174,7 @@ if [ "$e2e_rc" -eq 0 ] &&
 else
     e2e_not_ok "mpirun across the lab's nodes (exit $e2e_rc)"
     e2e_diag "$e2e_tmp/out"
+fi
 fi
 
 # 11-15: wrun inside allocations. ssh is disabled (the remote agent is false): wired can only
