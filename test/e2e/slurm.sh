@@ -66,8 +66,14 @@ else
     e2e_diag "$e2e_tmp/out"
 fi
 
-# 3: Open MPI, direct launch
+# 3: Open MPI, direct launch. Open MPI 5.0.7 crashes now and then in MPI_Init under srun, with
+# OpenPMIx's library as with ours (about 1 run in 30: an early fragment, SIGSEGV in
+# mca_pml_ob1_recv_frag_callback_match): that crash, and only it, earns one more run.
 lab_on node2 "$e2e_tmp/out" srun -N 3 --mpi=pmix -n 6 "$e2e_tmp/mpi_shapes"
+if [ "$e2e_rc" -ne 0 ] && grep -q 'mca_pml_ob1_recv_frag_callback_match' "$e2e_tmp/out"; then
+    echo "# Open MPI's known crash in MPI_Init (ob1, an early fragment): once more"
+    lab_on node2 "$e2e_tmp/out" srun -N 3 --mpi=pmix -n 6 "$e2e_tmp/mpi_shapes"
+fi
 if [ "$e2e_rc" -eq 0 ] &&
     grep -q "^mpi_shapes: 6 ranks: ring allreduce alltoall barrier ok$" "$e2e_tmp/out"; then
     e2e_ok "srun -N 3 --mpi=pmix -n 6: Open MPI ring, allreduce, alltoall, barrier"
