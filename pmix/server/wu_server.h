@@ -133,6 +133,12 @@ struct wu_srv_op {
     char key[PMIX_MAX_KEYLEN + 1];
     uint64_t ref; /* owner-specific: a fence tracker id */
     uint64_t id;
+    /* GET through the host's direct_modex (wu_server_data.c): how many times it was asked,
+     * until when a key missing from its answers is asked for again (0: the grace, from the
+     * first answer on), and whether that is the request's PMIX_TIMEOUT. */
+    unsigned asked;
+    double until;
+    bool timed;
 };
 
 /* Per-request state of a GET waiting for data (wu_server_data.c). */
@@ -237,7 +243,7 @@ void wu_srv_pconn_retry(void);
 /* Fail every waiting CONNECT (finalize). */
 void wu_srv_pconn_fail_all(pmix_status_t status);
 
-/* ---- data (wu_server_data.c) ------------------------------------------------------------- */
+/* ---- data (wu_server_data.c; blobs and pieces: wu_server_blob.c) ------------------------------------------------------------- */
 /* Create the four stores and the table of waiting GETs (wu_srv.gds set); PMIX_ERR_NOMEM. */
 pmix_status_t wu_srv_stores_create(void);
 /* Release them (what was created; safe to call twice). */
@@ -247,10 +253,18 @@ void wu_srv_stores_purge(const char *nspace);
 /* Append proc's blob record: its committed remote-scope (or local-scope) data; an empty
  * record for a client that has not committed; PMIX_ERR_NOT_FOUND for a proc unknown here. */
 pmix_status_t wu_srv_blob_of(const pmix_proc_t *proc, bool remote_scope, wu_buffer_t *blob);
+/* Is key of proc in both scopes with the value of the local-scope store (a PMIX_GLOBAL put)? */
+bool wu_srv_key_global(const pmix_proc_t *proc, const char *key);
 /* A message built in pieces, to be sent without copying large values into it: packed bytes,
  * and byte objects of at least WU_SRV_REF_MIN bytes referred to where they are (in a store:
  * valid until the store changes, so the pieces are used at once). */
 #define WU_SRV_REF_MIN 4096
+/* Is t a type whose value is a byte object (sent by reference when large)? */
+static inline bool wu_srv_is_bo(pmix_data_type_t t)
+{
+    return PMIX_BYTE_OBJECT == t || PMIX_COMPRESSED_BYTE_OBJECT == t ||
+           PMIX_COMPRESSED_STRING == t || PMIX_REGEX == t;
+}
 typedef struct wu_srv_ref {
     size_t at; /* offset in buf where the bytes go */
     const void *bytes;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wu_server_data.c -- the data clients commit and ask for: COMMIT, GET (wu_proto.h), blobs of
- * committed data, and PMIx_server_dmodex_request (a remote server asking, through its host,
- * for the data of one of our clients).
+/* wu_server_data.c -- the data clients commit and ask for: COMMIT, GET (wu_proto.h), and
+ * PMIx_server_dmodex_request (a remote server asking, through its host, for the data of one of
+ * our clients). Blobs of committed data are made and stored by wu_server_blob.c.
  *
  * All data lives in the selected gds module, in four stores (wu_server.h): what the host
  * registered, the local-scope and the remote-scope halves of what local clients committed, and
@@ -17,17 +17,22 @@
  *    PMIX_TIMEOUT that wait lasts WU_SRV_GET_GRACE seconds, then PMIX_ERR_NOT_FOUND (as
  *    OpenPMIx, whose server waits 2 s; a key put after the last fence, as OpenPMIx's doubleget
  *    does, is found so). A key the proc committed in the remote scope only is not waited for
- *    (PMIX_ERR_NOT_FOUND: it exists, out of the requester's scope); for a proc of another node, the data
- *    received for it (a collecting fence or an earlier direct modex; a key missing from what
- *    arrived is NOT_FOUND), else the host's direct_modex upcall, whose blob is stored.
+ *    (PMIX_ERR_NOT_FOUND: it exists, out of the requester's scope); for a proc of another node,
+ *    the data received for it (a collecting fence or an earlier direct modex), else the host's
+ *    direct_modex upcall (with PMIX_REQUIRED_KEY), whose blob is stored. A key missing from
+ *    what arrived may be put later: the host is asked again, after pauses from REFETCH_FIRST
+ *    to REFETCH_MAX, until the request's PMIX_TIMEOUT (PMIX_ERR_TIMEOUT) or, without one,
+ *    WU_SRV_GET_GRACE after the first answer (PMIX_ERR_NOT_FOUND).
  * PMIX_OPTIONAL and PMIX_IMMEDIATE turn every wait (and the upcall) into PMIX_ERR_NOT_FOUND, and
  * so does a "pmix" key of a proc of the requester's own namespace (a reserved key). A
  * target in another namespace than the requester's brings that namespace's job-level data
  * along (RFC0009). Waiting GETs are kept per target proc, so a commit looks only at its own. */
 #include "opal/util/wu_escape.h"
 #include "opal/util/wu_output.h"
+#include "opal/util/wu_time.h"
 #include "pmix/common/wu_pack.h"
 #include "pmix/common/wu_proto.h"
+#include "pmix/common/wu_value.h"
 #include "pmix/server/wu_server.h"
 
 #include "opal/util/wu_argv.h"
@@ -45,6 +50,12 @@ struct wu_srv_get {
     char key[PMIX_MAX_KEYLEN + 1];
     wu_timer_t *timer;
     bool grace; /* the timer is WU_SRV_GET_GRACE's, not a PMIX_TIMEOUT: it ends in NOT_FOUND */
+    /* a target of another node whose data came without the key: the timer asks the host
+     * again (asked, until, timed: as in wu_srv_op_t) */
+    bool remote;
+    unsigned asked;
+    double until;
+    bool timed;
 };
 
 /* The GETs waiting for one target proc: the value of wu_srv.gets under the target's key. */
@@ -64,8 +75,14 @@ struct wu_srv_dmx {
 #define GET_DMODEX PMIX_ERR_PARTIAL_SUCCESS
 /* The key is not among what the proc committed so far: wait for a later commit, a while. */
 #define GET_LATE PMIX_ERR_RESOURCE_BUSY
-/* Seconds a GET_LATE request waits without a PMIX_TIMEOUT of its own. */
+/* The data of a proc of another node arrived without the key: ask the host again, a while. */
+#define GET_REFETCH PMIX_ERR_NOT_AVAILABLE
+/* Seconds a GET_LATE or GET_REFETCH request waits without a PMIX_TIMEOUT of its own. */
 #define WU_SRV_GET_GRACE 2.0
+/* Seconds between two questions to the host about a key a remote proc has not put yet: the
+ * first pause, doubled each time up to the last. */
+#define REFETCH_FIRST 0.02
+#define REFETCH_MAX   0.25
 
 /* ---- stores ---------------------------------------------------------------------------------- */
 
@@ -114,256 +131,6 @@ void wu_srv_stores_purge(const char *nspace)
 static bool committed(const pmix_proc_t *proc)
 {
     return wu_srv.gds->has_proc(wu_srv.local, proc->nspace, proc->rank);
-}
-
-/* ---- blobs ----------------------------------------------------------------------------------- */
-
-/* Is key of proc in both scopes with the value of the local-scope store (a PMIX_GLOBAL put)? */
-static bool is_global(const pmix_proc_t *proc, const char *key)
-{
-    const pmix_value_t *v = NULL;
-    return PMIX_SUCCESS ==
-               wu_srv.gds->fetch_view(wu_srv.globals, proc->nspace, proc->rank, key, &v) &&
-           PMIX_BOOL == v->type && v->data.flag;
-}
-
-/* A walk over one scope of a proc's data, handing each key and value to add(ctx). */
-typedef struct {
-    const pmix_proc_t *proc;
-    pmix_status_t (*add)(const char *key, const pmix_value_t *val, void *ctx);
-    void *ctx;
-} scope_walk_t;
-
-static pmix_status_t remote_only_one(const char *key, const pmix_value_t *val, void *ctx)
-{
-    scope_walk_t *w = ctx;
-    /* a key global now: its value is the local-scope one, walked from globals */
-    return is_global(w->proc, key) ? PMIX_SUCCESS : w->add(key, val, w->ctx);
-}
-
-static pmix_status_t global_one(const char *key, const pmix_value_t *flag, void *ctx)
-{
-    scope_walk_t *w = ctx;
-    const pmix_value_t *val = NULL;
-    if (PMIX_BOOL != flag->type || !flag->data.flag ||
-        PMIX_SUCCESS !=
-            wu_srv.gds->fetch_view(wu_srv.local, w->proc->nspace, w->proc->rank, key, &val)) {
-        return PMIX_SUCCESS;
-    }
-    return w->add(key, val, w->ctx);
-}
-
-/* Hand every key and value of proc's local-scope data, or of its remote-scope data (what
- * export holds except keys now global, and the global keys' values from the local-scope
- * store, kept there only), to add, without copying. PMIX_ERR_NOT_FOUND if proc committed
- * nothing here, else add's first error or PMIX_SUCCESS. */
-static pmix_status_t walk_scope(const pmix_proc_t *proc, bool remote_scope,
-                                pmix_status_t (*add)(const char *, const pmix_value_t *, void *),
-                                void *ctx)
-{
-    scope_walk_t w = {proc, add, ctx};
-    pmix_status_t rc, rg;
-    if (!remote_scope) {
-        return wu_srv.gds->each_proc(wu_srv.local, proc->nspace, proc->rank, add, ctx);
-    }
-    rc = wu_srv.gds->each_proc(wu_srv.export, proc->nspace, proc->rank, remote_only_one, &w);
-    if (PMIX_SUCCESS != rc && PMIX_ERR_NOT_FOUND != rc) {
-        return rc;
-    }
-    rg = wu_srv.gds->each_proc(wu_srv.globals, proc->nspace, proc->rank, global_one, &w);
-    return PMIX_ERR_NOT_FOUND == rg ? rc : rg;
-}
-
-pmix_status_t wu_srv_blob_of(const pmix_proc_t *proc, bool remote_scope, wu_buffer_t *blob)
-{
-    wu_proto_list_t list;
-    size_t start = blob->used;
-    pmix_status_t rc;
-
-    /* one record (wu_proto.h), packed straight from the stores */
-    rc = wu_pack(blob, proc, 1, PMIX_PROC);
-    if (PMIX_SUCCESS == rc) {
-        rc = wu_proto_list_begin(&list, blob);
-    }
-    if (PMIX_SUCCESS == rc) {
-        rc = walk_scope(proc, remote_scope, wu_proto_list_add, &list);
-        if (PMIX_ERR_NOT_FOUND == rc && 0 == list.n && NULL != wu_srv_client_find(proc)) {
-            rc = PMIX_SUCCESS; /* a client that has not committed: an empty record */
-        }
-    }
-    if (PMIX_SUCCESS == rc) {
-        rc = wu_proto_list_end(&list);
-    }
-    if (PMIX_SUCCESS != rc) {
-        blob->used = start; /* a record is added whole or not at all */
-    }
-    return rc;
-}
-
-/* ---- messages in pieces ---------------------------------------------------------------------- */
-
-void wu_srv_pieces_construct(wu_srv_pieces_t *p)
-{
-    memset(p, 0, sizeof *p);
-    wu_buffer_construct(&p->buf);
-}
-
-void wu_srv_pieces_destruct(wu_srv_pieces_t *p)
-{
-    free(p->refs);
-    wu_buffer_destruct(&p->buf);
-    memset(p, 0, sizeof *p);
-}
-
-pmix_status_t wu_srv_pieces_ref(wu_srv_pieces_t *p, const void *bytes, size_t len)
-{
-    if (0 == len) {
-        return PMIX_SUCCESS;
-    }
-    if (p->nrefs == p->cap) {
-        size_t cap = p->cap ? 2 * p->cap : 16;
-        wu_srv_ref_t *grown = realloc(p->refs, cap * sizeof *grown);
-        if (NULL == grown) {
-            return PMIX_ERR_NOMEM;
-        }
-        p->refs = grown;
-        p->cap = cap;
-    }
-    p->refs[p->nrefs++] = (wu_srv_ref_t){p->buf.used, bytes, len};
-    p->len += len;
-    return PMIX_SUCCESS;
-}
-
-pmix_status_t wu_srv_pieces_iov(const wu_srv_pieces_t *p, const wu_buffer_t *head,
-                                struct iovec **iov, int *n)
-{
-    struct iovec *v = calloc(2 * p->nrefs + 2, sizeof *v);
-    size_t from = 0;
-    int k = 0;
-    if (NULL == v) {
-        return PMIX_ERR_NOMEM;
-    }
-    if (NULL != head && head->used > 0) {
-        v[k++] = (struct iovec){head->base, head->used};
-    }
-    for (size_t i = 0; i < p->nrefs; i++) {
-        if (p->refs[i].at > from) {
-            v[k++] = (struct iovec){p->buf.base + from, p->refs[i].at - from};
-            from = p->refs[i].at;
-        }
-        v[k++] = (struct iovec){(void *)p->refs[i].bytes, p->refs[i].len};
-    }
-    if (p->buf.used > from) {
-        v[k++] = (struct iovec){p->buf.base + from, p->buf.used - from};
-    }
-    *iov = v;
-    *n = k;
-    return PMIX_SUCCESS;
-}
-
-static bool is_bo(pmix_data_type_t t)
-{
-    return PMIX_BYTE_OBJECT == t || PMIX_COMPRESSED_BYTE_OBJECT == t ||
-           PMIX_COMPRESSED_STRING == t || PMIX_REGEX == t;
-}
-
-typedef struct {
-    wu_srv_pieces_t *p;
-    size_t n;
-} pieces_walk_t;
-
-/* One info of a record into pieces: a large byte object by reference, the rest packed. */
-static pmix_status_t piece_one(const char *key, const pmix_value_t *val, void *ctx)
-{
-    pieces_walk_t *w = ctx;
-    pmix_info_t info;
-    pmix_status_t rc;
-    /* a shallow info around the store's value: packed, never destructed */
-    memset(&info, 0, sizeof info);
-    PMIX_LOAD_KEY(info.key, key);
-    info.value = *val;
-    w->n++;
-    if (!is_bo(val->type) || val->data.bo.size < WU_SRV_REF_MIN) {
-        return wu_pack_one(&w->p->buf, &info, PMIX_INFO);
-    }
-    rc = wu_pack_info_bo_head(&w->p->buf, &info);
-    return PMIX_SUCCESS == rc ? wu_srv_pieces_ref(w->p, val->data.bo.bytes, val->data.bo.size) : rc;
-}
-
-pmix_status_t wu_srv_blob_pieces(const pmix_proc_t *proc, wu_srv_pieces_t *p)
-{
-    pieces_walk_t w = {p, 0};
-    size_t mark = p->buf.used, nrefs = p->nrefs, len = p->len, list;
-    pmix_status_t rc;
-
-    /* the record of wu_srv_blob_of (local scope), large byte objects by reference */
-    rc = wu_pack(&p->buf, proc, 1, PMIX_PROC);
-    if (PMIX_SUCCESS == rc) {
-        rc = wu_pack_group_begin(&p->buf, PMIX_INFO, &list);
-    }
-    if (PMIX_SUCCESS == rc) {
-        rc = walk_scope(proc, false, piece_one, &w);
-        if (PMIX_ERR_NOT_FOUND == rc && 0 == w.n && NULL != wu_srv_client_find(proc)) {
-            rc = PMIX_SUCCESS; /* a client that has not committed: an empty record */
-        }
-    }
-    if (PMIX_SUCCESS == rc) {
-        rc = wu_pack_group_end(&p->buf, list, w.n);
-    }
-    if (PMIX_SUCCESS != rc) { /* a record is added whole or not at all */
-        p->buf.used = mark;
-        p->nrefs = nrefs;
-        p->len = len;
-    } else {
-        p->len += p->buf.used - mark;
-    }
-    return rc;
-}
-
-static int blob_take_one(const pmix_proc_t *proc, pmix_info_t *info, void *ctx)
-{
-    (void)ctx;
-    return wu_srv.gds->take_info(wu_srv.remote, proc->nspace, proc->rank, info);
-}
-
-pmix_status_t wu_srv_blob_store(const char *data, size_t ndata, wu_buffer_t *keep)
-{
-    wu_buffer_t b;
-    pmix_status_t rc;
-
-    wu_buffer_construct(&b);
-    b.base = (char *)data; /* read-only view */
-    b.used = b.cap = ndata;
-    for (;;) {
-        pmix_proc_t proc = PMIX_PROC_STATIC_INIT;
-        size_t start = b.rpos;
-        int32_t one = 1;
-        /* the record's proc first: records of our own clients are what we sent, skipped */
-        rc = 0 == wu_buffer_remaining(&b) ? PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER
-                                          : wu_unpack(&b, &proc, &one, PMIX_PROC);
-        if (PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER == rc && start == ndata) {
-            return PMIX_SUCCESS;
-        }
-        if (PMIX_SUCCESS == rc) {
-            bool skip = NULL != wu_srv_client_find(&proc) || PMIX_RANK_VALID < proc.rank;
-            if (!skip) {
-                /* the (nspace, rank) table exists afterwards even for an empty record */
-                rc = wu_srv.gds->take_proc(wu_srv.remote, proc.nspace, proc.rank, NULL, 0);
-            }
-            if (PMIX_SUCCESS == rc) {
-                rc = wu_proto_unpack_info_each(&b, &proc, skip ? NULL : blob_take_one, NULL);
-            }
-            if (PMIX_SUCCESS == rc && !skip && NULL != keep) {
-                rc = wu_buffer_put(keep, data + start, b.rpos - start); /* the record as is */
-            }
-        }
-        if (PMIX_SUCCESS != rc) {
-            wu_output_verbose(WU_VERB_WARN, wu_srv.out,
-                              "server: malformed data blob from the host: %s",
-                              PMIx_Error_string(rc));
-            return PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER == rc ? PMIX_ERR_UNPACK_FAILURE : rc;
-        }
-    }
 }
 
 /* ---- lookups --------------------------------------------------------------------------------- */
@@ -421,8 +188,11 @@ static pmix_status_t lookup(const pmix_proc_t *t, const char *key, const pmix_va
         }
     }
     rc = wu_srv.gds->fetch_view(wu_srv.remote, t->nspace, t->rank, key, val);
-    if (PMIX_ERR_NOT_FOUND != rc || wu_srv.gds->has_proc(wu_srv.remote, t->nspace, t->rank)) {
-        return rc; /* found, or its data arrived without the key */
+    if (PMIX_ERR_NOT_FOUND == rc && wu_srv.gds->has_proc(wu_srv.remote, t->nspace, t->rank)) {
+        return GET_REFETCH; /* its data arrived without the key: it may come later */
+    }
+    if (PMIX_ERR_NOT_FOUND != rc) {
+        return rc;
     }
     ns = wu_srv_nspace_find(t->nspace);
     if (NULL != ns && ns->registered && ns->has_size && t->rank >= ns->size) {
@@ -436,7 +206,7 @@ pmix_status_t wu_srv_lookup_copy(const pmix_proc_t *t, const char *key, pmix_val
     const pmix_value_t *view;
     pmix_status_t rc = lookup(t, key, &view);
     *val = NULL;
-    if (GET_WAIT == rc || GET_DMODEX == rc || GET_LATE == rc) {
+    if (GET_WAIT == rc || GET_DMODEX == rc || GET_LATE == rc || GET_REFETCH == rc) {
         return PMIX_ERR_NOT_FOUND;
     }
     if (PMIX_SUCCESS != rc) {
@@ -486,7 +256,7 @@ static void get_reply(wu_ptl_conn_t *conn, uint32_t tag, const pmix_proc_t *req,
     if (!PMIX_CHECK_NSPACE(req->nspace, t->nspace)) {
         (void)wu_srv.gds->export_proc(wu_srv.store, t->nspace, PMIX_RANK_WILDCARD, &job, &njob);
     }
-    if (is_bo(val->type) && val->data.bo.size >= WU_SRV_REF_MIN) {
+    if (wu_srv_is_bo(val->type) && val->data.bo.size >= WU_SRV_REF_MIN) {
         rc = wu_pack_group_header(&body.buf, PMIX_VALUE, 1);
         if (PMIX_SUCCESS == rc) {
             rc = wu_pack_value_bo_head(&body.buf, val);
@@ -558,11 +328,10 @@ static void get_free(wu_srv_get_t *g)
     free(g);
 }
 
-static void get_timeout(void *arg)
+/* Take g out of its target's list. */
+static void get_unlink(wu_srv_get_t *g)
 {
-    wu_srv_get_t *g = arg;
     get_list_t *l = get_list(&g->target, false);
-    char who[PMIX_MAX_NSLEN + 16], key[4 * WU_ESC_SHORT + 4];
     for (wu_srv_get_t **pp = NULL != l ? &l->head : NULL; NULL != pp && NULL != *pp;
          pp = &(*pp)->next) {
         if (*pp == g) {
@@ -571,6 +340,13 @@ static void get_timeout(void *arg)
         }
     }
     get_list_tidy(&g->target);
+}
+
+static void get_timeout(void *arg)
+{
+    wu_srv_get_t *g = arg;
+    char who[PMIX_MAX_NSLEN + 16], key[4 * WU_ESC_SHORT + 4];
+    get_unlink(g);
     wu_output_verbose(WU_VERB_INFO, wu_srv.out, "server: get of %s from %s %s",
                       wu_str_escape(g->key, PMIX_MAX_KEYLEN, key, sizeof key, 0),
                       wu_srv_proc_str(&g->target, who, sizeof who),
@@ -585,7 +361,12 @@ void wu_srv_data_changed(const pmix_proc_t *proc)
     for (wu_srv_get_t **pp = NULL != l ? &l->head : NULL; NULL != pp && NULL != *pp;) {
         wu_srv_get_t *g = *pp;
         const pmix_value_t *val = NULL;
-        pmix_status_t rc = lookup(&g->target, g->key, &val);
+        pmix_status_t rc;
+        if (g->remote) {
+            pp = &g->next; /* waits for its timer */
+            continue;
+        }
+        rc = lookup(&g->target, g->key, &val);
         if (GET_LATE == rc && NULL == g->timer) {
             /* it committed without the key: wait for a later commit a while only */
             g->grace = true;
@@ -600,7 +381,8 @@ void wu_srv_data_changed(const pmix_proc_t *proc)
         if (PMIX_SUCCESS == rc) {
             get_reply(g->conn, g->tag, &g->requester, &g->target, val);
         } else {
-            wu_srv_reply(g->conn, g->tag, GET_DMODEX == rc ? PMIX_ERR_NOT_FOUND : rc, NULL);
+            wu_srv_reply(g->conn, g->tag,
+                         GET_DMODEX == rc || GET_REFETCH == rc ? PMIX_ERR_NOT_FOUND : rc, NULL);
         }
         get_free(g);
     }
@@ -712,6 +494,107 @@ void wu_srv_dmx_fail_all(pmix_status_t status)
 
 /* ---- direct modex through the host ----------------------------------------------------------- */
 
+static void dmodex_done(wu_srv_op_t *op);
+
+/* Ask the host (direct_modex) for target's data, for requester's GET of key: with the GET's
+ * directives and PMIX_REQUIRED_KEY (a host may wait for the key; OpenPMIx asks so too). The
+ * answer reaches dmodex_done. asked, until, timed: see wu_srv_op_t. PMIX_SUCCESS: the answer
+ * will come; else the status to answer the GET with. */
+static pmix_status_t ask_host(wu_ptl_conn_t *conn, uint32_t tag, const pmix_proc_t *requester,
+                              const pmix_proc_t *target, const char *key, const pmix_info_t *dirs,
+                              size_t ndirs, unsigned asked, double until, bool timed)
+{
+    wu_srv_op_t *op;
+    pmix_status_t rc;
+    size_t n = 0;
+    if (NULL == wu_srv.host.direct_modex) {
+        return NULL == wu_srv_nspace_find(target->nspace) ? PMIX_ERR_INVALID_NAMESPACE
+                                                          : PMIX_ERR_NOT_FOUND;
+    }
+    if (NULL == (op = wu_srv_op_new(dmodex_done, conn, tag))) {
+        return PMIX_ERR_NOMEM;
+    }
+    op->proc = *target;
+    op->requester = *requester;
+    PMIX_LOAD_KEY(op->key, key);
+    op->asked = asked + 1;
+    op->until = until;
+    op->timed = timed;
+    /* the host may keep pointers into them until it answers: the op owns them till then */
+    PMIX_INFO_CREATE(op->req_info, ndirs + 1);
+    for (size_t i = 0; NULL != op->req_info && i < ndirs; i++) {
+        if (!PMIX_CHECK_KEY(&dirs[i], PMIX_REQUIRED_KEY) &&
+            PMIX_SUCCESS == wu_info_copy(&op->req_info[n], &dirs[i])) {
+            n++;
+        }
+    }
+    op->nreq_info = n;
+    if (NULL == op->req_info ||
+        PMIX_SUCCESS != PMIx_Info_load(&op->req_info[n], PMIX_REQUIRED_KEY, key, PMIX_STRING)) {
+        wu_srv_op_finish(op, PMIX_ERR_NOMEM);
+        return PMIX_SUCCESS; /* answered by dmodex_done */
+    }
+    op->nreq_info = n + 1;
+    rc = wu_srv.host.direct_modex(&op->proc, op->req_info, op->nreq_info, wu_srv_op_modex_cb, op);
+    wu_srv_op_started(op, rc);
+    return PMIX_SUCCESS;
+}
+
+static void refetch_fire(void *arg)
+{
+    wu_srv_get_t *g = arg;
+    pmix_status_t rc;
+    get_unlink(g);
+    rc = ask_host(g->conn, g->tag, &g->requester, &g->target, g->key, NULL, 0, g->asked, g->until,
+                  g->timed);
+    if (PMIX_SUCCESS != rc) {
+        wu_srv_reply(g->conn, g->tag, rc, NULL);
+    }
+    get_free(g);
+}
+
+/* The host's answer to op has no op->key: the target may put it later, so ask again after a
+ * pause (doubling from REFETCH_FIRST to REFETCH_MAX) until the GET's PMIX_TIMEOUT or, without
+ * one, WU_SRV_GET_GRACE after this first answer. PMIX_SUCCESS: asked again later; else what
+ * to answer the GET with. */
+static pmix_status_t ask_later(const wu_srv_op_t *op)
+{
+    double now = wu_time_now(), until = op->until > 0 ? op->until : now + WU_SRV_GET_GRACE;
+    double pause = REFETCH_FIRST;
+    wu_srv_get_t *g;
+    get_list_t *l;
+    for (unsigned i = 1; i < op->asked && pause < REFETCH_MAX; i++) {
+        pause *= 2;
+    }
+    if (now >= until || NULL == op->conn || NULL == wu_ptl_conn_get_cbdata(op->conn)) {
+        return op->timed ? PMIX_ERR_TIMEOUT : PMIX_ERR_NOT_FOUND;
+    }
+    if (NULL == (g = calloc(1, sizeof *g))) {
+        return PMIX_ERR_NOMEM;
+    }
+    g->conn = op->conn;
+    wu_ptl_conn_retain(g->conn);
+    g->tag = op->tag;
+    g->requester = op->requester;
+    g->target = op->proc;
+    PMIX_LOAD_KEY(g->key, op->key);
+    g->remote = true;
+    g->asked = op->asked;
+    g->until = until;
+    g->timed = op->timed;
+    l = get_list(&g->target, true);
+    if (NULL == l ||
+        NULL == (g->timer = wu_progress_timer(wu_srv.pt, pause < until - now ? pause : until - now,
+                                              refetch_fire, g))) {
+        get_free(g);
+        get_list_tidy(&op->proc);
+        return PMIX_ERR_NOMEM;
+    }
+    g->next = l->head;
+    l->head = g;
+    return PMIX_SUCCESS;
+}
+
 static void dmodex_done(wu_srv_op_t *op)
 {
     const pmix_value_t *val = NULL;
@@ -722,6 +605,9 @@ static void dmodex_done(wu_srv_op_t *op)
     }
     if (PMIX_SUCCESS == rc) {
         rc = wu_srv.gds->fetch_view(wu_srv.remote, op->proc.nspace, op->proc.rank, op->key, &val);
+        if (PMIX_ERR_NOT_FOUND == rc && PMIX_SUCCESS == (rc = ask_later(op))) {
+            return; /* asked again later */
+        }
     }
     if (PMIX_SUCCESS == rc) {
         get_reply(op->conn, op->tag, &op->requester, &op->proc, val);
@@ -769,7 +655,7 @@ int wu_srv_cmd_get(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
         get_reply(peer->conn, tag, &peer->proc, &target, val);
         goto out;
     }
-    if ((GET_WAIT == rc || GET_DMODEX == rc || GET_LATE == rc) && nowait) {
+    if ((GET_WAIT == rc || GET_DMODEX == rc || GET_LATE == rc || GET_REFETCH == rc) && nowait) {
         rc = PMIX_ERR_NOT_FOUND;
     } else if (GET_WAIT == rc || GET_LATE == rc) {
         wu_srv_get_t *g = calloc(1, sizeof *g);
@@ -796,23 +682,9 @@ int wu_srv_cmd_get(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
         g->next = l->head;
         l->head = g;
         rc = PMIX_SUCCESS;
-    } else if (GET_DMODEX == rc) {
-        wu_srv_op_t *op;
-        if (NULL == wu_srv.host.direct_modex) {
-            rc = NULL == wu_srv_nspace_find(target.nspace) ? PMIX_ERR_INVALID_NAMESPACE
-                                                           : PMIX_ERR_NOT_FOUND;
-            goto out;
-        }
-        if (NULL == (op = wu_srv_op_new(dmodex_done, peer->conn, tag))) {
-            rc = PMIX_ERR_NOMEM;
-            goto out;
-        }
-        op->proc = target;
-        op->requester = peer->proc;
-        PMIX_LOAD_KEY(op->key, key);
-        rc = wu_srv.host.direct_modex(&op->proc, dirs, ndirs, wu_srv_op_modex_cb, op);
-        wu_srv_op_started(op, rc);
-        rc = PMIX_SUCCESS;
+    } else if (GET_DMODEX == rc || GET_REFETCH == rc) {
+        rc = ask_host(peer->conn, tag, &peer->proc, &target, key, dirs, ndirs, 0,
+                      tmo > 0 ? wu_time_now() + (double)tmo : 0.0, tmo > 0);
     }
 out:
     free(key);
@@ -869,7 +741,7 @@ static int keep_old_remote_one(const pmix_proc_t *p, pmix_info_t *info, void *ct
     const pmix_value_t *old = NULL;
     size_t pos = c->b->rpos;
     pmix_status_t rc = PMIX_SUCCESS;
-    if (!is_global(p, info->key)) {
+    if (!wu_srv_key_global(p, info->key)) {
         return PMIX_SUCCESS;
     }
     if (NULL == c->now) {
@@ -895,7 +767,7 @@ static int keep_old_remote_one(const pmix_proc_t *p, pmix_info_t *info, void *ct
 static int demote_one(const pmix_proc_t *p, pmix_info_t *info, void *ctx)
 {
     (void)ctx;
-    return is_global(p, info->key) ? mark_not_global(p, info->key) : PMIX_SUCCESS;
+    return wu_srv_key_global(p, info->key) ? mark_not_global(p, info->key) : PMIX_SUCCESS;
 }
 
 static int take_one(const pmix_proc_t *p, pmix_info_t *info, void *ctx)

@@ -17,7 +17,9 @@
  *              (a committed peer may still put it, as OpenPMIx's doubleget does)
  *   late N     doubleget: N rounds of a Put and Commit of a new key per rank, without a fence,
  *              then a Get of every peer's key of that round (rank 0 commits last, after a
- *              pause): each Get waits for the peer's later commit and finds the value
+ *              pause): each Get waits for the peer's later commit and finds the value; then a
+ *              key the next rank never put: PMIX_TIMEOUT=1 gives PMIX_ERR_TIMEOUT, no
+ *              timeout PMIX_ERR_NOT_FOUND after the grace (peers on this node or another)
  *   manykeys N each rank Puts N small keys, Puts every other one again with a new value,
  *              commits, fences with collect and Gets all N keys of the next rank
  *   fencetimeout  a fence with PMIX_TIMEOUT that one rank never joins fails with
@@ -381,6 +383,29 @@ static int run_late(const char *ns, pmix_rank_t me, uint32_t n, long rounds)
             e2e_free_value(got);
             checked++;
         }
+    }
+    if (n > 1) {
+        pmix_rank_t next = (me + 1) % n;
+        pmix_info_t tmo_info;
+        pmix_status_t st;
+        int tmo = 1;
+        double t0;
+        e2e_step("late: a key the next rank never put, PMIX_TIMEOUT=1");
+        PMIX_INFO_LOAD(&tmo_info, PMIX_TIMEOUT, &tmo, PMIX_INT);
+        got = e2e_get(ns, next, "late.never", &tmo_info, 1, &st);
+        PMIX_INFO_DESTRUCT(&tmo_info);
+        E2E_CHECK(got == NULL && st == PMIX_ERR_TIMEOUT,
+                  "Get of a key rank %u never put, PMIX_TIMEOUT=1, returned %s, expected "
+                  "PMIX_ERR_TIMEOUT",
+                  next, PMIx_Error_string(st));
+        e2e_step("late: a key the next rank never put, no timeout");
+        t0 = e2e_now();
+        got = e2e_get(ns, next, "late.never", NULL, 0, &st);
+        E2E_CHECK(got == NULL && st == PMIX_ERR_NOT_FOUND,
+                  "Get of a key rank %u never put returned %s, expected PMIX_ERR_NOT_FOUND", next,
+                  PMIx_Error_string(st));
+        e2e_note("a key never put: PMIX_ERR_NOT_FOUND after %.2f s", e2e_now() - t0);
+        checked += 2;
     }
     e2e_step("late: final fence");
     e2e_fence(NULL, 0, "PMIx_Fence");

@@ -3,7 +3,7 @@
 # TAP test (root only): jobs across the nodes of a 4-node test/lab lab (node4 only for the
 # launch tree's chain), wrun on node1 starting wired on node2 and node3 over ssh. Placement by slot, by node and from a hostfile (2 ranks per node;
 # each node runs 2 slots' worth, its core count); a PMIx client's fence with collected data, one
-# without, and direct modex across nodes (e2e_exchange); Open MPI's ring/allreduce/alltoall over
+# without, direct modex across nodes, and keys put after the last fence (e2e_exchange); Open MPI's ring/allreduce/alltoall over
 # TCP when mpicc is installed; exit status and message of a remote rank that fails; kill -9 of
 # node2's wired mid-job (wrun ends within 5 s naming node2); SIGKILL of wrun (the remote ranks
 # and daemons are gone within 5 s); after every run no rank, daemon or session directory is left
@@ -26,7 +26,7 @@
 # is cut mid-job: wrun ends within 12 s naming node2, and node2's daemon and ranks go away by
 # themselves. The lab is taken down at exit whatever happens.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-lab_tests=39
+lab_tests=40
 e2e_plan $lab_tests
 e2e_mktemp
 . "$s/test/e2e/lab_lib.sh"
@@ -68,9 +68,11 @@ start_sleepers() {
     done
 }
 
-# exchange MODE HOW: e2e_exchange MODE across the 3 nodes (HOW: words for the message)
+# exchange MODE HOW [ARG]: e2e_exchange MODE [ARG] across the 3 nodes (HOW: words for the
+# message)
 exchange() {
-    on1 "$e2e_tmp/x.$1.out" ./wrun -H $mn_hosts -np $mn_np test/e2e/e2e_exchange "$1"
+    # shellcheck disable=SC2086 # $3 is empty or one word
+    on1 "$e2e_tmp/x.$1.out" ./wrun -H $mn_hosts -np $mn_np test/e2e/e2e_exchange "$1" $3
     n=$(e2e_count_lines "$e2e_tmp/x.$1.out" "^exchange $1: rank [0-9]* of $mn_np: ok")
     if [ "$e2e_rc" -eq 0 ] && [ "$n" -eq $mn_np ] && leftovers "e2e_exchange $1 $2"; then
         e2e_ok "e2e_exchange $1 across $mn_nnodes nodes${2:+ $2}: every rank checked every peer's values"
@@ -270,12 +272,14 @@ mn_hosts=node1,node2,node3
 mn_nnodes=3
 mn_np=6
 
-# 4-6: PMIx data exchange across nodes
+# 4-7: PMIx data exchange across nodes
 for mode in collect nocollect direct; do
     exchange "$mode" ""
 done
+# keys put after the last fence, by ranks of other nodes too, are waited for
+exchange late "(keys put after the last fence)" 3
 
-# 7-9: Open MPI across the nodes over TCP: by slot, by node, from the hostfile
+# 8-10: Open MPI across the nodes over TCP: by slot, by node, from the hostfile
 if command -v mpicc >/dev/null 2>&1 && mpicc -o "$e2e_tmp/mpi_shapes" "$s/test/e2e/mpi_shapes.c" \
     2>"$e2e_tmp/cc.err"; then
     for how in "-H node1,node2,node3" "-H node1,node2,node3 --map-by node" \

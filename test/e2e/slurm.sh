@@ -16,7 +16,7 @@
 # (slurmstepd would need the sanitizer runtime) and where Slurm, munge or Open MPI are missing
 # (contrib/deps.sh --test installs them).
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-lab_tests=16
+lab_tests=17
 e2e_plan $lab_tests
 e2e_mktemp
 . "$s/test/e2e/lab_lib.sh"
@@ -82,9 +82,13 @@ else
     e2e_diag "$e2e_tmp/out"
 fi
 
-# 4-6: a PMIx client's data exchange across the nodes
-for mode in collect nocollect direct; do
-    lab_on node1 "$e2e_tmp/out" srun -N 3 --mpi=pmix -n 6 "$e2e/e2e_exchange" $mode
+# 4-7: a PMIx client's data exchange across the nodes (late: keys put after the last fence,
+# which Wireup's server asks slurmstepd for again until they come)
+for mode in collect nocollect direct late; do
+    rounds=
+    [ "$mode" = late ] && rounds=3
+    # shellcheck disable=SC2086 # $rounds is empty or one word
+    lab_on node1 "$e2e_tmp/out" srun -N 3 --mpi=pmix -n 6 "$e2e/e2e_exchange" $mode $rounds
     good=$(e2e_count_lines "$e2e_tmp/out" "^exchange $mode: rank [0-5] of 6: ok")
     if [ "$e2e_rc" -eq 0 ] && [ "$good" -eq 6 ]; then
         e2e_ok "srun --mpi=pmix -n 6 e2e_exchange $mode: every rank's data on every node"
@@ -94,7 +98,7 @@ for mode in collect nocollect direct; do
     fi
 done
 
-# 7: Resolve_peers of the own node (2 ranks each, block distribution) and Resolve_nodes
+# 8: Resolve_peers of the own node (2 ranks each, block distribution) and Resolve_nodes
 lab_on node1 "$e2e_tmp/out" srun -N 3 --ntasks-per-node=2 --mpi=pmix "$e2e_tmp/mapinfo"
 # (the status as PMIx_Error_string names it: SUCCESS in 4.2, PMIX_SUCCESS in 5.0)
 peers=$(grep -c "^[0-5] resolve peers: \(PMIX_\)\{0,1\}SUCCESS 2 " "$e2e_tmp/out")
@@ -107,7 +111,7 @@ else
     e2e_diag "$e2e_tmp/out"
 fi
 
-# 8-9: OpenPMIx's library (unbound from every node for a while), then ours: each task's view
+# 9-10: OpenPMIx's library (unbound from every node for a while), then ours: each task's view
 # of the job (e2e_mapinfo), and a namespace event (e2e_events nodes: Slurm has no notify_event
 # upcall, so it reaches the tasks of the notifier's node only, and the notifier is answered
 # NOT_SUPPORTED). With OpenPMIx the event also reaches slurmstepd's own event handler, which
@@ -166,7 +170,7 @@ else
     e2e_diag "$e2e_tmp/ev.wireup"
 fi
 
-# 10: Open MPI's own mpirun (over ssh, orted on each node) on our library. Open MPI 5's
+# 11: Open MPI's own mpirun (over ssh, orted on each node) on our library. Open MPI 5's
 # mpirun is PRRTE's prterun, which needs OpenPMIx's internal symbols and so cannot load our
 # library (reached through the wire protocol, a later issue): only Open MPI 4's is run.
 if [ "$(e2e_ompi_major)" -ge 5 ]; then
@@ -183,7 +187,7 @@ else
 fi
 fi
 
-# 11-15: wrun inside allocations. ssh is disabled (the remote agent is false): wired can only
+# 12-16: wrun inside allocations. ssh is disabled (the remote agent is false): wired can only
 # be started through srun, by pls/slurm.
 nossh="env PMIX_MCA_pls_rsh_agent=false"
 lab_on node1 "$e2e_tmp/out" salloc -N 3 $nossh ./wrun -np 6 --map-by node "$e2e_tmp/mpi_shapes"
@@ -195,7 +199,7 @@ else
     e2e_diag "$e2e_tmp/out"
 fi
 
-# 12: the allocation's nodes and slots: by node, rank r on node (r mod 3)+1; without -np one
+# 13: the allocation's nodes and slots: by node, rank r on node (r mod 3)+1; without -np one
 # rank per slot (4 CPUs a node, whole nodes); -H picks among the nodes; a node outside it, or
 # more ranks than the tasks asked for, is refused with a message that says so
 lab_on node1 "$e2e_tmp/out" salloc -N 3 $nossh ./wrun -np 6 --map-by node --tag-output hostname
@@ -219,7 +223,7 @@ else
     for f in out out2 out3 out4 out5; do e2e_diag "$e2e_tmp/$f"; done
 fi
 
-# 13: an sbatch script running wrun (sbatch --wait: its exit is the script's)
+# 14: an sbatch script running wrun (sbatch --wait: its exit is the script's)
 printf '#!/bin/sh\n%s ./wrun -np 6 --map-by node %s\n' "$nossh" "$e2e_tmp/mpi_shapes" \
     >"$e2e_tmp/job.sh"
 chmod +x "$e2e_tmp/job.sh"
@@ -233,7 +237,7 @@ else
     e2e_diag "$e2e_tmp/job.out"
 fi
 
-# 14-15: scancel while wrun runs a job on every node, from salloc and from sbatch
+# 15-16: scancel while wrun runs a job on every node, from salloc and from sbatch
 # cancel_test HOW: start the job, wait for its 6 ranks, scancel it, wait until Slurm ended it
 cancel_test() {
     rm -f "$e2e_tmp/c.job"
@@ -275,7 +279,7 @@ cancel_test() {
 cancel_test salloc
 cancel_test sbatch
 
-# 16
+# 17
 if lab_left "mpi_shapes|e2e_exchange|mapinfo|events|orted" "the jobs"; then
     e2e_ok "no task, orted or file of the jobs is left on any node"
 else

@@ -2,6 +2,7 @@
 /* check_server_fence.c -- fences and data through the server: a participant dying mid-fence,
  * fence timeouts, a GET waiting for a commit, procs on other nodes (fence_nb, direct modex,
  * PMIx_server_dmodex_request), and finalize while the host still holds an operation. */
+#include "opal/util/wu_time.h"
 #include "test/unit/server/srv_test.h"
 
 #include <stdlib.h>
@@ -108,6 +109,40 @@ START_TEST(test_remote_procs)
 }
 END_TEST
 
+/* A key the data of a proc of another node came without may be put later: the server asks the
+ * host again (naming the key in PMIX_REQUIRED_KEY) until it comes, or, for a key that never
+ * comes, answers PMIX_ERR_NOT_FOUND after the grace of 2 s. */
+START_TEST(test_remote_late_key)
+{
+    cli_t a;
+    uint32_t v = 0;
+    double t0;
+    register_job(2, 1, getuid()); /* rank 1 lives on another node */
+    cli_open(&a);
+    ck_assert_int_eq(PMIX_SUCCESS, cli_connect(&a, 0, NULL));
+    host_late_from = 3;
+    ck_assert_int_eq(PMIX_SUCCESS, cli_get_u32(&a, cli_get_send(&a, 1, "late", false), &v));
+    ck_assert_uint_eq(77, v);
+    ck_assert_int_eq(3, n_dmodex);
+    ck_assert_str_eq("late", host_required_key);
+    /* what came stays: no host call for a key that arrived */
+    ck_assert_int_eq(PMIX_SUCCESS, cli_get_u32(&a, cli_get_send(&a, 1, "rk", false), &v));
+    ck_assert_uint_eq(4242, v);
+    ck_assert_int_eq(3, n_dmodex);
+    /* a key never put */
+    t0 = wu_time_now();
+    ck_assert_int_eq(PMIX_ERR_NOT_FOUND, cli_get_u32(&a, cli_get_send(&a, 1, "never", false), &v));
+    ck_assert(wu_time_now() - t0 >= 1.5);
+    ck_assert(n_dmodex > 4);
+    ck_assert_str_eq("never", host_required_key);
+    /* PMIX_OPTIONAL: not asked again */
+    int before = n_dmodex;
+    ck_assert_int_eq(PMIX_ERR_NOT_FOUND, cli_get_u32(&a, cli_get_send(&a, 1, "never", true), &v));
+    ck_assert_int_eq(before, n_dmodex);
+    cli_close(&a);
+}
+END_TEST
+
 /* issue 15: a host that answers the fence inside its fence_nb upcall and the direct modex from
  * its own thread, each holding a lock its release function takes again (Slurm 22.05's
  * mpi/pmix): the server calls the release functions later, from its own thread, so nothing
@@ -210,6 +245,7 @@ static Suite *fence_suite(void)
     tcase_add_test(tc, test_fence_timeout_at_host);
     tcase_add_test(tc, test_get_waits_for_commit);
     tcase_add_test(tc, test_remote_procs);
+    tcase_add_test(tc, test_remote_late_key);
     tcase_add_test(tc, issue_15_release_outside_host_call);
     tcase_add_test(tc, test_finalize_host_pending);
     suite_add_tcase(s, tc);

@@ -111,19 +111,29 @@ static pmix_status_t host_finalized(const pmix_proc_t *proc, void *obj, pmix_op_
     return PMIX_OPERATION_SUCCEEDED;
 }
 
-/* A blob holding "rk" = 4242 for NS rank 1 (a proc on "another node"). */
+int host_late_from;
+char host_required_key[PMIX_MAX_KEYLEN + 1];
+
+/* A blob holding "rk" = 4242 for NS rank 1 (a proc on "another node"), and "late" = 77 from
+ * the host_late_from'th direct modex on (0: never). */
 void remote_blob(char **data, size_t *ndata)
 {
     wu_buffer_t b;
     pmix_proc_t p;
-    pmix_info_t info;
-    uint32_t v = 4242;
+    pmix_info_t info[2];
+    uint32_t v = 4242, late = 77;
+    size_t n = 1;
     wu_buffer_construct(&b);
     PMIX_LOAD_PROCID(&p, NS, 1);
-    PMIX_INFO_CONSTRUCT(&info);
-    PMIx_Info_load(&info, "rk", &v, PMIX_UINT32);
-    ck_assert_int_eq(PMIX_SUCCESS, wu_proto_blob_add(&b, &p, &info, 1));
-    PMIX_INFO_DESTRUCT(&info);
+    PMIX_INFO_CONSTRUCT(&info[0]);
+    PMIX_INFO_CONSTRUCT(&info[1]);
+    PMIx_Info_load(&info[0], "rk", &v, PMIX_UINT32);
+    if (0 < host_late_from && n_dmodex >= host_late_from) {
+        PMIx_Info_load(&info[n++], "late", &late, PMIX_UINT32);
+    }
+    ck_assert_int_eq(PMIX_SUCCESS, wu_proto_blob_add(&b, &p, info, n));
+    PMIX_INFO_DESTRUCT(&info[0]);
+    PMIX_INFO_DESTRUCT(&info[1]);
     *data = b.base;
     *ndata = b.used;
 }
@@ -163,9 +173,13 @@ static pmix_status_t host_dmodex(const pmix_proc_t *proc, const pmix_info_t info
                                  pmix_modex_cbfunc_t cbfunc, void *cbdata)
 {
     later_t *l = calloc(1, sizeof *l);
-    (void)info;
-    (void)ninfo;
     ck_assert_uint_eq(1, proc->rank);
+    host_required_key[0] = '\0';
+    for (size_t i = 0; i < ninfo; i++) {
+        if (PMIX_CHECK_KEY(&info[i], PMIX_REQUIRED_KEY) && PMIX_STRING == info[i].value.type) {
+            PMIX_LOAD_KEY(host_required_key, info[i].value.data.string);
+        }
+    }
     n_dmodex++;
     l->modex = cbfunc;
     l->cbdata = cbdata;
@@ -492,6 +506,7 @@ void srv_setup(void)
     held_fence_cb = NULL;
     held_fence_cbdata = NULL;
     n_connected = n_finalized = n_bad_object = n_fence_nb = n_dmodex = 0;
+    host_late_from = 0;
     wu_test_tmpdir_make("check_server", tmp, sizeof tmp);
     PMIX_INFO_CONSTRUCT(&info);
     PMIx_Info_load(&info, PMIX_SERVER_TMPDIR, tmp, PMIX_STRING);

@@ -34,6 +34,8 @@ extern void *held_fence_cbdata;
 extern pmix_server_module_t host;
 /* a blob with "rk" = 4242 for NS rank 1 (a proc on another node); *data is malloc'd */
 void remote_blob(char **data, size_t *ndata);
+extern int host_late_from; /* remote_blob adds "late" from this direct modex on (0: never) */
+extern char host_required_key[PMIX_MAX_KEYLEN + 1]; /* of the last direct modex, or "" */
 
 /* raw protocol clients */
 extern wu_progress_t *cpt; /* the clients' progress thread */
