@@ -122,6 +122,7 @@ static pmix_status_t add_hosts(wu_rte_spec_t *s, const wu_rte_spec_t *mine, cons
     for (size_t i = 0; PMIX_SUCCESS == rc && NULL != h[i]; i++) {
         char *colon = strchr(h[i], ':'), *end = NULL;
         const char *name = NULL;
+        char *why = NULL;
         uint32_t slots = 0;
         wu_rte_jm_host_t *more;
         if (NULL != colon) {
@@ -132,6 +133,12 @@ static pmix_status_t add_hosts(wu_rte_spec_t *s, const wu_rte_spec_t *mine, cons
         }
         if ('\0' == h[i][0]) {
             continue;
+        }
+        if (WU_SUCCESS != wu_rte_host_name_check(h[i], &why)) {
+            wu_rte_say("spawn-bad-host", wu_rte_tool, NULL != why ? why : "?");
+            free(why);
+            rc = PMIX_ERR_BAD_PARAM;
+            break;
         }
         if (0 == strcmp(h[i], "localhost") || same_host(h[i], wu_rte_hostname)) {
             name = wu_rte_hostname;

@@ -5,6 +5,7 @@
 #include "pmix/rte/wu_rte_jobmap.h"
 
 #include "opal/util/wu_argv.h"
+#include "opal/util/wu_escape.h"
 #include "opal/util/wu_error.h"
 
 #include <ctype.h>
@@ -290,8 +291,44 @@ bool wu_rte_host_is_local(const char *name)
     return nshort == hshort && 0 == strncmp(name, host, nshort);
 }
 
+/* Is s, up to end, a name part: allowed characters only, not empty, not starting with '-' or '.'? */
+static bool name_part_ok(const char *s, const char *end)
+{
+    if (s == end || '-' == *s || '.' == *s) {
+        return false;
+    }
+    for (; s < end; s++) {
+        if (!isalnum((unsigned char)*s) && '.' != *s && '-' != *s && '_' != *s) {
+            return false;
+        }
+    }
+    return true;
+}
+
+int wu_rte_host_name_check(const char *name, char **why)
+{
+    const char *at = NULL != name ? strchr(name, '@') : NULL, *host = NULL != at ? at + 1 : name;
+    char *safe;
+    if (NULL != name && strlen(name) <= 255 && (NULL == at || name_part_ok(name, at)) &&
+        name_part_ok(host, host + strlen(host))) {
+        return WU_SUCCESS;
+    }
+    if (NULL != why) {
+        safe = wu_str_escape_dup(NULL != name ? name : "", 64, 0);
+        if (NULL == safe ||
+            WU_SUCCESS != wu_asprintf(why,
+                                      "'%s' is not a host name: use letters, digits, '.', '-' and "
+                                      "'_' (and \"user@\" before it), not starting with '-' or '.'",
+                                      safe)) {
+            *why = NULL;
+        }
+        free(safe);
+    }
+    return WU_ERR_BAD_PARAM;
+}
+
 /* Add slots to the entry of name (a new one at the end if there is none). given: the count was
- * given (-H host:N, slots=N); max: max_slots (0: none). */
+ * given (-H host:N, slots=N); max: max_slots (0: none). Names are checked by the callers. */
 static int hosts_add(wu_rte_hostlist_t *l, const char *name, uint32_t slots, bool given,
                      uint32_t max)
 {
@@ -338,11 +375,14 @@ static bool parse_count(const char *s, uint32_t *out)
     return true;
 }
 
-int wu_rte_hosts_parse_arg(wu_rte_hostlist_t *l, const char *arg)
+int wu_rte_hosts_parse_arg(wu_rte_hostlist_t *l, const char *arg, char **why)
 {
     char **items;
     int rc = WU_SUCCESS;
 
+    if (NULL != why) {
+        *why = NULL;
+    }
     /* empty items ("a,,b", "a,") are skipped, but there must be a host */
     if (NULL == l || NULL == arg || NULL == (items = wu_argv_split(arg, ','))) {
         return WU_ERR_BAD_PARAM;
@@ -354,6 +394,12 @@ int wu_rte_hosts_parse_arg(wu_rte_hostlist_t *l, const char *arg)
         if (items[i] == colon || '\0' == items[i][0] ||
             (NULL != colon && !parse_count(colon + 1, &n))) {
             rc = WU_ERR_BAD_PARAM;
+        } else if (NULL != colon) {
+            *colon = '\0';
+            rc = wu_rte_host_name_check(items[i], why);
+            *colon = ':';
+        } else {
+            rc = wu_rte_host_name_check(items[i], why);
         }
     }
     if (NULL == items[0]) {
@@ -397,8 +443,9 @@ static int WU_PRINTF(5, 6)
 /* One line of a hostfile, comment removed: "host [slots=N] [max_slots=M]". */
 static int file_line(wu_rte_hostlist_t *l, char *text, const char *path, unsigned line, char **why)
 {
-    char *save = NULL, *host = strtok_r(text, " \t\r\v\f", &save), *word;
+    char *save = NULL, *host = strtok_r(text, " \t\r\v\f", &save), *word, *bad = NULL;
     uint32_t slots = 0, max = 0;
+    int rc;
     bool given = false;
 
     if (NULL == host) {
@@ -407,6 +454,12 @@ static int file_line(wu_rte_hostlist_t *l, char *text, const char *path, unsigne
     if (NULL != strchr(host, '=')) {
         return file_error(why, WU_ERR_BAD_PARAM, path, line,
                           "'%s' is not a host name (a line starts with the host)", host);
+    }
+    if (WU_SUCCESS != wu_rte_host_name_check(host, &bad)) {
+        rc = file_error(why, WU_ERR_BAD_PARAM, path, line, "%s",
+                        NULL != bad ? bad : "not a host name");
+        free(bad);
+        return rc;
     }
     while (NULL != (word = strtok_r(NULL, " \t\r\v\f", &save))) {
         char *eq = strchr(word, '=');

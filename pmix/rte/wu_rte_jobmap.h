@@ -111,9 +111,16 @@ typedef struct wu_rte_hostlist {
 
 /* Is name this node? */
 WU_EXPORT bool wu_rte_host_is_local(const char *name);
+/* Is name usable as a host name, whatever gave it (-H, a hostfile, an allocation, PMIX_HOST)?
+ * Letters, digits, '.', '-' and '_', not starting with '-' or '.', at most 255 characters, with
+ * "user@" before it if wanted. So no host can reach a launch agent as an option or carry shell
+ * or ssh syntax. WU_SUCCESS; WU_ERR_BAD_PARAM with *why (free(); why may be NULL) saying what
+ * is wrong and what is allowed; WU_ERR_NOMEM. */
+WU_EXPORT int wu_rte_host_name_check(const char *name, char **why);
 /* Add one -H value ("h1,h2:4"). WU_SUCCESS; WU_ERR_BAD_PARAM (empty name, a count that is not
- * 1..65535); WU_ERR_NOMEM. The list is unchanged on an error. */
-WU_EXPORT int wu_rte_hosts_parse_arg(wu_rte_hostlist_t *l, const char *arg);
+ * 1..65535, or a name wu_rte_host_name_check refuses: then *why says so, if why is not NULL);
+ * WU_ERR_NOMEM. The list is unchanged on an error. */
+WU_EXPORT int wu_rte_hosts_parse_arg(wu_rte_hostlist_t *l, const char *arg, char **why);
 /* Add the hosts of a hostfile. WU_SUCCESS; WU_ERR_NOT_FOUND (cannot be read) or
  * WU_ERR_BAD_PARAM (a bad line, or no host at all) with *why "FILE:LINE: what is wrong" or
  * "cannot read FILE: reason" (free()); WU_ERR_NOMEM. */

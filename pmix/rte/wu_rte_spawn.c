@@ -20,7 +20,6 @@
 #include "pmix/rte/wu_rte_internal.h"
 
 #include <arpa/inet.h>
-#include <ctype.h>
 #include <ifaddrs.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -55,20 +54,6 @@ char *wu_rte_tree_spec(const uint32_t *nodes, char *const *hosts, uint32_t n)
     return s;
 }
 
-/* A host name as a spec may carry it: letters, digits, '.', '-', '_'. */
-static bool host_ok(const char *h)
-{
-    if ('\0' == *h) {
-        return false;
-    }
-    for (; '\0' != *h; h++) {
-        if (!isalnum((unsigned char)*h) && '.' != *h && '-' != *h && '_' != *h) {
-            return false;
-        }
-    }
-    return true;
-}
-
 int wu_rte_tree_parse(const char *spec, uint32_t **nodes, char ***hosts, uint32_t *n)
 {
     char **items = wu_argv_split(spec, ',');
@@ -83,7 +68,8 @@ int wu_rte_tree_parse(const char *spec, uint32_t **nodes, char ***hosts, uint32_
     for (uint32_t i = 0; i < count && WU_SUCCESS == rc; i++) {
         char *colon = strchr(items[i], ':'), *end;
         unsigned long v;
-        if (NULL == colon || colon == items[i] || !host_ok(colon + 1)) {
+        if (NULL == colon || colon == items[i] ||
+            WU_SUCCESS != wu_rte_host_name_check(colon + 1, NULL)) {
             rc = WU_ERR_BAD_PARAM;
             break;
         }

@@ -9,7 +9,8 @@
  *                          they run on HOST
  *   e2e_spawn badexe [HOST]  spawning a program that does not exist (on HOST) fails, the job
  *                          goes on
- *   e2e_spawn nohost       spawning onto a host that is not one of the job's is refused
+ *   e2e_spawn nohost       spawning onto a host that is not one of the job's is refused, and so
+ *                          is a name no host can have (-oProxyCommand=false)
  *                          (PMIX_ERR_BAD_PARAM)
  *   e2e_spawn failchild [HOST]  a child that exits 3 (on HOST) ends the parent's job too
  *   e2e_spawn sep          the same with PMIX_REPORT_CHILD_SEP: the parent's job goes on
@@ -246,6 +247,8 @@ int main(int argc, char **argv)
         e2e_step("nohost");
         E2E_RC_IS(spawn("x", 1, NULL, false, "wu-no-such-host", ns), PMIX_ERR_BAD_PARAM,
                   "PMIx_Spawn onto a host the job does not have");
+        E2E_RC_IS(spawn("x", 1, NULL, false, "-oProxyCommand=false", ns), PMIX_ERR_BAD_PARAM,
+                  "PMIx_Spawn onto a host named like an ssh option");
     } else if (0 == strcmp(mode, "failchild") || 0 == strcmp(mode, "sep")) {
         e2e_step("spawn a failing child");
         E2E_RC(spawn("exit3", 1, NULL, 0 == strcmp(mode, "sep"), argc > 2 ? argv[2] : NULL, ns),

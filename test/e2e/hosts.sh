@@ -3,11 +3,12 @@
 # TAP test of wrun's hosts and spreading on one node (no lab): -H with a host that does not
 # exist shows both nodes in --display-map, then fails to start its daemon (ssh cannot reach it),
 # naming the node, with nothing started; --hostfile with this node only runs, -np defaulting to its slots (or this node's
-# cores for a line without slots=); bad hostfiles are refused with FILE:LINE; -H filters a
-# hostfile; --map-by node, --npernode and ppr place as mpirun does; unsupported and conflicting
+# cores for a line without slots=); bad hostfiles are refused with FILE:LINE; host names an
+# agent could read as options or that carry shell syntax are refused alike from -H and from a
+# hostfile, before anything runs; -H filters a hostfile; --map-by node, --npernode and ppr place as mpirun does; unsupported and conflicting
 # spreading options are refused. A synthetic topology (4 cores) keeps it the same everywhere.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-e2e_plan 9
+e2e_plan 10
 e2e_mktemp
 place="$e2e/e2e_place"
 host=$(hostname)
@@ -74,7 +75,25 @@ if [ "$e2e_rc" -eq 1 ] && [ ! -e "$e2e_tmp/ran" ] &&
 fi
 result $ok "bad hostfile line and missing hostfile: refused with file (and line)"
 
-# 5: -H picks hosts of the hostfile (the other host left out runs nothing), with its own count
+# 5: a host name that ssh could take as an option, or that carries shell syntax, is refused
+# before anything starts, with the same words from -H and from a hostfile
+ok=1
+for bad in "-oProxyCommand=touch $e2e_tmp/proxied" '-l' 'a;touch' 'a$(id)' 'a|b' '.x'; do
+    run -H "$bad,localhost" -np 1 touch "$e2e_tmp/ran"
+    h_rc=$e2e_rc
+    h_msg=$(sed -n "s/^wrun: \(.* is not a host name: .*\) (option -H)\$/\1/p" "$e2e_tmp/out")
+    [ "$h_rc" -eq 1 ] && [ -n "$h_msg" ] && [ ! -e "$e2e_tmp/ran" ] &&
+        [ ! -e "$e2e_tmp/proxied" ] || ok=0
+    case $bad in *' '* | *=*) continue ;; esac
+    printf 'localhost\n%s slots=1\n' "$bad" >"$e2e_tmp/badname"
+    run --hostfile "$e2e_tmp/badname" touch "$e2e_tmp/ran"
+    f_msg=$(sed -n "s/^wrun: [^ ]*badname:2: \(.*\) (option --hostfile)\$/\1/p" "$e2e_tmp/out")
+    [ "$e2e_rc" -eq 1 ] && [ "$f_msg" = "$h_msg" ] && [ ! -e "$e2e_tmp/ran" ] || ok=0
+    [ "$ok" -eq 1 ] || break
+done
+result $ok "-H or hostfile host names like -oProxyCommand=..., -l, a;touch: refused alike, nothing run"
+
+# 6: -H picks hosts of the hostfile (the other host left out runs nothing), with its own count
 printf 'otherhost slots=4\nlocalhost slots=4\n' >"$e2e_tmp/hf3"
 run --hostfile "$e2e_tmp/hf3" -H localhost:3 --display-map "$place"
 ok=0
@@ -86,7 +105,7 @@ if [ "$e2e_rc" -eq 0 ] && [ "$(ranks)" -eq 3 ] && node_line "$host" 3 3 &&
 fi
 result $ok "-H filters the hostfile; a host not in it is refused"
 
-# 6: --map-by node deals ranks over the nodes in turn
+# 7: --map-by node deals ranks over the nodes in turn
 run --map-by node -H localhost:2,n2:2,n3:2 -np 4 --display-map touch "$e2e_tmp/ran"
 ok=0
 if [ "$e2e_rc" -ne 0 ] && [ ! -e "$e2e_tmp/ran" ] && node_line "$host" 2 2 && node_line n2 2 1 &&
@@ -97,7 +116,7 @@ if [ "$e2e_rc" -ne 0 ] && [ ! -e "$e2e_tmp/ran" ] && node_line "$host" 2 2 && no
 fi
 result $ok "--map-by node: ranks 0,3 here, 1 and 2 on the others"
 
-# 7: --npernode / --pernode: N per node, -np defaulting to N per node
+# 8: --npernode / --pernode: N per node, -np defaulting to N per node
 run -H localhost:4 --npernode 2 "$place"
 ok=0
 if [ "$e2e_rc" -eq 0 ] && [ "$(ranks)" -eq 2 ]; then
@@ -107,7 +126,7 @@ if [ "$e2e_rc" -eq 0 ] && [ "$(ranks)" -eq 2 ]; then
 fi
 result $ok "--npernode 2 and --pernode: N per node, -np from them"
 
-# 8: ppr:N:node runs; ppr:N:package is refused as not supported yet
+# 9: ppr:N:node runs; ppr:N:package is refused as not supported yet
 run --map-by ppr:3:node "$place"
 ok=0
 if [ "$e2e_rc" -eq 0 ] && [ "$(ranks)" -eq 3 ]; then
@@ -117,7 +136,7 @@ if [ "$e2e_rc" -eq 0 ] && [ "$(ranks)" -eq 3 ]; then
 fi
 result $ok "--map-by ppr:3:node runs 3; ppr:2:package is refused"
 
-# 9: too many ranks for the hosts' slots; --npernode with --map-by node
+# 10: too many ranks for the hosts' slots; --npernode with --map-by node
 run -H localhost:2,localhost -np 4 touch "$e2e_tmp/ran"
 ok=0
 if [ "$e2e_rc" -ne 0 ] && [ ! -e "$e2e_tmp/ran" ] &&

@@ -4,7 +4,7 @@
 # with an environment variable and a working directory; the children see PMIX_PARENT_ID,
 # PMIX_SPAWNED, the variable and the directory; parents and children connect and read each
 # other's job data and commits. Spawning a missing program fails and the job goes on; a host
-# the job does not have is refused; a child that exits 3 ends its parent's job (wrun exits 3), unless spawned with
+# the job does not have, or a name no host can have, is refused; a child that exits 3 ends its parent's job (wrun exits 3), unless spawned with
 # PMIX_REPORT_CHILD_SEP; with PMIX_NOTIFY_JOB_EVENTS its parent alone hears the child job's
 # launch and end. No process and nothing in TMPDIR is left.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
@@ -29,7 +29,8 @@ e2e_wrun "$e2e_tmp/out" 1 "$p" badexe
 e2e_wrun "$e2e_tmp/out2" 1 "$p" nohost
 if [ "$e2e_rc" -eq 0 ] && [ "$(e2e_count_lines "$e2e_tmp/out" "^spawn badexe: rank 0 ok")" -eq 1 ] &&
     [ "$(e2e_count_lines "$e2e_tmp/out2" "^spawn nohost: rank 0 ok")" -eq 1 ] &&
-    grep -q "asked for the host wu-no-such-host, which is not one of this job's hosts" "$e2e_tmp/out2"; then
+    grep -q "asked for the host wu-no-such-host, which is not one of this job's hosts" "$e2e_tmp/out2" &&
+    grep -q "asked for a host by a name no host can have.*'-oProxyCommand=false' is not a host name" "$e2e_tmp/out2"; then
     e2e_ok "spawning a missing program fails, a host the job lacks is refused (wrun says why); the job goes on"
 else
     e2e_not_ok "refused spawns: wrun exit $e2e_rc"

@@ -84,13 +84,13 @@ static int prefix_paths(char **cmd, const char *prefix)
     return rc;
 }
 
-/* The agent's command line for proc: agent [options] host 'exec env ... program args'. */
+/* The agent's command line for proc: agent [options] [--] host 'exec env ... program args'. */
 static int agent_argv(const wu_pls_job_t *job, const wu_pls_proc_t *proc, char ***argv)
 {
     char **av = wu_argv_split(agent, ' '), *const *prog =
                                                NULL != proc->argv ? proc->argv : job->argv;
     char *cmd = strdup("exec env");
-    const char *base;
+    const char *base = "";
     int rc = NULL == av || NULL == av[0] || NULL == cmd ? WU_ERR_NOMEM : WU_SUCCESS;
 
     if (WU_SUCCESS == rc) {
@@ -104,6 +104,10 @@ static int agent_argv(const wu_pls_job_t *job, const wu_pls_proc_t *proc, char *
             rc = WU_SUCCESS == rc ? wu_argv_append(&av, "-o") : rc;
             rc = WU_SUCCESS == rc ? wu_argv_append(&av, "ConnectTimeout=10") : rc;
         }
+    }
+    /* ssh and rsh take "--" as the end of their options: a host can never be read as one */
+    if (WU_SUCCESS == rc && (0 == strcmp(base, "ssh") || 0 == strcmp(base, "rsh"))) {
+        rc = wu_argv_append(&av, "--");
     }
     rc = WU_SUCCESS == rc ? wu_argv_append(&av, proc->host) : rc;
     if (WU_SUCCESS == rc && NULL != job->prefix) {

@@ -229,7 +229,14 @@ static int o_bind_to(opts_t *o, const char *opt, char *const *a)
 /* -H host[:slots],...: appended to what earlier -H gave; a host named again adds its slots. */
 static int o_host(opts_t *o, const char *opt, char *const *a)
 {
-    int rc = wu_rte_hosts_parse_arg(&o->hosts, a[0]);
+    char *why = NULL;
+    int rc = wu_rte_hosts_parse_arg(&o->hosts, a[0], &why);
+    if (WU_ERR_BAD_PARAM == rc && NULL != why) {
+        /* a name no host can have: said as for a hostfile's */
+        fprintf(stderr, "wrun: %s (option %s)\n", why, opt);
+        free(why);
+        return EXIT_USAGE;
+    }
     if (WU_ERR_BAD_PARAM == rc) {
         return usage_error("bad-host", a[0], opt);
     }
@@ -408,7 +415,7 @@ static int allocation(opts_t *o)
     for (uint32_t i = 0; WU_SUCCESS == rc && i < n; i++) {
         char *arg = NULL;
         rc = wu_asprintf(&arg, "%s:%u", nodes[i].name, nodes[i].slots);
-        rc = WU_SUCCESS == rc ? wu_rte_hosts_parse_arg(&o->filehosts, arg) : rc;
+        rc = WU_SUCCESS == rc ? wu_rte_hosts_parse_arg(&o->filehosts, arg, &why) : rc;
         free(arg);
     }
     wu_pls_nodes_free(nodes, n);

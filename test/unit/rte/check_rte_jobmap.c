@@ -154,20 +154,20 @@ START_TEST(host_args)
     wu_rte_hostlist_t l = {0};
     char want[600];
 
-    ck_assert_int_eq(WU_SUCCESS, wu_rte_hosts_parse_arg(&l, "a,b:4"));
-    ck_assert_int_eq(WU_SUCCESS, wu_rte_hosts_parse_arg(&l, "c:2,a"));
+    ck_assert_int_eq(WU_SUCCESS, wu_rte_hosts_parse_arg(&l, "a,b:4", NULL));
+    ck_assert_int_eq(WU_SUCCESS, wu_rte_hosts_parse_arg(&l, "c:2,a", NULL));
     /* a named again adds its slot; the count of b is given */
     hosts_are(&l, "a:2,b:4+,c:2+");
-    ck_assert_int_eq(WU_SUCCESS, wu_rte_hosts_parse_arg(&l, "a:3,,b"));
+    ck_assert_int_eq(WU_SUCCESS, wu_rte_hosts_parse_arg(&l, "a:3,,b", NULL));
     hosts_are(&l, "a:5+,b:5+,c:2+");
     /* errors leave the list as it was */
-    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_rte_hosts_parse_arg(&l, "d,a:0"));
-    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_rte_hosts_parse_arg(&l, "d:x"));
-    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_rte_hosts_parse_arg(&l, "d:70000"));
-    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_rte_hosts_parse_arg(&l, ":2"));
-    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_rte_hosts_parse_arg(&l, ""));
-    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_rte_hosts_parse_arg(&l, ","));
-    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_rte_hosts_parse_arg(&l, "d:-1"));
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_rte_hosts_parse_arg(&l, "d,a:0", NULL));
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_rte_hosts_parse_arg(&l, "d:x", NULL));
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_rte_hosts_parse_arg(&l, "d:70000", NULL));
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_rte_hosts_parse_arg(&l, ":2", NULL));
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_rte_hosts_parse_arg(&l, "", NULL));
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_rte_hosts_parse_arg(&l, ",", NULL));
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_rte_hosts_parse_arg(&l, "d:-1", NULL));
     hosts_are(&l, "a:5+,b:5+,c:2+");
     wu_rte_hosts_free(&l);
     /* this node's names are one host */
@@ -175,8 +175,8 @@ START_TEST(host_args)
     ck_assert(wu_rte_host_is_local(me()));
     ck_assert(!wu_rte_host_is_local("no-such-host.invalid"));
     ck_assert(!wu_rte_host_is_local(""));
-    ck_assert_int_eq(WU_SUCCESS, wu_rte_hosts_parse_arg(&l, "localhost:2,x"));
-    ck_assert_int_eq(WU_SUCCESS, wu_rte_hosts_parse_arg(&l, me()));
+    ck_assert_int_eq(WU_SUCCESS, wu_rte_hosts_parse_arg(&l, "localhost:2,x", NULL));
+    ck_assert_int_eq(WU_SUCCESS, wu_rte_hosts_parse_arg(&l, me(), NULL));
     snprintf(want, sizeof want, "%s:3+,x:1", me());
     hosts_are(&l, want);
     wu_rte_hosts_free(&l);
@@ -184,6 +184,76 @@ START_TEST(host_args)
 END_TEST
 
 static char hostfile[64];
+static const char *write_hostfile(const char *text);
+
+/* One check of host names for -H and hostfiles: nothing that a launch agent could take as an
+ * option, or a shell or ssh as syntax, is a host; both sources say so in the same words. */
+static const char *bad_names[] = {
+    "-oProxyCommand=/tmp/x",
+    "-l",
+    ".hidden",
+    "a;touch x",
+    "a b",
+    "$(id)",
+    "a`b`",
+    "h|x",
+    "a&b",
+    "a'b",
+    "a\"b",
+    "a\\b",
+    "a/b",
+    "@h",
+    "u@",
+    "-u@h",
+    "u@-h",
+    "a@b@c",
+    "h\tt",
+};
+
+START_TEST(host_names)
+{
+    wu_rte_hostlist_t l = {0};
+    char *why = NULL, *fwhy = NULL, text[128];
+    const char *name = bad_names[_i];
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_rte_host_name_check(name, &why));
+    ck_assert_ptr_nonnull(why);
+    ck_assert_msg(NULL != strstr(why, "is not a host name: use letters, digits"), "why: %s", why);
+    free(why);
+    why = NULL;
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_rte_hosts_parse_arg(&l, name, &why));
+    ck_assert_ptr_nonnull(why);
+    ck_assert_uint_eq(0, l.n);
+    if (NULL == strpbrk(name, " \t=,:")) {
+        /* the same words from a hostfile's line (after FILE:LINE: ) */
+        snprintf(text, sizeof text, "good1\n%s slots=2\n", name);
+        ck_assert_int_eq(WU_ERR_BAD_PARAM,
+                         wu_rte_hosts_parse_file(&l, write_hostfile(text), &fwhy));
+        ck_assert_ptr_nonnull(fwhy);
+        ck_assert_msg(NULL != strstr(fwhy, ":2: ") && 0 == strcmp(strstr(fwhy, ":2: ") + 4, why),
+                      "hostfile: %s, -H: %s", fwhy, why);
+        free(fwhy);
+        unlink(hostfile);
+        wu_rte_hosts_free(&l);
+    }
+    free(why);
+}
+END_TEST
+
+START_TEST(host_names_good)
+{
+    const char *good[] = {"node1",      "n-2.example.org", "a_b", "198.18.0.3",
+                          "user@node2", "u.s-e_r@h",       "x"};
+    char long_name[300];
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        ck_assert_msg(WU_SUCCESS == wu_rte_host_name_check(good[i], NULL), "%s", good[i]);
+    }
+    memset(long_name, 'a', sizeof long_name - 1);
+    long_name[sizeof long_name - 1] = '\0';
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_rte_host_name_check(long_name, NULL));
+    long_name[255] = '\0';
+    ck_assert_int_eq(WU_SUCCESS, wu_rte_host_name_check(long_name, NULL));
+}
+END_TEST
 
 /* Write text to a new temporary hostfile (its name in hostfile). */
 static const char *write_hostfile(const char *text)
@@ -272,12 +342,12 @@ START_TEST(host_filter)
     wu_rte_jm_host_t *jm;
 
     ck_assert_int_eq(WU_SUCCESS, wu_rte_hosts_parse_file(&file, f, NULL));
-    ck_assert_int_eq(WU_SUCCESS, wu_rte_hosts_parse_arg(&sel, "n3,n2:3,n9"));
+    ck_assert_int_eq(WU_SUCCESS, wu_rte_hosts_parse_arg(&sel, "n3,n2:3,n9", NULL));
     ck_assert_int_eq(WU_ERR_NOT_FOUND, wu_rte_hosts_filter(&file, &sel, &missing));
     ck_assert_str_eq("n9", missing);
     hosts_are(&file, "n1:4+,n2:0,n3:2+"); /* unchanged */
     wu_rte_hosts_free(&sel);
-    ck_assert_int_eq(WU_SUCCESS, wu_rte_hosts_parse_arg(&sel, "n3,n2:3"));
+    ck_assert_int_eq(WU_SUCCESS, wu_rte_hosts_parse_arg(&sel, "n3,n2:3", NULL));
     ck_assert_int_eq(WU_SUCCESS, wu_rte_hosts_filter(&file, &sel, &missing));
     hosts_are(&file, "n2:3+,n3:2+");
     jm = wu_rte_hosts_jm(&file);
@@ -390,6 +460,8 @@ static Suite *jobmap_suite(void)
     tcase_add_test(tc, launch_tree_spec);
     suite_add_tcase(s, tc);
     tcase_add_test(th, host_args);
+    tcase_add_loop_test(th, host_names, 0, sizeof bad_names / sizeof bad_names[0]);
+    tcase_add_test(th, host_names_good);
     tcase_add_test(th, hostfile_good);
     tcase_add_loop_test(th, hostfile_bad, 0, sizeof bad_files / sizeof bad_files[0]);
     tcase_add_test(th, hostfile_missing);

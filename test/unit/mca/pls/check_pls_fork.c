@@ -643,6 +643,33 @@ START_TEST(rsh_remote_procs)
 }
 END_TEST
 
+/* An agent called ssh is given "--" before the host, so no host can be read as an option:
+ * the stand-in refuses a command line without it. */
+static char ssh_agent[64];
+
+static void setup_ssh(void)
+{
+    agent_write("ssh",
+                "#!/bin/sh\nwhile [ \"$1\" != -- ]; do\n    [ $# -gt 0 ] || exit 9\n    shift\n"
+                "done\nshift\necho \"ssh-host=$1\"\nexec /bin/sh -c \"$2\"\n",
+                ssh_agent, sizeof ssh_agent);
+    setenv("PMIX_MCA_pls_rsh_agent", ssh_agent, 1);
+    setup();
+}
+
+static void teardown_ssh(void)
+{
+    teardown();
+    unsetenv("PMIX_MCA_pls_rsh_agent");
+    agent_remove("ssh");
+}
+
+START_TEST(ssh_ends_options)
+{
+    remote_procs("rsh", ssh_agent, "ssh-host", rsh_hosts);
+}
+END_TEST
+
 /* Signals and termination reach the agents (and so what they started). */
 START_TEST(rsh_terminate)
 {
@@ -788,6 +815,10 @@ static Suite *pls_fork_suite(void)
     tcase_add_test(tc, rsh_remote_procs);
     tcase_add_test(tc, rsh_terminate);
     tcase_add_test(tc, rsh_bad_jobs);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("ssh");
+    tcase_add_checked_fixture(tc, setup_ssh, teardown_ssh);
+    tcase_add_test(tc, ssh_ends_options);
     suite_add_tcase(s, tc);
     tc = tcase_create("slurm");
     tcase_add_checked_fixture(tc, setup_slurm, teardown_slurm);
