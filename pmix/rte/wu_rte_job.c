@@ -215,6 +215,19 @@ static int exec_status(int err)
     return ENOENT == err || ENOTDIR == err ? WU_PLS_EXIT_NOT_FOUND : WU_PLS_EXIT_CANNOT_RUN;
 }
 
+/* Why an exec failed, for exec-failed: strerror, and for E2BIG the limits that were passed. */
+static const char *exec_reason(int err, char *buf, size_t len)
+{
+    if (E2BIG == err) {
+        snprintf(buf, len,
+                 "%s (execve takes at most %ld bytes of arguments and environment together on "
+                 "this node, and at most %d in one of them)",
+                 strerror(err), sysconf(_SC_ARG_MAX), 32 * 4096);
+        return buf;
+    }
+    return strerror(err);
+}
+
 static bool on_output(wu_pls_job_t *pls, wu_pls_proc_t *proc, int stream, const char *data,
                       size_t len)
 {
@@ -244,8 +257,9 @@ static int proc_failure(rte_job_t *job, const rte_proc_t *rp, bool say)
     }
     if (WU_PLS_PROC_FAILED == rp->state) {
         if (say) {
+            char why[256];
             wu_rte_say("exec-failed", wu_rte_tool, rank_prog(job, rp->rank),
-                       strerror(rp->exec_errno));
+                       exec_reason(rp->exec_errno, why, sizeof why));
         }
         return exec_status(rp->exec_errno);
     }
@@ -885,8 +899,9 @@ static int job_launch(rte_job_t *job, int *status)
         wu_rte_daemon_launch_failed(job, job->pls->launch_errno);
         rc = WU_SUCCESS;
     } else if (WU_ERR_NOT_FOUND == rc || WU_ERR_NO_PERMISSIONS == rc) {
+        char why[256];
         wu_rte_say("exec-failed", wu_rte_tool, job->pls->launch_prog,
-                   strerror(job->pls->launch_errno));
+                   exec_reason(job->pls->launch_errno, why, sizeof why));
         *status = exec_status(job->pls->launch_errno);
         rc = WU_ERR_SILENT;
     }

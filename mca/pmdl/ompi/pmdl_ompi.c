@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ORTE variables that only an ORTE launcher may set: a direct-launched Open MPI 4.1 process that
  * inherits them from an enclosing mpirun takes the wrong start-up path. */
@@ -73,6 +74,18 @@ static int set_list(const char *name, const uint32_t *v, uint32_t n, char ***env
     return rc;
 }
 
+/* Linux refuses an argument or environment string longer than 32 pages (MAX_ARG_STRLEN).
+ * OMPI_ARGV repeats the program's arguments (for MPI_INFO_ENV's "argv"): it is left out when it
+ * would be longer, or take more than an eighth of what execve accepts in all (ARG_MAX), so that
+ * it never makes the launch fail where the arguments alone would not. */
+#define ENV_STRING_MAX (32 * 4096)
+static bool argv_env_fits(const char *args)
+{
+    size_t len = sizeof "OMPI_ARGV=" + strlen(args);
+    long arg_max = sysconf(_SC_ARG_MAX);
+    return len <= ENV_STRING_MAX && (arg_max <= 0 || len <= (size_t)arg_max / 8);
+}
+
 static int ompi_setup_env(const wu_pmdl_proc_t *p, char ***env)
 {
     const struct {
@@ -121,7 +134,10 @@ static int ompi_setup_env(const wu_pmdl_proc_t *p, char ***env)
         rc = wu_setenv("OMPI_COMMAND", p->argv[0], true, env);
         if (WU_SUCCESS == rc && NULL != p->argv[1]) {
             args = wu_argv_join(p->argv + 1, ' ');
-            rc = NULL == args ? WU_ERR_NOMEM : wu_setenv("OMPI_ARGV", args, true, env);
+            rc = NULL == args ? WU_ERR_NOMEM : WU_SUCCESS;
+            if (WU_SUCCESS == rc && argv_env_fits(args)) {
+                rc = wu_setenv("OMPI_ARGV", args, true, env);
+            }
             free(args);
         }
     }

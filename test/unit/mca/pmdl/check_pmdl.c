@@ -101,6 +101,46 @@ START_TEST(removes_orte_variables)
 }
 END_TEST
 
+/* OMPI_ARGV repeats the arguments: it is there up to what one environment string may hold
+ * (32 pages) and an eighth of ARG_MAX, and left out beyond, where it would make the exec fail. */
+START_TEST(large_argv)
+{
+    wu_pmdl_proc_t p = proc3;
+    char *args[5] = {"./prog", NULL, NULL, NULL, NULL};
+    char **env = NULL;
+    size_t fits = 131072 - sizeof "OMPI_ARGV=";
+    char *a = malloc(fits + 1), *b = malloc(60001);
+    ck_assert_ptr_nonnull(a);
+    ck_assert_ptr_nonnull(b);
+    memset(a, 'a', fits);
+    a[fits] = '\0';
+    memset(b, 'b', 60000);
+    b[60000] = '\0';
+    p.argv = args;
+    args[1] = a; /* exactly the longest string there may be */
+    ck_assert_int_eq(WU_SUCCESS, wu_pmdl_base_setup_env(&p, &env));
+    ck_assert_ptr_nonnull(wu_getenv("OMPI_ARGV", env));
+    ck_assert_uint_eq(fits, strlen(wu_getenv("OMPI_ARGV", env)));
+    wu_argv_free(env);
+    env = NULL;
+    a[fits - 1] = '\0';
+    args[2] = "x"; /* one byte more than fits */
+    ck_assert_int_eq(WU_SUCCESS, wu_pmdl_base_setup_env(&p, &env));
+    ck_assert_ptr_null(wu_getenv("OMPI_ARGV", env));
+    ck_assert_str_eq("./prog", wu_getenv("OMPI_COMMAND", env));
+    wu_argv_free(env);
+    env = NULL;
+    args[1] = b; /* three of 60,000: 180,002 characters */
+    args[2] = b;
+    args[3] = b;
+    ck_assert_int_eq(WU_SUCCESS, wu_pmdl_base_setup_env(&p, &env));
+    ck_assert_ptr_null(wu_getenv("OMPI_ARGV", env));
+    wu_argv_free(env);
+    free(a);
+    free(b);
+}
+END_TEST
+
 START_TEST(no_argv_no_command)
 {
     wu_pmdl_proc_t p = proc3;
@@ -215,6 +255,7 @@ static Suite *pmdl_suite(void)
     tcase_add_loop_test(tc, ompi_environment, 0, WU_NELEMS(ompi_vars));
     tcase_add_loop_test(tc, removes_orte_variables, 0, WU_NELEMS(orte_vars));
     tcase_add_test(tc, no_argv_no_command);
+    tcase_add_test(tc, large_argv);
     tcase_add_test(tc, oversubscribed_yields);
     tcase_add_test(tc, bound_is_told);
     tcase_add_test(tc, excluded_gives_nothing);
