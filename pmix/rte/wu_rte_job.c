@@ -220,8 +220,8 @@ static const char *exec_reason(int err, char *buf, size_t len)
 {
     if (E2BIG == err) {
         snprintf(buf, len,
-                 "%s (execve takes at most %ld bytes of arguments and environment together on "
-                 "this node, and at most %d in one of them)",
+                 "%s (execve takes at most %ld bytes of arguments and environment together, "
+                 "and at most %d in one of them)",
                  strerror(err), sysconf(_SC_ARG_MAX), 32 * 4096);
         return buf;
     }

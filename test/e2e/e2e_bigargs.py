@@ -2,7 +2,8 @@
 """Large command lines under wrun (used by bigargs.sh).
 
 e2e_bigargs.py WRUN NP intact N SIZE [ENVSIZE]
-    wrun -n NP of sh with N arguments of SIZE characters (and WU_BIG of ENVSIZE characters in
+    (WRUN: wrun's path, with options after it if wanted, separated by spaces)
+    wrun -n NP of sh with N arguments of SIZE characters (and BIG_VAR of ENVSIZE characters in
     the environment): every rank sees each argument's length and their checksum intact.
 e2e_bigargs.py WRUN NP limit
     arguments that wrun itself can still be given but its ranks, with what wrun adds to their
@@ -15,7 +16,7 @@ import subprocess
 import sys
 import time
 
-SH = 'for a; do printf "%s " ${#a}; done; echo "${#WU_BIG}" $(printf "%s" "$@" | md5sum | cut -c1-32)'
+SH = 'for a; do printf "%s " ${#a}; done; echo "${#BIG_VAR}" $(printf "%s" "$@" | md5sum | cut -c1-32)'
 
 
 def run(cmd, env):
@@ -27,21 +28,21 @@ def run(cmd, env):
 def intact(wrun, np, n, size, envsize):
     args = [chr(ord("a") + i % 26) * size for i in range(n)]
     env = dict(os.environ)
-    env["WU_BIG"] = "y" * envsize
-    r, _ = run([wrun, "-n", str(np), "sh", "-c", SH, "_"] + args, env)
+    env["BIG_VAR"] = "y" * envsize
+    r, _ = run(wrun.split() + ["-n", str(np), "sh", "-c", SH, "_"] + args, env)
     want = " ".join([str(size)] * n + [str(envsize), hashlib.md5("".join(args).encode()).hexdigest()])
     lines = r.stdout.splitlines()
     if r.returncode != 0 or len(lines) != np or any(line.strip() != want for line in lines):
-        return "fail: %d x %d characters, WU_BIG %d: exit %d, %d lines; stderr: %s" % (
+        return "fail: %d x %d characters, BIG_VAR %d: exit %d, %d lines; stderr: %s" % (
             n, size, envsize, r.returncode, len(lines), r.stderr[-400:])
-    return "ok: %d ranks saw %d arguments of %d characters and WU_BIG of %d intact" % (
+    return "ok: %d ranks saw %d arguments of %d characters and BIG_VAR of %d intact" % (
         np, n, size, envsize)
 
 
 def limit(wrun, np):
     arg_max = os.sysconf("SC_ARG_MAX")
     env = dict(os.environ)
-    base = [wrun, "-n", str(np), "true"]
+    base = wrun.split() + ["-n", str(np), "true"]
     fixed = sum(len(a) + 1 + 8 for a in base) + sum(len(k) + len(v) + 2 + 8 for k, v in env.items())
     for slack in range(64, 65536, 128):
         left = arg_max - fixed - slack - 8
