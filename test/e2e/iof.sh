@@ -56,14 +56,16 @@ wait_files() {
     done
 }
 
-# blocked DIR: wait up to 15 s until every rank of DIR waits in a pipe write (wrun stopped
-# reading its pipes; on a loaded machine filling wrun's queue first takes a while); false if
-# they do not, or if /proc/PID/wchan says nothing here
+# blocked DIR: wait up to 15 s (45 s sanitized) until every rank of DIR waits in a pipe write
+# (wrun stopped reading its pipes; on a loaded machine filling wrun's queue first takes a
+# while); false if they do not, or if /proc/PID/wchan says nothing here
 blocked() {
     t=0
+    lim=150
+    e2e_sanitized && lim=450 # a sanitized wrun on a loaded machine fills its queue slowly
     for f in "$1"/pid.*; do
         p=$(cat "$f")
-        while ! grep -q pipe_write "/proc/$p/wchan" 2>/dev/null && [ $t -lt 150 ]; do
+        while ! grep -q pipe_write "/proc/$p/wchan" 2>/dev/null && [ $t -lt $lim ]; do
             sleep 0.1
             t=$((t + 1))
         done
