@@ -15,6 +15,10 @@
 #include <stdarg.h>
 #include <stdbool.h>
 
+/* The longest argument or environment string (its terminating NUL included) that Linux's
+ * execve accepts: 32 pages (MAX_ARG_STRLEN). */
+#define WU_EXEC_STRING_MAX (32 * 4096)
+
 /* Append a copy of arg to *argv (created when *argv is NULL).
  * WU_SUCCESS, WU_ERR_BAD_PARAM (argv or arg NULL), WU_ERR_NOMEM. */
 WU_EXPORT int wu_argv_append(char ***argv, const char *arg);

@@ -222,7 +222,7 @@ static const char *exec_reason(int err, char *buf, size_t len)
         snprintf(buf, len,
                  "%s (execve takes at most %ld bytes of arguments and environment together, "
                  "and at most %d in one of them)",
-                 strerror(err), sysconf(_SC_ARG_MAX), 32 * 4096);
+                 strerror(err), sysconf(_SC_ARG_MAX), WU_EXEC_STRING_MAX);
         return buf;
     }
     return strerror(err);

@@ -103,6 +103,14 @@ typedef struct wu_srv_peer {
  * the host's data and frees the op, in the host's call (there is no thread left to wait for). */
 typedef struct wu_srv_op wu_srv_op_t;
 typedef void (*wu_srv_op_fn_t)(wu_srv_op_t *op);
+/* A GET of a proc of another node through the host's direct_modex (wu_server_data.c): how many
+ * times the host was asked, until when a key missing from its answers is asked for again (0:
+ * the grace, from the first answer on), and whether that is the request's PMIX_TIMEOUT. */
+typedef struct wu_srv_refetch {
+    unsigned asked;
+    double until;
+    bool timed;
+} wu_srv_refetch_t;
 struct wu_srv_op {
     wu_srv_op_t *prev, *next; /* in wu_srv.ops while waiting */
     wu_srv_op_fn_t done;      /* progress thread: the host answered (status, data, info) */
@@ -133,12 +141,7 @@ struct wu_srv_op {
     char key[PMIX_MAX_KEYLEN + 1];
     uint64_t ref; /* owner-specific: a fence tracker id */
     uint64_t id;
-    /* GET through the host's direct_modex (wu_server_data.c): how many times it was asked,
-     * until when a key missing from its answers is asked for again (0: the grace, from the
-     * first answer on), and whether that is the request's PMIX_TIMEOUT. */
-    unsigned asked;
-    double until;
-    bool timed;
+    wu_srv_refetch_t refetch; /* GET through the host's direct_modex */
 };
 
 /* Per-request state of a GET waiting for data (wu_server_data.c). */
@@ -243,7 +246,7 @@ void wu_srv_pconn_retry(void);
 /* Fail every waiting CONNECT (finalize). */
 void wu_srv_pconn_fail_all(pmix_status_t status);
 
-/* ---- data (wu_server_data.c; blobs and pieces: wu_server_blob.c) ------------------------------------------------------------- */
+/* ---- data (wu_server_data.c; blobs and pieces: wu_server_blob.c) ------------------------- */
 /* Create the four stores and the table of waiting GETs (wu_srv.gds set); PMIX_ERR_NOMEM. */
 pmix_status_t wu_srv_stores_create(void);
 /* Release them (what was created; safe to call twice). */

@@ -51,11 +51,9 @@ struct wu_srv_get {
     wu_timer_t *timer;
     bool grace; /* the timer is WU_SRV_GET_GRACE's, not a PMIX_TIMEOUT: it ends in NOT_FOUND */
     /* a target of another node whose data came without the key: the timer asks the host
-     * again (asked, until, timed: as in wu_srv_op_t) */
+     * again */
     bool remote;
-    unsigned asked;
-    double until;
-    bool timed;
+    wu_srv_refetch_t refetch;
 };
 
 /* The GETs waiting for one target proc: the value of wu_srv.gets under the target's key. */
@@ -498,11 +496,11 @@ static void dmodex_done(wu_srv_op_t *op);
 
 /* Ask the host (direct_modex) for target's data, for requester's GET of key: with the GET's
  * directives and PMIX_REQUIRED_KEY (a host may wait for the key; OpenPMIx asks so too). The
- * answer reaches dmodex_done. asked, until, timed: see wu_srv_op_t. PMIX_SUCCESS: the answer
+ * answer reaches dmodex_done. rf: the asking so far (wu_srv_refetch_t). PMIX_SUCCESS: the answer
  * will come; else the status to answer the GET with. */
 static pmix_status_t ask_host(wu_ptl_conn_t *conn, uint32_t tag, const pmix_proc_t *requester,
                               const pmix_proc_t *target, const char *key, const pmix_info_t *dirs,
-                              size_t ndirs, unsigned asked, double until, bool timed)
+                              size_t ndirs, wu_srv_refetch_t rf)
 {
     wu_srv_op_t *op;
     pmix_status_t rc;
@@ -517,9 +515,8 @@ static pmix_status_t ask_host(wu_ptl_conn_t *conn, uint32_t tag, const pmix_proc
     op->proc = *target;
     op->requester = *requester;
     PMIX_LOAD_KEY(op->key, key);
-    op->asked = asked + 1;
-    op->until = until;
-    op->timed = timed;
+    op->refetch = rf;
+    op->refetch.asked++;
     /* the host may keep pointers into them until it answers: the op owns them till then */
     PMIX_INFO_CREATE(op->req_info, ndirs + 1);
     for (size_t i = 0; NULL != op->req_info && i < ndirs; i++) {
@@ -545,8 +542,7 @@ static void refetch_fire(void *arg)
     wu_srv_get_t *g = arg;
     pmix_status_t rc;
     get_unlink(g);
-    rc = ask_host(g->conn, g->tag, &g->requester, &g->target, g->key, NULL, 0, g->asked, g->until,
-                  g->timed);
+    rc = ask_host(g->conn, g->tag, &g->requester, &g->target, g->key, NULL, 0, g->refetch);
     if (PMIX_SUCCESS != rc) {
         wu_srv_reply(g->conn, g->tag, rc, NULL);
     }
@@ -559,15 +555,16 @@ static void refetch_fire(void *arg)
  * to answer the GET with. */
 static pmix_status_t ask_later(const wu_srv_op_t *op)
 {
-    double now = wu_time_now(), until = op->until > 0 ? op->until : now + WU_SRV_GET_GRACE;
+    const wu_srv_refetch_t *rf = &op->refetch;
+    double now = wu_time_now(), until = rf->until > 0 ? rf->until : now + WU_SRV_GET_GRACE;
     double pause = REFETCH_FIRST;
     wu_srv_get_t *g;
     get_list_t *l;
-    for (unsigned i = 1; i < op->asked && pause < REFETCH_MAX; i++) {
+    for (unsigned i = 1; i < rf->asked && pause < REFETCH_MAX; i++) {
         pause *= 2;
     }
     if (now >= until || NULL == op->conn || NULL == wu_ptl_conn_get_cbdata(op->conn)) {
-        return op->timed ? PMIX_ERR_TIMEOUT : PMIX_ERR_NOT_FOUND;
+        return rf->timed ? PMIX_ERR_TIMEOUT : PMIX_ERR_NOT_FOUND;
     }
     if (NULL == (g = calloc(1, sizeof *g))) {
         return PMIX_ERR_NOMEM;
@@ -579,9 +576,8 @@ static pmix_status_t ask_later(const wu_srv_op_t *op)
     g->target = op->proc;
     PMIX_LOAD_KEY(g->key, op->key);
     g->remote = true;
-    g->asked = op->asked;
-    g->until = until;
-    g->timed = op->timed;
+    g->refetch = *rf;
+    g->refetch.until = until;
     l = get_list(&g->target, true);
     if (NULL == l ||
         NULL == (g->timer = wu_progress_timer(wu_srv.pt, pause < until - now ? pause : until - now,
@@ -683,8 +679,9 @@ int wu_srv_cmd_get(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
         l->head = g;
         rc = PMIX_SUCCESS;
     } else if (GET_DMODEX == rc || GET_REFETCH == rc) {
-        rc = ask_host(peer->conn, tag, &peer->proc, &target, key, dirs, ndirs, 0,
-                      tmo > 0 ? wu_time_now() + (double)tmo : 0.0, tmo > 0);
+        rc = ask_host(peer->conn, tag, &peer->proc, &target, key, dirs, ndirs,
+                      (wu_srv_refetch_t){.until = tmo > 0 ? wu_time_now() + (double)tmo : 0.0,
+                                         .timed = tmo > 0});
     }
 out:
     free(key);

@@ -74,16 +74,15 @@ static int set_list(const char *name, const uint32_t *v, uint32_t n, char ***env
     return rc;
 }
 
-/* Linux refuses an argument or environment string longer than 32 pages (MAX_ARG_STRLEN).
- * OMPI_ARGV repeats the program's arguments (for MPI_INFO_ENV's "argv"): it is left out when it
- * would be longer, or take more than an eighth of what execve accepts in all (ARG_MAX), so that
- * it never makes the launch fail where the arguments alone would not. */
-#define ENV_STRING_MAX (32 * 4096)
+/* OMPI_ARGV repeats the program's arguments (for MPI_INFO_ENV's "argv"): it is left out when it
+ * would be longer than one environment string may be (WU_EXEC_STRING_MAX), or take more than an
+ * eighth of what execve accepts in all (ARG_MAX), so that it never makes the launch fail where
+ * the arguments alone would not. */
 static bool argv_env_fits(const char *args)
 {
     size_t len = sizeof "OMPI_ARGV=" + strlen(args);
     long arg_max = sysconf(_SC_ARG_MAX);
-    return len <= ENV_STRING_MAX && (arg_max <= 0 || len <= (size_t)arg_max / 8);
+    return len <= WU_EXEC_STRING_MAX && (arg_max <= 0 || len <= (size_t)arg_max / 8);
 }
 
 static int ompi_setup_env(const wu_pmdl_proc_t *p, char ***env)
