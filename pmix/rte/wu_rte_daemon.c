@@ -696,6 +696,7 @@ static void dispatch(struct rte_daemon *d, uint32_t tag, const void *payload, si
         break;
     case WU_DMSG_SHUTDOWN:
         shut_down(d);
+        release_once(&d->launched, &d->launched_done); /* the job ended before it came */
         release_once(&d->end, &d->end_done);
         break;
     case WU_DMSG_FENCE_DONE:
@@ -738,12 +739,13 @@ static void dispatch(struct rte_daemon *d, uint32_t tag, const void *payload, si
 static void on_closed(wu_ptl_conn_t *c, int status, void *cbdata)
 {
     struct rte_daemon *d = cbdata;
-    (void)c;
+    char why[256];
     if (!d->end_done) {
         fprintf(stderr,
                 "wired: lost the connection to its parent in the launch tree (%s): ending this "
                 "node's processes\n",
-                WU_PTL_PEER_CLOSED == status ? "it closed" : wu_strerror(status));
+                WU_PTL_PEER_CLOSED == status ? "it closed"
+                                             : wu_ptl_closed_reason(c, status, why, sizeof why));
     }
     d->head_lost = true;
     fail_pending(d);
@@ -755,6 +757,22 @@ static void on_closed(wu_ptl_conn_t *c, int status, void *cbdata)
 }
 
 /* --- the daemon's life ----------------------------------------------------------------------- */
+
+/* rte thread: is the job still to be run here (1) or did TERMINATE come before it started (0)?
+ * The head sends TERMINATE right behind LAUNCH when the job failed elsewhere meanwhile: none of
+ * this node's processes will start then, and the head hears so at once (LOCAL_DONE) instead of
+ * waiting for processes that never run. A TERMINATE after this answer reaches the job once its
+ * processes are started (terminate_if_ending in wu_rte_job.c). */
+static void still_wanted(wu_wait_call_t *call)
+{
+    struct rte_daemon *d = call->cbdata;
+    wu_dmsg_t m;
+    if (d->terminate) {
+        PMIX_DATA_BUFFER_CONSTRUCT(&m);
+        send_msg(d, WU_DMSG_LOCAL_DONE, &m, PMIX_SUCCESS);
+    }
+    wu_wait_call_done(call, d->terminate ? 0 : 1);
+}
 
 /* Connect to wrun: the address of our ssh client first, then those wrun listed. */
 static int connect_head(struct rte_daemon *d, unsigned port, const char *addrs)
@@ -1008,7 +1026,7 @@ int wu_rte_daemon_main(const wu_rte_daemon_args_t *args)
         fprintf(stderr, "wired: wrun sent the job of node %u to node %u\n", d->map_node, node);
         goto out;
     }
-    if (!d->terminate) {
+    if (1 == wu_progress_shift_wait(wu_rte_progress(), still_wanted, d, 0)) {
         wu_rte_spec_t *app = d->app;
         wu_rte_jobmap_t *map = d->map;
         d->map = NULL; /* taken by the job */
