@@ -258,7 +258,7 @@ static int proc_failure(rte_job_t *job, const rte_proc_t *rp, bool say)
     if (WU_PLS_PROC_FAILED == rp->state) {
         if (say) {
             char why[256];
-            wu_rte_say("exec-failed", wu_rte_tool, rank_prog(job, rp->rank),
+            wu_rte_say("exec-failed", wu_rte_tool, rank_prog(job, rp->rank), host,
                        exec_reason(rp->exec_errno, why, sizeof why));
         }
         return exec_status(rp->exec_errno);
@@ -326,6 +326,12 @@ void wu_rte_proc_ended(rte_job_t *job, rte_proc_t *rp)
     }
     if (job->status_set) {
         return; /* the job is ending already; later ends do not change its status */
+    }
+    if (WU_PLS_PROC_FAILED == rp->state && proc_failure(job, rp, false) >= 0) {
+        /* a process that could not be started failed first, whatever ended meanwhile (a peer
+         * whose fence it left failing): its failure decides, also over a pending one */
+        decide(job, rp->rank);
+        return;
     }
     if (job->have_pending && rp->rank == job->wait_rank) {
         /* the process that failed first has ended: its failure decides, unless it is only
@@ -901,6 +907,7 @@ static int job_launch(rte_job_t *job, int *status)
     } else if (WU_ERR_NOT_FOUND == rc || WU_ERR_NO_PERMISSIONS == rc) {
         char why[256];
         wu_rte_say("exec-failed", wu_rte_tool, job->pls->launch_prog,
+                   wu_rte_rank_host(job, job->lranks[0]),
                    exec_reason(job->pls->launch_errno, why, sizeof why));
         *status = exec_status(job->pls->launch_errno);
         rc = WU_ERR_SILENT;

@@ -171,7 +171,7 @@ check "--version" $r "rc=$rc" "$out"
 # --- programs that cannot run ---
 out=$($T "$wrun" --oversubscribe -n 3 wu-no-such-program 2>&1); rc=$?
 check_eq "missing program -> 127 and one clear line" "$rc $out" \
-    "127 wrun: could not execute 'wu-no-such-program': No such file or directory"
+    "127 wrun: could not execute 'wu-no-such-program' on node $(hostname): No such file or directory"
 printf 'x' > "$tmp/noexec"
 out=$($T "$wrun" -n 2 "$tmp/noexec" 2>&1); rc=$?
 r=0; [ $rc -eq 126 ] && printf '%s' "$out" | grep -q 'Permission denied' || r=1
