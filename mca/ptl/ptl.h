@@ -253,6 +253,14 @@ WU_EXPORT void wu_ptl_conn_release(wu_ptl_conn_t *c);
 WU_EXPORT void wu_ptl_conn_set_trusted(wu_ptl_conn_t *c);
 /* The socket, for peer checks (SO_PEERCRED); -1 once closed. Do not read, write or close it. */
 WU_EXPORT int wu_ptl_conn_fd(const wu_ptl_conn_t *c);
+/* The errno of the read or write whose failure ended c (ETIMEDOUT for a peer that stopped
+ * acknowledging, ECONNRESET, ...); 0 when none failed. Any thread. */
+WU_EXPORT int wu_ptl_conn_errno(const wu_ptl_conn_t *c);
+/* Why c ended, for messages, from the closed callback's status: the system call's error text
+ * when one failed, "the peer closed the connection" for WU_PTL_PEER_CLOSED, else the status's
+ * text. Written to buf (len bytes), which is returned. */
+WU_EXPORT const char *wu_ptl_closed_reason(const wu_ptl_conn_t *c, int status, char *buf,
+                                           size_t len);
 /* Can descriptors pass over c (a Unix-domain socket, as usock's; not TCP)? */
 WU_EXPORT bool wu_ptl_conn_passes_fds(const wu_ptl_conn_t *c);
 WU_EXPORT void wu_ptl_conn_set_cbdata(wu_ptl_conn_t *c, void *cbdata);

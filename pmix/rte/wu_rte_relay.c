@@ -214,7 +214,10 @@ static void on_closed(wu_ptl_conn_t *c, int status, void *cbdata)
     r = k->r;
     k->closed = true;
     if (!r->closing) {
-        chunk_gone(r, k->chunk, WU_PTL_PEER_CLOSED == status ? "it closed" : wu_strerror(status));
+        char why[256];
+        chunk_gone(r, k->chunk,
+                   WU_PTL_PEER_CLOSED == status ? "it closed"
+                                                : wu_ptl_closed_reason(c, status, why, sizeof why));
     }
     if (0 == --r->nopen && r->closing) {
         wu_wait_release(&r->all_closed, WU_SUCCESS);

@@ -301,6 +301,24 @@ int wu_ptl_conn_fd(const wu_ptl_conn_t *c)
     return NULL == c ? -1 : c->fd;
 }
 
+int wu_ptl_conn_errno(const wu_ptl_conn_t *c)
+{
+    return NULL == c ? 0 : atomic_load(&c->sys_errno);
+}
+
+const char *wu_ptl_closed_reason(const wu_ptl_conn_t *c, int status, char *buf, size_t len)
+{
+    int err = wu_ptl_conn_errno(c);
+    if (WU_PTL_PEER_CLOSED == status) {
+        snprintf(buf, len, "the peer closed the connection");
+    } else if (WU_ERR_SYS == status && 0 != err) {
+        snprintf(buf, len, "%s", strerror(err));
+    } else {
+        snprintf(buf, len, "%s", wu_strerror(status));
+    }
+    return buf;
+}
+
 bool wu_ptl_conn_passes_fds(const wu_ptl_conn_t *c)
 {
     return NULL != c && c->unix_sock;
@@ -428,6 +446,7 @@ static bool flush(wu_ptl_conn_t *c)
                 }
                 return true;
             }
+            atomic_store(&c->sys_errno, errno);
             return false;
         }
         f->off += (size_t)n;
@@ -699,7 +718,11 @@ int wu_ptl_base_rx_step(wu_ptl_conn_t *c)
         if (EINTR == errno) {
             return WU_PTL_RX_MORE;
         }
-        return EAGAIN == errno || EWOULDBLOCK == errno ? WU_PTL_RX_AGAIN : WU_ERR_SYS;
+        if (EAGAIN == errno || EWOULDBLOCK == errno) {
+            return WU_PTL_RX_AGAIN;
+        }
+        atomic_store(&c->sys_errno, errno);
+        return WU_ERR_SYS;
     }
     if (0 == n) {
         return mid_frame(c) ? WU_ERR_BAD_FORMAT : WU_PTL_PEER_CLOSED;

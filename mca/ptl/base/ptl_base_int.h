@@ -28,6 +28,7 @@ struct wu_ptl_conn {
     _Atomic int refs;
     wu_progress_t *pt;
     int fd;
+    _Atomic int sys_errno;     /* the errno of the read or write whose failure ends it (0: none) */
     bool unix_sock;            /* a Unix-domain socket: descriptors can pass */
     bool closed;               /* progress thread only, from here on */
     _Atomic unsigned shifting; /* frames handed to the progress thread, not yet queued */
