@@ -223,6 +223,9 @@ static void bad_peer(dvm_node_t *n)
 
 /* --- a node that is gone --------------------------------------------------------------------- */
 
+/* Nodes lost after the first are named together when the daemons stop: at most this many. */
+#define LOST_NAMES_MAX 16
+
 /* n's daemon is lost (why: for the message, NULL when already said): its processes count as
  * ended, and the job ends with a failure. */
 static void node_lost(dvm_node_t *n, const char *why)
@@ -240,8 +243,23 @@ static void node_lost(dvm_node_t *n, const char *why)
     }
     if (NULL != why && !job->status_set) {
         wu_rte_say("node-lost", wu_rte_tool, nd->name, why);
+    } else if (NULL != why && n->dvm->nlost_too++ < LOST_NAMES_MAX) {
+        (void)wu_argv_append(&n->dvm->lost_too, nd->name); /* said once the job is over */
     }
     wu_rte_job_fail(job, 1);
+    for (uint32_t i = 0; i < nd->nlocal; i++) {
+        job->procs[nd->ranks[i]].exited = true;
+    }
+    wu_rte_job_check_done(job);
+}
+
+/* n's daemon reports that every process it was to run has ended: those it did not report
+ * never started (the job ended before they could) and are accounted for as ended. */
+static void node_done(dvm_node_t *n)
+{
+    rte_job_t *job = n->dvm->job;
+    const wu_rte_jm_node_t *nd = &job->map->nodes[n->node];
+    n->local_done = true;
     for (uint32_t i = 0; i < nd->nlocal; i++) {
         job->procs[nd->ranks[i]].exited = true;
     }
@@ -476,8 +494,7 @@ static void on_daemon_msg(dvm_node_t *n, uint32_t type, wu_dmsg_t *m)
         on_exited_msg(n, m);
         break;
     case WU_DMSG_LOCAL_DONE:
-        n->local_done = true;
-        wu_rte_job_check_done(job);
+        node_done(n);
         break;
     case WU_DMSG_FENCE:
         wu_rte_dvm_on_fence(dvm, n->node, m);
@@ -587,17 +604,48 @@ static dvm_node_t *hello_node(struct rte_dvm *dvm, wu_dmsg_t *m)
     if (ok && NULL != (n = node_of(dvm, node)) && (n->hello || n->lost)) {
         n = NULL;
     }
+    if (ok && NULL != n && NULL == n->host) {
+        n->host = wu_str_escape_dup(NULL != host ? host : "?", 255, 0);
+    }
     free(version);
     free(token);
     free(host);
     return ok ? n : NULL;
 }
 
+/* The node whose daemon runs on the same host as n's (the host names they report are the
+ * same; the head's own when it runs ranks), or NULL: one node given under two names (a name
+ * and an address, say) would get two daemons that each take the node for their own. */
+static const char *same_host(const dvm_node_t *n)
+{
+    const rte_job_t *job = n->dvm->job;
+    if (NULL == n->host) {
+        return NULL;
+    }
+    if (UINT32_MAX != job->mynode && 0 == strcmp(n->host, wu_rte_hostname)) {
+        return job->map->nodes[job->mynode].name;
+    }
+    for (uint32_t i = 0; i < n->dvm->nd; i++) {
+        const dvm_node_t *k = &n->dvm->d[i];
+        if (k != n && k->hello && NULL != k->host && 0 == strcmp(k->host, n->host)) {
+            return job->map->nodes[k->node].name;
+        }
+    }
+    return NULL;
+}
+
 /* n's daemon is in. */
 static void hello_accepted(dvm_node_t *n)
 {
     struct rte_dvm *dvm = n->dvm;
+    const char *twin = same_host(n);
     n->hello = true;
+    if (NULL != twin) {
+        wu_rte_say("node-twice", wu_rte_tool, twin, dvm->job->map->nodes[n->node].name, n->host);
+        n->lost = true;
+        release_once(&dvm->ready, &dvm->ready_done, WU_ERR_SILENT);
+        return;
+    }
     if (NULL != n->early) {
         /* what the agent wrote before (ssh's warnings): shown now that it worked */
         wu_rte_agent_lines(dvm->job->map->nodes[n->node].name, n->early, n->nearly);
@@ -721,8 +769,10 @@ static void on_closed(wu_ptl_conn_t *c, int status, void *cbdata)
     n->closed = true;
     n->dvm->nclosed++;
     if (!n->dvm->stopping) {
-        node_lost(n, WU_PTL_PEER_CLOSED == status ? "its daemon's connection ended"
-                                                  : wu_strerror(status));
+        char why[256];
+        node_lost(n, WU_PTL_PEER_CLOSED == status
+                         ? "its daemon's connection ended"
+                         : wu_ptl_closed_reason(c, status, why, sizeof why));
     }
     /* the daemons it relayed for are unreachable now: lost */
     for (uint32_t i = 0; i < n->dvm->nd; i++) {
@@ -778,11 +828,16 @@ static bool agent_output(wu_pls_job_t *agents, wu_pls_proc_t *proc, int stream, 
         }
         return true;
     }
+    if (NULL != n && !n->hello && dvm->stopping) {
+        /* a daemon that had not called back when the job ended (another node failed first):
+         * what it says now ("cannot reach its parent") only follows from that end */
+        return true;
+    }
     wu_rte_agent_lines(NULL != n ? dvm->job->map->nodes[n->node].name : "?", data, len);
     return true;
 }
 
-/* A node's early agent output as one line ("a / b"), escaped; NULL if there was none. */
+/* A node's early agent output as one line, escaped; NULL if there was none. */
 static char *early_text(const dvm_node_t *n)
 {
     char *raw, *safe;
@@ -796,8 +851,13 @@ static char *early_text(const dvm_node_t *n)
     if (0 == len || NULL == (raw = strndup(n->early, len))) {
         return NULL;
     }
-    for (char *c = raw; '\0' != *c; c++) {
-        *c = '\n' == *c ? ' ' : *c; /* env and ssh split one message over writes */
+    for (char *c = raw, *o = raw;; c++) {
+        if ('\r' != *c) {                 /* ssh ends its lines with CRLF */
+            *o++ = '\n' == *c ? ' ' : *c; /* env and ssh split one message over writes */
+        }
+        if ('\0' == *c) {
+            break;
+        }
     }
     safe = wu_str_escape_dup(raw, strlen(raw), WU_ESC_KEEP_UTF8);
     free(raw);
@@ -1096,6 +1156,15 @@ void wu_rte_dvm_stop(rte_job_t *job)
     }
     wu_rte_tree_free(&dvm->tree); /* kills what is left of the agents */
     (void)wu_progress_shift_wait(wu_rte_progress(), unlink_dvm, dvm, 0);
+    if (dvm->nlost_too > 0) { /* the rte thread is done with dvm */
+        char *list = wu_argv_join(dvm->lost_too, ','), more[64] = "";
+        if (dvm->nlost_too > LOST_NAMES_MAX) {
+            snprintf(more, sizeof more, " and %u more", dvm->nlost_too - LOST_NAMES_MAX);
+        }
+        wu_rte_say("nodes-lost-too", wu_rte_tool, NULL != list ? list : "?", more);
+        free(list);
+    }
+    wu_argv_free(dvm->lost_too);
     for (uint32_t i = 0; i < dvm->nd; i++) {
         wu_ptl_conn_release(dvm->d[i].conn);
     }
@@ -1105,6 +1174,7 @@ void wu_rte_dvm_stop(rte_job_t *job)
     wu_argv_free(dvm->report);
     for (uint32_t i = 0; i < dvm->nd; i++) {
         free(dvm->d[i].early);
+        free(dvm->d[i].host);
     }
     free(dvm->d);
     free(dvm->by_node);

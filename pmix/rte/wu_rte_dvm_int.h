@@ -21,6 +21,7 @@ typedef struct dvm_node {
     bool local_done;     /* it reported the end of every process it ran */
     bool lost;           /* its connection ended before that (or it failed) */
     bool closed;         /* its connection is gone */
+    char *host;          /* the host name its daemon reported in HELLO (escaped) */
     char *early;         /* what its agent wrote before the daemon called back (bounded) */
     size_t nearly;
 } dvm_node_t;
@@ -47,6 +48,8 @@ struct rte_dvm {
     wu_dmsg_pending_t *dmx;  /* this node's direct-modex requests waiting for an answer */
     struct early_req *early; /* requests about this node's procs before it registered them */
     uint64_t next_id;
+    char **lost_too;      /* nodes lost after the job's end was decided (the first few) */
+    uint32_t nlost_too;   /* how many */
     char **report;        /* --timeout: the daemons' lines so far */
     uint32_t nreport;     /* daemons that answered */
     uint32_t report_want; /* daemons asked */

@@ -180,10 +180,15 @@ void wu_rte_agent_lines(const char *name, const char *data, size_t len)
     while (len > 0) {
         const char *nl = memchr(data, '\n', len);
         size_t k = NULL != nl ? (size_t)(nl - data) + 1 : len;
-        /* the line without its newline, terminal controls escaped */
+        /* the line without its newline (nor the carriage returns of ssh's CRLF), terminal
+         * controls escaped */
         size_t linelen = NULL != nl ? k - 1 : k;
-        char *raw = strndup(data, linelen), *line = NULL;
-        char *safe = NULL != raw ? wu_str_escape_dup(raw, linelen, WU_ESC_KEEP_UTF8) : NULL;
+        char *raw, *line = NULL, *safe;
+        while (linelen > 0 && '\r' == data[linelen - 1]) {
+            linelen--;
+        }
+        raw = strndup(data, linelen);
+        safe = NULL != raw ? wu_str_escape_dup(raw, linelen, WU_ESC_KEEP_UTF8) : NULL;
         if (NULL != safe && WU_SUCCESS == wu_asprintf(&line, "[%s] %s\n", name, safe)) {
             wu_rte_write_text(STDERR_FILENO, line, strlen(line));
         }
