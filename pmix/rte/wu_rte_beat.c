@@ -6,7 +6,8 @@
  * its kernel still acknowledges. So each side of a connection of the launch tree (wrun and a
  * first-level daemon, a relay and a daemon it started) sends BEAT, an empty frame, every
  * rte_base_heartbeat_interval seconds, and notes when anything last came from the other side;
- * the side that heard nothing for rte_base_heartbeat_misses intervals declares the peer lost
+ * the side that heard nothing for rte_base_heartbeat_misses intervals (not a byte: a message
+ * arriving in many pieces counts from its first) declares the peer lost
  * (the owners of the connections do what that means: wu_rte_dvm.c, wu_rte_relay.c,
  * wu_rte_daemon.c). One ticker per owner scans only its own connections (a process's children
  * in the tree and its parent), and a beat costs one 12-byte frame, no allocation. Beats are sent
@@ -66,8 +67,12 @@ double wu_rte_beat_limit(void)
     return (double)interval * (double)misses;
 }
 
-bool wu_rte_beat_lost(wu_rte_beat_peer_t *p, double now, double limit)
+bool wu_rte_beat_lost(wu_rte_beat_peer_t *p, uint64_t rx, double now, double limit)
 {
+    if (rx != p->rx) {
+        p->rx = rx;
+        p->heard = now;
+    }
     if (limit <= 0 || p->silence > 0 || now - p->heard <= limit) {
         return false;
     }

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Register rte_base_heartbeat_interval and rte_base_heartbeat_misses (once; wu_rte_init does). */
 int wu_rte_beat_register(void);
@@ -21,17 +22,21 @@ double wu_rte_beat_limit(void);
 /* What one side knows of one peer. */
 typedef struct wu_rte_beat_peer {
     double heard;   /* when anything last came from it (wu_time_now) */
+    uint64_t rx;    /* the bytes received from it then (wu_ptl_conn_rx_bytes) */
     double silence; /* the silence that made it lost (seconds), 0 while it is not */
 } wu_rte_beat_peer_t;
 
-/* Something came from the peer: any message is a sign of life, not only BEAT. */
-static inline void wu_rte_beat_heard(wu_rte_beat_peer_t *p)
+/* The peer is connected (its HELLO came): rx bytes came from it so far. */
+static inline void wu_rte_beat_heard(wu_rte_beat_peer_t *p, uint64_t rx)
 {
     p->heard = wu_time_now();
+    p->rx = rx;
 }
-/* Is the peer lost at `now`, silent for longer than limit seconds (0: never)? The first time it
- * is, p->silence records for how long and true is returned; false after that. */
-bool wu_rte_beat_lost(wu_rte_beat_peer_t *p, double now, double limit);
+/* Is the peer lost at `now`, silent for longer than limit seconds (0: never)? rx: the bytes
+ * received from it so far; any byte is a sign of life, not only BEAT (a long frame counts while
+ * it arrives). The first time it is lost, p->silence records for how long and true is returned;
+ * false after that. */
+bool wu_rte_beat_lost(wu_rte_beat_peer_t *p, uint64_t rx, double now, double limit);
 /* Was a tick due at `last` + interval late by more than half an interval at `now` (our own
  * thread was busy or the process stopped)? Then what the peers sent meanwhile is not read yet,
  * and nobody is judged on that tick. */

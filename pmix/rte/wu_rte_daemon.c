@@ -664,11 +664,9 @@ static void on_fwd_down(struct rte_daemon *d, wu_dmsg_t *m)
 static void on_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *payload, size_t len,
                     void *cbdata)
 {
-    struct rte_daemon *d = cbdata;
     (void)c;
     (void)flags;
-    wu_rte_beat_heard(&d->beat); /* any message is a sign of life (BEAT: nothing else to do) */
-    dispatch(d, tag, payload, len);
+    dispatch(cbdata, tag, payload, len); /* BEAT: nothing to do but arrive (beat_tick) */
 }
 
 static void dispatch(struct rte_daemon *d, uint32_t tag, const void *payload, size_t len)
@@ -776,7 +774,8 @@ static void beat_tick(void *arg, double now, bool judge)
         return;
     }
     wu_rte_beat_send(d->conn);
-    if (judge && !d->end_done && wu_rte_beat_lost(&d->beat, now, wu_rte_beat_limit())) {
+    if (judge && !d->end_done &&
+        wu_rte_beat_lost(&d->beat, wu_ptl_conn_rx_bytes(d->conn), now, wu_rte_beat_limit())) {
         wu_ptl_close(d->conn);
     }
 }
@@ -811,7 +810,7 @@ static int connect_head(struct rte_daemon *d, unsigned port, const char *addrs)
         }
         if (WU_SUCCESS == rc) {
             wu_dmsg_keepalive(wu_ptl_conn_fd(d->conn));
-            wu_rte_beat_heard(&d->beat);
+            wu_rte_beat_heard(&d->beat, 0);
         }
     }
     free(uri);

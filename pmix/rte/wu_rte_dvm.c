@@ -632,7 +632,7 @@ static void on_hello(struct rte_dvm *dvm, wu_ptl_conn_t *c, uint32_t type, wu_dm
     wu_ptl_conn_retain(c);
     wu_ptl_conn_set_cbdata(c, n);
     n->conn = c;
-    wu_rte_beat_heard(&n->beat);
+    wu_rte_beat_heard(&n->beat, wu_ptl_conn_rx_bytes(c));
     dvm->nconn++;
     hello_accepted(n);
 }
@@ -711,8 +711,7 @@ static void on_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *
     if (wu_rte_dvm_live(cbdata)) {
         on_hello(cbdata, c, tag, &m); /* not authenticated yet */
     } else if (NULL != live_node(cbdata)) {
-        wu_rte_beat_heard(&((dvm_node_t *)cbdata)->beat); /* any message is a sign of life */
-        if (WU_DMSG_BEAT != tag) {
+        if (WU_DMSG_BEAT != tag) { /* nothing to do but arrive (beat_tick) */
             on_daemon_msg(cbdata, tag, &m);
         }
     } else {
@@ -772,7 +771,8 @@ static void beat_tick(void *arg, double now, bool judge)
             continue;
         }
         wu_rte_beat_send(n->conn);
-        if (judge && !dvm->stopping && wu_rte_beat_lost(&n->beat, now, wu_rte_beat_limit())) {
+        if (judge && !dvm->stopping &&
+            wu_rte_beat_lost(&n->beat, wu_ptl_conn_rx_bytes(n->conn), now, wu_rte_beat_limit())) {
             node_lost(n, wu_rte_beat_why(&n->beat, why, sizeof why));
             wu_ptl_close(n->conn); /* on_closed: the daemons below it are lost too */
         }

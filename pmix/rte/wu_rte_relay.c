@@ -141,7 +141,7 @@ static void on_hello(struct wu_rte_relay *r, wu_ptl_conn_t *c, uint32_t type, co
         wu_ptl_conn_retain(c);
         wu_ptl_conn_set_cbdata(c, k);
         k->conn = c;
-        wu_rte_beat_heard(&k->beat);
+        wu_rte_beat_heard(&k->beat, wu_ptl_conn_rx_bytes(c));
         r->nopen++;
         up_from(r, node, WU_DMSG_HELLO, payload, len);
     } else {
@@ -209,8 +209,7 @@ static void on_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *
     int *kind = cbdata;
     (void)flags;
     if (NULL != kind && IS_KID == *kind) {
-        wu_rte_beat_heard(&((kid_t *)cbdata)->beat); /* any message is a sign of life */
-        if (WU_DMSG_BEAT != tag) {
+        if (WU_DMSG_BEAT != tag) { /* nothing to do but arrive (beat_tick) */
             on_kid_msg(cbdata, tag, payload, len);
         }
     } else if (NULL != kind && IS_RELAY == *kind) {
@@ -284,7 +283,8 @@ static void beat_tick(void *arg, double now, bool judge)
             continue;
         }
         wu_rte_beat_send(k->conn);
-        if (judge && !r->closing && wu_rte_beat_lost(&k->beat, now, wu_rte_beat_limit())) {
+        if (judge && !r->closing &&
+            wu_rte_beat_lost(&k->beat, wu_ptl_conn_rx_bytes(k->conn), now, wu_rte_beat_limit())) {
             wu_ptl_close(k->conn);
         }
     }

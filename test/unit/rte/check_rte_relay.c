@@ -446,15 +446,18 @@ START_TEST(silent_child)
 }
 END_TEST
 
-/* The bookkeeping: lost once, after the limit only; a late tick; the text. */
+/* The bookkeeping: lost once, after the limit only, bytes that came count; a late tick; the
+ * text. */
 START_TEST(beat_bookkeeping)
 {
-    wu_rte_beat_peer_t p = {.heard = 100.0};
+    wu_rte_beat_peer_t p = {.heard = 100.0, .rx = 50};
     char buf[96];
-    ck_assert(!wu_rte_beat_lost(&p, 110.0, 10.0));
-    ck_assert(!wu_rte_beat_lost(&p, 200.0, 0)); /* no check */
-    ck_assert(wu_rte_beat_lost(&p, 110.4, 10.0));
-    ck_assert(!wu_rte_beat_lost(&p, 111.0, 10.0)); /* said once */
+    ck_assert(!wu_rte_beat_lost(&p, 50, 110.0, 10.0));
+    ck_assert(!wu_rte_beat_lost(&p, 50, 200.0, 0));    /* no check */
+    ck_assert(!wu_rte_beat_lost(&p, 60, 109.0, 10.0)); /* bytes came: heard at 109 */
+    ck_assert(!wu_rte_beat_lost(&p, 60, 119.0, 10.0));
+    ck_assert(wu_rte_beat_lost(&p, 60, 119.4, 10.0));
+    ck_assert(!wu_rte_beat_lost(&p, 60, 130.0, 10.0)); /* said once */
     ck_assert_str_eq("stopped answering, no message for 10 s",
                      wu_rte_beat_why(&p, buf, sizeof buf));
     ck_assert(!wu_rte_beat_late(10.0, 12.9, 2.0));
