@@ -30,7 +30,7 @@ static const wu_mca_param_t beat_params[] = {
                        "Seconds between the heartbeats that wrun and the daemons of the launch "
                        "tree send each other (0: no liveness check)"),
     WU_PARAM_INT_RANGE("heartbeat_misses", &misses, 2, 1000, WU_INFO_LVL_4,
-                       "Heartbeat intervals without any message from a daemon (or its parent) "
+                       "Heartbeat intervals without a byte from a daemon (or from its parent) "
                        "after which it is declared lost"),
     WU_PARAM_END};
 
