@@ -20,8 +20,7 @@
  * cleans up and exits: nothing is left behind when wrun dies. So it does when its parent stopped
  * answering: parent and daemon send each other BEAT every heartbeat interval, and a parent from
  * which nothing came for rte_base_heartbeat_misses intervals is taken for gone (wu_rte_beat.c).
- * Messages and pending requests
- * live on the rte progress thread; upcalls shift into it. */
+ * Messages and pending requests live on the rte progress thread; upcalls shift into it. */
 #include "mca/ptl/ptl.h"
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_show_help.h"

@@ -105,14 +105,11 @@ static dvm_node_t *live_node(void *cbdata)
     return NULL;
 }
 
-static void beat_tick(void *arg, double now, bool judge);
-
 static void link_dvm(wu_wait_call_t *call)
 {
     struct rte_dvm *dvm = call->cbdata;
     dvm->next = dvms;
     dvms = dvm;
-    dvm->beat = wu_rte_beat_start(wu_rte_progress(), beat_tick, dvm);
     wu_wait_call_done(call, WU_SUCCESS);
 }
 
@@ -884,6 +881,8 @@ static void send_token(wu_wait_call_t *call)
 {
     struct rte_dvm *dvm = call->cbdata;
     wu_rte_tree_token(&dvm->tree, dvm->token);
+    /* the tree is made: the heartbeats of the daemons that will call back */
+    dvm->beat = wu_rte_beat_start(wu_rte_progress(), beat_tick, dvm);
     wu_wait_call_done(call, WU_SUCCESS);
 }
 
