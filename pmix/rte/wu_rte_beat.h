@@ -26,15 +26,15 @@ typedef struct wu_rte_beat_peer {
     double silence; /* the silence that made it lost (seconds), 0 while it is not */
 } wu_rte_beat_peer_t;
 
-/* The peer is connected (its HELLO came): rx bytes came from it so far. */
+/* A message came from the peer (or its HELLO): rx bytes came from it so far. */
 static inline void wu_rte_beat_heard(wu_rte_beat_peer_t *p, uint64_t rx)
 {
     p->heard = wu_time_now();
     p->rx = rx;
 }
 /* Is the peer lost at `now`, silent for longer than limit seconds (0: never)? rx: the bytes
- * received from it so far; any byte is a sign of life, not only BEAT (a long frame counts while
- * it arrives). The first time it is lost, p->silence records for how long and true is returned;
+ * received from it so far; any byte is a sign of life, not only BEAT: bytes that came since the
+ * last message (a long frame arriving) count as heard now. The first time it is lost, p->silence records for how long and true is returned;
  * false after that. */
 bool wu_rte_beat_lost(wu_rte_beat_peer_t *p, uint64_t rx, double now, double limit);
 /* Was a tick due at `last` + interval late by more than half an interval at `now` (our own

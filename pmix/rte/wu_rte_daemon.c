@@ -663,9 +663,10 @@ static void on_fwd_down(struct rte_daemon *d, wu_dmsg_t *m)
 static void on_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *payload, size_t len,
                     void *cbdata)
 {
-    (void)c;
+    struct rte_daemon *d = cbdata;
     (void)flags;
-    dispatch(cbdata, tag, payload, len); /* BEAT: nothing to do but arrive (beat_tick) */
+    wu_rte_beat_heard(&d->beat, wu_ptl_conn_rx_bytes(c)); /* any message is a sign of life */
+    dispatch(d, tag, payload, len);                       /* BEAT has nothing else to say */
 }
 
 static void dispatch(struct rte_daemon *d, uint32_t tag, const void *payload, size_t len)

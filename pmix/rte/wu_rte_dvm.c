@@ -708,7 +708,9 @@ static void on_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *
     if (wu_rte_dvm_live(cbdata)) {
         on_hello(cbdata, c, tag, &m); /* not authenticated yet */
     } else if (NULL != live_node(cbdata)) {
-        if (WU_DMSG_BEAT != tag) { /* nothing to do but arrive (beat_tick) */
+        /* any message is a sign of life; BEAT has nothing else to say */
+        wu_rte_beat_heard(&((dvm_node_t *)cbdata)->beat, wu_ptl_conn_rx_bytes(c));
+        if (WU_DMSG_BEAT != tag) {
             on_daemon_msg(cbdata, tag, &m);
         }
     } else {

@@ -20,6 +20,7 @@
 #include "pmix/rte/wu_rte_beat.h"
 #include "pmix.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,7 +210,9 @@ static void on_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *
     int *kind = cbdata;
     (void)flags;
     if (NULL != kind && IS_KID == *kind) {
-        if (WU_DMSG_BEAT != tag) { /* nothing to do but arrive (beat_tick) */
+        /* any message is a sign of life; BEAT has nothing else to say */
+        wu_rte_beat_heard(&((kid_t *)cbdata)->beat, wu_ptl_conn_rx_bytes(c));
+        if (WU_DMSG_BEAT != tag) {
             on_kid_msg(cbdata, tag, payload, len);
         }
     } else if (NULL != kind && IS_RELAY == *kind) {
@@ -273,7 +276,8 @@ typedef struct {
 } set_tree_t;
 
 /* Every heartbeat interval: BEAT to each child; one from which nothing came for too long is
- * closed, its chunk gone (on_closed). */
+ * closed, its chunk gone (on_closed), and its agent (ssh) killed: nothing more can come through
+ * it, and this daemon need not wait for it at its end. */
 static void beat_tick(void *arg, double now, bool judge)
 {
     struct wu_rte_relay *r = arg;
@@ -285,6 +289,9 @@ static void beat_tick(void *arg, double now, bool judge)
         wu_rte_beat_send(k->conn);
         if (judge && !r->closing &&
             wu_rte_beat_lost(&k->beat, wu_ptl_conn_rx_bytes(k->conn), now, wu_rte_beat_limit())) {
+            if (NULL != r->tree->agents && r->tree->agents->launched) {
+                (void)wu_pls_signal_proc(r->tree->agents, c, SIGKILL);
+            }
             wu_ptl_close(k->conn);
         }
     }
