@@ -5,11 +5,11 @@
 # only the heartbeats notice it: with the default parameters (2 s x 5) wrun exits within 15 s
 # of the stop of node3's wired (first level), naming node3 and saying it stopped answering, with
 # the status of a lost node; after SIGCONT the stopped daemon finds its parent gone and nothing
-# is left on any node. With routed_radix 2 on 4 nodes (node2 starts node3's wired) and 1 s x 3
-# set by wrun's --mca (passed on to every wired): the stop of node3's wired (second level) is
-# noticed by its relay, which reports it; the stop of node2's (a relay) ends the job naming
-# node2 and node3's wired, which lost its parent the same way, ends its ranks and exits by
-# itself while node2 is still stopped. Busy nodes do not trip the check: ranks that spin on
+# is left on any node. With routed_radix 2 on 4 nodes (node2 starts node3's wired): the stop of
+# node3's wired (second level) is noticed by its relay, which reports it (within 15 s too); with
+# 1 s x 3 set by wrun's --mca (passed on to every wired) the stop of node2's (a relay) ends the
+# job naming node2 within 8 s, and node3's wired, which lost its parent the same way, ends its
+# ranks and exits by itself while node2 is still stopped. Busy nodes do not trip the check: ranks that spin on
 # every core of each node for 8 s with 1 s x 3 end normally (0), and so does e2e_nodes (a
 # 64 KiB-per-rank fence, direct modex, an event) with 1 s x 2. The lab is taken down at exit
 # whatever happens.
@@ -100,18 +100,17 @@ stop_ok "$e2e_tmp/s1.out" 15 "$lost node3 (stopped answering, no message for" \
 resume_ok "node3's wired stopped"
 
 # 3-4: routed_radix 2 on 4 nodes (wrun starts node2's and node4's wired, node2's starts
-# node3's), 1 s x 3: node3's wired stopped, its relay (node2's) reports it
+# node3's), default parameters: node3's wired stopped, its relay (node2's) reports it
 PMIX_MCA_routed_radix=2
 export PMIX_MCA_routed_radix
-fast="--mca rte_base_heartbeat_interval 1 --mca rte_base_heartbeat_misses 3"
-# shellcheck disable=SC2086 # $fast is words
-stop_daemon "$e2e_tmp/s2.out" node1,node2,node3,node4 8 2 $fast
-stop_ok "$e2e_tmp/s2.out" 8 "$lost node3 (its daemon stopped answering its parent in the launch tree, the daemon of node2: no message for" \
-    "routed_radix 2, 1 s x 3: kill -STOP of node3's wired (second level)"
+stop_daemon "$e2e_tmp/s2.out" node1,node2,node3,node4 8 2
+stop_ok "$e2e_tmp/s2.out" 15 "$lost node3 (its daemon stopped answering its parent in the launch tree, the daemon of node2: no message for" \
+    "routed_radix 2, 2 s x 5: kill -STOP of node3's wired (second level)"
 resume_ok "node3's wired (second level) stopped"
 
 # 5-7: node2's wired (node3's relay) stopped: wrun names node2; node3's wired notices its
 # stopped parent by itself and takes its ranks along while node2 stays stopped
+fast="--mca rte_base_heartbeat_interval 1 --mca rte_base_heartbeat_misses 3"
 # shellcheck disable=SC2086 # $fast is words
 stop_daemon "$e2e_tmp/s3.out" node1,node2,node3,node4 8 1 $fast
 stop_ok "$e2e_tmp/s3.out" 8 "$lost node2 (stopped answering, no message for" \
