@@ -5,11 +5,10 @@
  * TCP keepalive does not see a process that stopped (SIGSTOP, a hung file system, a debugger):
  * its kernel still acknowledges. So each side of a connection of the launch tree (wrun and a
  * first-level daemon, a relay and a daemon it started) sends BEAT, an empty frame, every
- * rte_base_heartbeat_interval seconds, and notes when anything last came from the other side;
- * the side that heard nothing for rte_base_heartbeat_misses intervals (not a byte: a message
- * arriving in many pieces counts from its first) declares the peer lost
- * (the owners of the connections do what that means: wu_rte_dvm.c, wu_rte_relay.c,
- * wu_rte_daemon.c). One ticker per owner scans only its own connections (a process's children
+ * rte_base_heartbeat_interval seconds, and notes when anything last came from the other side
+ * (a message when it is delivered, the bytes of one still arriving at the next tick); the side
+ * that heard nothing for rte_base_heartbeat_misses intervals declares the peer lost (the owners
+ * of the connections do what that means: wu_rte_dvm.c, wu_rte_relay.c, wu_rte_daemon.c). One ticker per owner scans only its own connections (a process's children
  * in the tree and its parent), and a beat costs one 12-byte frame, no allocation. Beats are sent
  * and read by the rte progress thread, which runs no user code: ranks that keep every core busy
  * do not stop it. A tick that comes late (the thread itself was held up) judges nobody, since
