@@ -227,6 +227,10 @@ int wu_ptl_conn_take_fd(wu_ptl_conn_t *c);
  * the progress thread or on their way to it. Any thread. A sender that must not let them pile
  * up (a loop of commits) waits while this is large. */
 size_t wu_ptl_conn_backlog(wu_ptl_conn_t *c);
+/* Bytes received on c so far, whole frames or not (a peer in the middle of a long frame still
+ * sends). c's progress thread (a thread that reads c itself, wu_ptl_conn_await, counts the bytes
+ * it reads, which the progress thread may see late). */
+WU_EXPORT uint64_t wu_ptl_conn_rx_bytes(const wu_ptl_conn_t *c);
 /* Wait for a reply by reading c in the calling thread, which must not be a progress thread,
  * until done(arg) is true. Each frame read is delivered to c's receive callback here, in this
  * thread, if mine(tag, flags, arg) says it may be (the reply waited for, typically); the

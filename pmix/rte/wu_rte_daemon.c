@@ -17,11 +17,14 @@
  * still ask for the data of its ended processes) until SHUTDOWN, then removes it (registration,
  * session directory) and exits. If its parent's connection ends first (wrun, or the relay
  * between them, is gone), the daemon terminates its processes at once (SIGTERM, then SIGKILL after pls's grace period),
- * cleans up and exits: nothing is left behind when wrun dies. Messages and pending requests
- * live on the rte progress thread; upcalls shift into it. */
+ * cleans up and exits: nothing is left behind when wrun dies. So it does when its parent stopped
+ * answering: parent and daemon send each other BEAT every heartbeat interval, and a parent from
+ * which nothing came for rte_base_heartbeat_misses intervals is taken for gone (wu_rte_beat.c).
+ * Messages and pending requests live on the rte progress thread; upcalls shift into it. */
 #include "mca/ptl/ptl.h"
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_show_help.h"
+#include "pmix/rte/wu_rte_beat.h"
 #include "pmix/rte/wu_rte_dmsg.h"
 #include "pmix/rte/wu_rte_rpc.h"
 #include "pmix/rte/wu_rte_relay.h"
@@ -62,6 +65,8 @@ struct rte_daemon {
     wu_rte_tree_t tree;    /* the daemons this one starts (and their agents, ssh), if any */
     wu_rte_relay_t *relay; /* their connections to us */
     wu_wait_t agents_done;
+    wu_rte_beat_peer_t beat; /* when the parent last sent anything */
+    wu_rte_beat_t *ticker;   /* our heartbeats to it (NULL: no check) */
 };
 
 static struct rte_daemon *the_daemon = NULL;
@@ -658,9 +663,10 @@ static void on_fwd_down(struct rte_daemon *d, wu_dmsg_t *m)
 static void on_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *payload, size_t len,
                     void *cbdata)
 {
-    (void)c;
+    struct rte_daemon *d = cbdata;
     (void)flags;
-    dispatch(cbdata, tag, payload, len);
+    wu_rte_beat_heard(&d->beat, wu_ptl_conn_rx_bytes(c)); /* any message is a sign of life */
+    dispatch(d, tag, payload, len);                       /* BEAT has nothing else to say */
 }
 
 static void dispatch(struct rte_daemon *d, uint32_t tag, const void *payload, size_t len)
@@ -740,7 +746,12 @@ static void on_closed(wu_ptl_conn_t *c, int status, void *cbdata)
 {
     struct rte_daemon *d = cbdata;
     char why[256];
-    if (!d->end_done) {
+    if (!d->end_done && d->beat.silence > 0) {
+        fprintf(stderr,
+                "wired: its parent in the launch tree stopped answering (no message for %.0f s): "
+                "ending this node's processes\n",
+                d->beat.silence);
+    } else if (!d->end_done) {
         fprintf(stderr,
                 "wired: lost the connection to its parent in the launch tree (%s): ending this "
                 "node's processes\n",
@@ -754,6 +765,21 @@ static void on_closed(wu_ptl_conn_t *c, int status, void *cbdata)
     release_once(&d->launched, &d->launched_done);
     release_once(&d->end, &d->end_done);
     wu_wait_release(&d->closed, WU_SUCCESS);
+}
+
+/* Every heartbeat interval: BEAT to the parent; a parent from which nothing came for too long
+ * is gone (on_closed). */
+static void beat_tick(void *arg, double now, bool judge)
+{
+    struct rte_daemon *d = arg;
+    if (NULL == d->conn || d->head_lost) {
+        return;
+    }
+    wu_rte_beat_send(d->conn);
+    if (judge && !d->end_done &&
+        wu_rte_beat_lost(&d->beat, wu_ptl_conn_rx_bytes(d->conn), now, wu_rte_beat_limit())) {
+        wu_ptl_close(d->conn);
+    }
 }
 
 /* --- the daemon's life ----------------------------------------------------------------------- */
@@ -802,6 +828,7 @@ static int connect_head(struct rte_daemon *d, unsigned port, const char *addrs)
         }
         if (WU_SUCCESS == rc) {
             wu_dmsg_keepalive(wu_ptl_conn_fd(d->conn));
+            wu_rte_beat_heard(&d->beat, 0);
         }
     }
     free(uri);
@@ -1012,6 +1039,7 @@ int wu_rte_daemon_main(const wu_rte_daemon_args_t *args)
     prc = PMIX_SUCCESS == prc ? wu_dmsg_put_str(&m, host) : prc;
     prc = PMIX_SUCCESS == prc ? wu_dmsg_put_i32(&m, (int32_t)getpid()) : prc;
     send_msg(d, WU_DMSG_HELLO, &m, prc);
+    d->ticker = wu_rte_beat_start(wu_rte_progress(), beat_tick, d);
     if (NULL != args->spawn && WU_SUCCESS != (rc = start_subtree(d, args))) {
         subtree_failed(d, args->spawn, rc);
     }
@@ -1045,6 +1073,8 @@ int wu_rte_daemon_main(const wu_rte_daemon_args_t *args)
     (void)wu_wait_for(&d->end, 0);
     status = d->head_lost ? 1 : 0;
 out:
+    wu_rte_beat_stop(d->ticker);
+    d->ticker = NULL;
     /* the daemons we started close first (after their cleanup), unless we lost our parent */
     wu_rte_relay_close(d->relay, d->head_lost ? 0.0 : 10.0);
     d->relay = NULL;

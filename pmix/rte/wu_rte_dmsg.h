@@ -51,6 +51,9 @@
  *   JOBCTL      both  a PMIx_Job_control signal, kill or terminate (wu_rte_jobctl.c): a daemon
  *                     sends its client's up, the head carries it out and sends it to every
  *                     daemon
+ *   BEAT        both  nothing (an empty frame): the heartbeat each end of a connection of the
+ *                     launch tree sends every rte_base_heartbeat_interval seconds; never
+ *                     relayed (wu_rte_beat.c)
  *
  * A daemon connects to its parent in the launch tree: wrun for the first level, else the daemon
  * that started it, which accepts its HELLO only for a daemon it started (same token) and relays
@@ -66,7 +69,7 @@
 #include <stdint.h>
 
 /* The protocol's name, in HELLO: a daemon of another version is refused. */
-#define WU_DMSG_VERSION "wireup-d5"
+#define WU_DMSG_VERSION "wireup-d6"
 /* Node index of the head node in DMODEX messages when it is the origin. */
 #define WU_DMSG_HEAD UINT32_MAX
 /* FWD_DOWN's destination for every daemon, and its "leave out nobody". */
@@ -102,6 +105,7 @@ enum {
     WU_DMSG_RPC,
     WU_DMSG_RPC_REP,
     WU_DMSG_JOBCTL,
+    WU_DMSG_BEAT,
 };
 
 /* A message being built or read: a PMIx data buffer. */

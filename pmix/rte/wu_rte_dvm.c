@@ -18,7 +18,9 @@
  * the head node's own processes (wu_rte_job.c decides the job's end); the head sends terminate
  * and signal commands down. Fences and direct-modex requests go to wu_rte_dvm_coll.c. A daemon
  * whose connection ends before it reported its processes' end is a lost node: the job ends,
- * naming it; so are the daemons it relayed for, and the chunk of one a relay reports GONE.
+ * naming it; so are the daemons it relayed for, and the chunk of one a relay reports GONE. A
+ * first-level daemon from which nothing came for rte_base_heartbeat_misses heartbeat intervals
+ * (wu_rte_beat.c: each side sends BEAT every interval) stopped answering and is lost the same way.
  *
  * Stop: SHUTDOWN to every daemon, a bounded wait for their connections and agents to end, then
  * whatever agent is left is killed. Everything here runs on the rte progress thread except
@@ -113,6 +115,9 @@ static void link_dvm(wu_wait_call_t *call)
 
 static void unlink_dvm(wu_wait_call_t *call)
 {
+    struct rte_dvm *dvm = call->cbdata;
+    wu_rte_beat_stop(dvm->beat);
+    dvm->beat = NULL;
     for (struct rte_dvm **p = &dvms; NULL != *p; p = &(*p)->next) {
         if (*p == call->cbdata) {
             *p = (*p)->next;
@@ -672,6 +677,7 @@ static void on_hello(struct rte_dvm *dvm, wu_ptl_conn_t *c, uint32_t type, wu_dm
     wu_ptl_conn_retain(c);
     wu_ptl_conn_set_cbdata(c, n);
     n->conn = c;
+    wu_rte_beat_heard(&n->beat, wu_ptl_conn_rx_bytes(c));
     dvm->nconn++;
     hello_accepted(n);
 }
@@ -750,7 +756,11 @@ static void on_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *
     if (wu_rte_dvm_live(cbdata)) {
         on_hello(cbdata, c, tag, &m); /* not authenticated yet */
     } else if (NULL != live_node(cbdata)) {
-        on_daemon_msg(cbdata, tag, &m);
+        /* any message is a sign of life; BEAT has nothing else to say */
+        wu_rte_beat_heard(&((dvm_node_t *)cbdata)->beat, wu_ptl_conn_rx_bytes(c));
+        if (WU_DMSG_BEAT != tag) {
+            on_daemon_msg(cbdata, tag, &m);
+        }
     } else {
         wu_ptl_close(c);
     }
@@ -794,6 +804,27 @@ static void on_closed(wu_ptl_conn_t *c, int status, void *cbdata)
     }
     if (n->dvm->nclosed == n->dvm->nconn) {
         release_once(&n->dvm->closed, &n->dvm->closed_done, WU_SUCCESS);
+    }
+}
+
+/* Every heartbeat interval: a BEAT to each first-level daemon; one from which nothing came for
+ * too long stopped answering (a stopped process: its kernel still acknowledges) and is lost with
+ * the daemons it relays for, as if its connection had ended. */
+static void beat_tick(void *arg, double now, bool judge)
+{
+    struct rte_dvm *dvm = arg;
+    for (uint32_t i = 0; i < dvm->nd; i++) {
+        dvm_node_t *n = &dvm->d[i];
+        char why[96];
+        if (n->via != i || NULL == n->conn || n->closed) {
+            continue;
+        }
+        wu_rte_beat_send(n->conn);
+        if (judge && !dvm->stopping &&
+            wu_rte_beat_lost(&n->beat, wu_ptl_conn_rx_bytes(n->conn), now, wu_rte_beat_limit())) {
+            node_lost(n, wu_rte_beat_why(&n->beat, why, sizeof why));
+            wu_ptl_close(n->conn); /* on_closed: the daemons below it are lost too */
+        }
     }
 }
 
@@ -912,6 +943,8 @@ static void send_token(wu_wait_call_t *call)
 {
     struct rte_dvm *dvm = call->cbdata;
     wu_rte_tree_token(&dvm->tree, dvm->token);
+    /* the tree is made: the heartbeats of the daemons that will call back */
+    dvm->beat = wu_rte_beat_start(wu_rte_progress(), beat_tick, dvm);
     wu_wait_call_done(call, WU_SUCCESS);
 }
 

@@ -6,6 +6,7 @@
 #define WU_RTE_DVM_INT_H
 
 #include "mca/ptl/ptl.h"
+#include "pmix/rte/wu_rte_beat.h"
 #include "pmix/rte/wu_rte_dmsg.h"
 #include "pmix/rte/wu_rte_internal.h"
 
@@ -24,6 +25,7 @@ typedef struct dvm_node {
     char *host;          /* the host name its daemon reported in HELLO (escaped) */
     char *early;         /* what its agent wrote before the daemon called back (bounded) */
     size_t nearly;
+    wu_rte_beat_peer_t beat; /* first level: when its connection last carried anything */
 } dvm_node_t;
 
 struct rte_dvm {
@@ -54,6 +56,7 @@ struct rte_dvm {
     uint32_t nreport;     /* daemons that answered */
     uint32_t report_want; /* daemons asked */
     wu_wait_t report_wait;
+    wu_rte_beat_t *beat; /* the first level's heartbeats (NULL: no check) */
 };
 
 /* Send m (destructed here; NULL: no payload) to the daemon of map node `node`, through the

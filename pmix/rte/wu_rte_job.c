@@ -17,6 +17,7 @@
 #include "pmix/rte/wu_rte_pubsub.h"
 #include "pmix/rte/wu_rte_connect.h"
 #include "pmix/rte/wu_rte_rdv.h"
+#include "pmix/rte/wu_rte_beat.h"
 #include "pmix.h"
 
 #include <dlfcn.h>
@@ -1076,6 +1077,7 @@ extern wu_mca_framework_t *const wu_mca_rte_frameworks[];
 int wu_rte_mca_register(void)
 {
     int rc = wu_rte_rdv_register();
+    rc = WU_SUCCESS == rc ? wu_rte_beat_register() : rc;
     if (WU_SUCCESS != rc) {
         return rc;
     }

@@ -10,13 +10,17 @@
  * the child whose chunk holds its destination, or to every child (WU_DMSG_ALL).
  *
  * A child's connection that ends before we close ours is its chunk lost: GONE goes up for every
- * node of the chunk, and the head ends the job naming them. At the end the relay waits a while
+ * node of the chunk, and the head ends the job naming them. So is a child that stopped answering
+ * (wu_rte_beat.c): every heartbeat interval each child gets BEAT, and one from which nothing came
+ * for rte_base_heartbeat_misses intervals is closed. At the end the relay waits a while
  * for the children to close (they clean up first), then closes the rest. Callbacks run on the
  * progress thread given at open (wired's rte thread); open, set_tree and close are for another
  * thread (wired's main thread). */
 #include "pmix/rte/wu_rte_relay.h"
+#include "pmix/rte/wu_rte_beat.h"
 #include "pmix.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +35,7 @@ typedef struct kid {
     uint32_t chunk;
     wu_ptl_conn_t *conn; /* after HELLO (a reference) */
     bool closed;
+    wu_rte_beat_peer_t beat; /* when it last sent anything; why it was closed if it stopped */
 } kid_t;
 
 struct wu_rte_relay {
@@ -43,6 +48,7 @@ struct wu_rte_relay {
     wu_rte_rcolls_t *colls; /* fences of the branch being combined */
     wu_rte_relay_up_fn up;
     void *arg;
+    wu_rte_beat_t *beat; /* the children's heartbeats (NULL: no check) */
     bool closing;
     uint32_t nopen; /* children connected and not closed yet */
     wu_wait_t all_closed;
@@ -72,8 +78,9 @@ static bool first_u32(const void *p, size_t n, uint32_t *v)
     return ok;
 }
 
-/* Every node of chunk c is gone: why, for the message. */
-static void chunk_gone(struct wu_rte_relay *r, uint32_t c, const char *why)
+/* Every node of chunk c is gone: why, for the message (silence > 0: its first daemon stopped
+ * answering, silent for that many seconds). */
+static void chunk_gone(struct wu_rte_relay *r, uint32_t c, const char *why, double silence)
 {
     const wu_rte_tree_t *t = r->tree;
     for (uint32_t i = t->starts[c]; i < t->starts[c] + t->lens[c]; i++) {
@@ -85,10 +92,17 @@ static void chunk_gone(struct wu_rte_relay *r, uint32_t c, const char *why)
         if (i == t->starts[c]) {
             char host[256] = "";
             (void)gethostname(host, sizeof host - 1);
-            snprintf(text, sizeof text,
-                     "its daemon's connection to its parent in the launch tree, the daemon of "
-                     "%s, ended (%s)",
-                     host, why);
+            if (silence > 0) {
+                snprintf(text, sizeof text,
+                         "its daemon stopped answering its parent in the launch tree, the daemon "
+                         "of %s: no message for %.0f s",
+                         host, silence);
+            } else {
+                snprintf(text, sizeof text,
+                         "its daemon's connection to its parent in the launch tree, the daemon of "
+                         "%s, ended (%s)",
+                         host, why);
+            }
         } else {
             snprintf(text, sizeof text,
                      "its parent in the launch tree, the daemon of %s, was lost (%s)",
@@ -128,6 +142,7 @@ static void on_hello(struct wu_rte_relay *r, wu_ptl_conn_t *c, uint32_t type, co
         wu_ptl_conn_retain(c);
         wu_ptl_conn_set_cbdata(c, k);
         k->conn = c;
+        wu_rte_beat_heard(&k->beat, wu_ptl_conn_rx_bytes(c));
         r->nopen++;
         up_from(r, node, WU_DMSG_HELLO, payload, len);
     } else {
@@ -195,7 +210,11 @@ static void on_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *
     int *kind = cbdata;
     (void)flags;
     if (NULL != kind && IS_KID == *kind) {
-        on_kid_msg(cbdata, tag, payload, len);
+        /* any message is a sign of life; BEAT has nothing else to say */
+        wu_rte_beat_heard(&((kid_t *)cbdata)->beat, wu_ptl_conn_rx_bytes(c));
+        if (WU_DMSG_BEAT != tag) {
+            on_kid_msg(cbdata, tag, payload, len);
+        }
     } else if (NULL != kind && IS_RELAY == *kind) {
         on_hello(cbdata, c, tag, payload, len); /* not authenticated yet */
     } else {
@@ -213,11 +232,15 @@ static void on_closed(wu_ptl_conn_t *c, int status, void *cbdata)
     }
     r = k->r;
     k->closed = true;
-    if (!r->closing) {
+    if (!r->closing && k->beat.silence > 0) {
+        char why[96];
+        chunk_gone(r, k->chunk, wu_rte_beat_why(&k->beat, why, sizeof why), k->beat.silence);
+    } else if (!r->closing) {
         char why[256];
         chunk_gone(r, k->chunk,
                    WU_PTL_PEER_CLOSED == status ? "it closed"
-                                                : wu_ptl_closed_reason(c, status, why, sizeof why));
+                                                : wu_ptl_closed_reason(c, status, why, sizeof why),
+                   0);
     }
     if (0 == --r->nopen && r->closing) {
         wu_wait_release(&r->all_closed, WU_SUCCESS);
@@ -255,12 +278,35 @@ typedef struct {
     wu_rte_rcolls_t *colls;
 } set_tree_t;
 
+/* Every heartbeat interval: BEAT to each child; one from which nothing came for too long is
+ * closed, its chunk gone (on_closed), and its agent (ssh) killed: nothing more can come through
+ * it, and this daemon need not wait for it at its end. */
+static void beat_tick(void *arg, double now, bool judge)
+{
+    struct wu_rte_relay *r = arg;
+    for (uint32_t c = 0; c < r->tree->nchunks; c++) {
+        kid_t *k = &r->kids[c];
+        if (NULL == k->conn || k->closed) {
+            continue;
+        }
+        wu_rte_beat_send(k->conn);
+        if (judge && !r->closing &&
+            wu_rte_beat_lost(&k->beat, wu_ptl_conn_rx_bytes(k->conn), now, wu_rte_beat_limit())) {
+            if (NULL != r->tree->agents && r->tree->agents->launched) {
+                (void)wu_pls_signal_proc(r->tree->agents, c, SIGKILL);
+            }
+            wu_ptl_close(k->conn);
+        }
+    }
+}
+
 static void set_tree_in_rte(wu_wait_call_t *call)
 {
     set_tree_t *s = call->cbdata;
     s->r->tree = s->tree;
     s->r->kids = s->kids;
     s->r->colls = s->colls;
+    s->r->beat = wu_rte_beat_start(s->r->pt, beat_tick, s->r);
     wu_wait_call_done(call, WU_SUCCESS);
 }
 
@@ -342,6 +388,8 @@ static void start_closing(wu_wait_call_t *call)
 {
     struct wu_rte_relay *r = call->cbdata;
     r->closing = true;
+    wu_rte_beat_stop(r->beat);
+    r->beat = NULL;
     if (0 == r->nopen) {
         wu_wait_release(&r->all_closed, WU_SUCCESS);
     }
@@ -354,6 +402,7 @@ void wu_rte_relay_close(wu_rte_relay_t *r, double wait)
         return;
     }
     (void)wu_progress_shift_wait(r->pt, start_closing, r, 0);
+    wu_rte_beat_stop(r->beat); /* if start_closing could not run */
     if (wait > 0) {
         (void)wu_wait_for(&r->all_closed, wait); /* the children end first */
     }

@@ -919,6 +919,11 @@ size_t wu_ptl_conn_backlog(wu_ptl_conn_t *c)
     return NULL != c ? atomic_load(&c->backlog) : 0;
 }
 
+uint64_t wu_ptl_conn_rx_bytes(const wu_ptl_conn_t *c)
+{
+    return NULL != c ? c->rx_bytes : 0;
+}
+
 /* Hand f to c's progress thread, which queues and writes it. */
 static int frame_queue(wu_ptl_conn_t *c, wu_ptl_frame_t *f)
 {

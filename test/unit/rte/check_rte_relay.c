@@ -4,7 +4,9 @@
  * daemon of a chunk and only once; a child's messages go up wrapped with its node, deeper
  * daemons' FWD_UP as they are once their origin is checked; a child that lies about an origin
  * is dropped and its chunk reported GONE; FWD_DOWN reaches the child whose chunk holds the
- * destination, or every child; closing the relay closes the children without a GONE.
+ * destination, or every child; closing the relay closes the children without a GONE. With
+ * heartbeats of 1 s and 2 misses, a child that sends nothing is closed after 2-3 s and its chunk
+ * reported GONE as stopped answering, while one that sends BEAT stays and gets the relay's.
  * The fence combining of a relay (wu_rte_relay_coll.c, no network): contributions of the branch
  * go up in one FENCE_AGG once complete; of a fence with a timeout the first contribution goes up
  * at once and the rest combined; a node without participant or an unknown job are not held; an
@@ -13,6 +15,8 @@
 #include "mca/ptl/ptl.h"
 #include "opal/event/wu_wait.h"
 #include "opal/util/wu_argv.h"
+#include "opal/util/wu_time.h"
+#include "pmix/rte/wu_rte_beat.h"
 #include "pmix/rte/wu_rte_relay.h"
 #include "test/support/wu_test.h"
 #include "pmix.h"
@@ -176,11 +180,15 @@ static wu_rte_tree_t tree;
 static wu_rte_relay_t *relay;
 static unsigned port;
 
-static void setup(void)
+/* The relay with heartbeats every `beat` seconds (0: none), 2 misses. */
+static void setup_beat(const char *beat)
 {
     setenv("PMIX_MCA_mca_base_user_param_file", "", 1);
     setenv("PMIX_MCA_mca_base_system_param_file", "", 1);
+    setenv("PMIX_MCA_rte_base_heartbeat_interval", beat, 1);
+    setenv("PMIX_MCA_rte_base_heartbeat_misses", "2", 1);
     ck_assert_int_eq(WU_SUCCESS, wu_mca_base_open());
+    ck_assert_int_eq(WU_SUCCESS, wu_rte_beat_register());
     ck_assert_int_eq(WU_SUCCESS, wu_ptl_base_open());
     pt = wu_progress_start("relay-test");
     ck_assert_ptr_nonnull(pt);
@@ -201,6 +209,16 @@ static void setup(void)
     ck_assert_uint_gt(port, 0);
     ck_assert_int_eq(WU_SUCCESS, wu_rte_relay_set_tree(relay, &tree));
     nups = 0;
+}
+
+static void setup(void)
+{
+    setup_beat("0");
+}
+
+static void setup_1s(void)
+{
+    setup_beat("1");
 }
 
 static void teardown(void)
@@ -383,6 +401,68 @@ START_TEST(closing)
     usleep(100000);
     ck_assert_int_eq(1, nups); /* no GONE for a child we closed */
     child_free(&a);
+}
+END_TEST
+
+START_TEST(silent_child)
+{
+    child_t a, b;
+    double t0, took = 0;
+    char *why = NULL;
+    wu_dmsg_t g;
+    pmix_byte_object_t bo;
+    ck_assert(say_hello(&a, TOKEN, 5)); /* a says nothing more */
+    ck_assert(say_hello(&b, TOKEN, 7));
+    t0 = wu_time_now();
+    for (int i = 0; i < 40; i++) { /* b beats every 0.1 s for 4 s */
+        ck_assert_int_eq(WU_SUCCESS, wu_ptl_send(b.c, WU_DMSG_BEAT, 0, NULL, 0));
+        pthread_mutex_lock(&lock);
+        if (a.closed && 0 == took) {
+            took = wu_time_now() - t0;
+        }
+        pthread_mutex_unlock(&lock);
+        usleep(100000);
+    }
+    ck_assert(wait_closed(&a));
+    ck_assert_msg(took > 1.5 && took < 3.5, "a closed after %.1f s", took);
+    ck_assert(!b.closed);
+    /* b got the relay's beats, and nothing of them went up */
+    ck_assert_int_ge(wait_recv(&b, 3), 3);
+    ck_assert_uint_eq(WU_DMSG_BEAT, b.tag);
+    ck_assert_int_eq(4, wait_ups(4));
+    ck_assert_uint_eq(WU_DMSG_GONE, ups[2].inner);
+    ck_assert_uint_eq(5, ups[2].origin);
+    bo = (pmix_byte_object_t){.bytes = ups[2].p, .size = ups[2].n};
+    PMIX_DATA_BUFFER_CONSTRUCT(&g);
+    ck_assert_int_eq(PMIX_SUCCESS, PMIx_Data_embed(&g, &bo));
+    ck_assert_int_eq(PMIX_SUCCESS, wu_dmsg_get_str(&g, &why));
+    ck_assert_msg(NULL != strstr(why, "its daemon stopped answering its parent in the launch tree"),
+                  "%s", why);
+    free(why);
+    PMIX_DATA_BUFFER_DESTRUCT(&g);
+    ck_assert_uint_eq(6, ups[3].origin);
+    child_free(&a);
+    child_free(&b);
+}
+END_TEST
+
+/* The bookkeeping: lost once, after the limit only, bytes that came count; a late tick; the
+ * text. */
+START_TEST(beat_bookkeeping)
+{
+    wu_rte_beat_peer_t p = {.heard = 100.0, .rx = 50};
+    char buf[96];
+    ck_assert(!wu_rte_beat_lost(&p, 50, 110.0, 10.0));
+    ck_assert(!wu_rte_beat_lost(&p, 50, 200.0, 0));    /* no check */
+    ck_assert(!wu_rte_beat_lost(&p, 60, 109.0, 10.0)); /* bytes came: heard at 109 */
+    ck_assert(!wu_rte_beat_lost(&p, 60, 119.0, 10.0));
+    ck_assert(wu_rte_beat_lost(&p, 60, 119.4, 10.0));
+    ck_assert(!wu_rte_beat_lost(&p, 60, 130.0, 10.0)); /* said once */
+    ck_assert_str_eq("stopped answering, no message for 10 s",
+                     wu_rte_beat_why(&p, buf, sizeof buf));
+    ck_assert(!wu_rte_beat_late(10.0, 12.9, 2.0));
+    ck_assert(wu_rte_beat_late(10.0, 13.1, 2.0));
+    ck_assert_uint_eq(30, WU_DMSG_BEAT); /* appended: the other numbers never change */
 }
 END_TEST
 
@@ -626,6 +706,12 @@ static Suite *relay_suite(void)
     tcase_add_test(tc, lying_child);
     tcase_add_test(tc, closing);
     suite_add_tcase(s, tc);
+    TCase *tcb = tcase_create("heartbeat");
+    tcase_set_timeout(tcb, 30);
+    tcase_add_checked_fixture(tcb, setup_1s, teardown);
+    tcase_add_test(tcb, silent_child);
+    tcase_add_test(tcb, beat_bookkeeping);
+    suite_add_tcase(s, tcb);
     TCase *tcc = tcase_create("combine");
     tcase_add_checked_fixture(tcc, rc_setup, rc_teardown);
     tcase_add_test(tcc, combine_complete);
