@@ -33,10 +33,10 @@
  * most ptl_base_max_untrusted (64) connections whose first frame is not complete; a new one
  * beyond that displaces the one accepted longest ago (closed with WU_ERR_OUT_OF_RESOURCE),
  * whatever part of a header it sent. A client sends its handshake right after connecting, and
- * a listener accepts at most a few connections per wakeup and reads each new one's handshake at
- * once, so a client is authenticated long before max_untrusted later peers could displace it:
- * any number of idle, slow or vanishing peers delays it by no more than the accepting of those
- * queued before it. Connections whose first frame was delivered and awaits the owner's decision
+ * a listener reads each new connection's handshake at once and accepts at most a quarter of
+ * max_untrusted (and 16) per wakeup, so a connection is displaced only after at least 4 later
+ * wakeups, long after a client's handshake came: any number of idle, slow or vanishing peers
+ * delays a client by no more than the accepting of those queued before it. Connections whose first frame was delivered and awaits the owner's decision
  * are counted apart, also up to max_untrusted: at that number the listener stops accepting
  * (later peers wait in the kernel's queue) until the owner decides one or it goes. So a
  * peer that is not authenticated costs at most handshake_max bytes, for a bounded time. A

@@ -30,8 +30,10 @@
 /* A delivered frame's buffer up to this size is kept for the connection's next frame (warm
  * memory: fresh pages cost a fault each); larger ones are freed. */
 #define WU_PTL_RX_KEEP ((size_t)128 << 10)
-/* connections one wakeup of a listener accepts at most, so that the reads of those accepted
- * (a client's handshake) interleave with the accepting of a flood waiting behind them */
+/* connections one wakeup of a listener accepts at most (and at most a quarter of
+ * ptl_base_max_untrusted), so that the reads of those accepted (a client's handshake)
+ * interleave with the accepting of a flood waiting behind them: a connection is displaced only
+ * after at least 4 later wakeups */
 #define WU_PTL_ACCEPT_BURST 16
 /* pause of a listener that cannot accept for want of descriptors: first, longest (seconds) */
 #define WU_PTL_BACKOFF_MIN 0.05
@@ -1244,9 +1246,13 @@ static void accept_cb(evutil_socket_t lfd, short what, void *arg)
 {
     wu_ptl_listener_t *l = arg;
     (void)what;
-    /* at most WU_PTL_ACCEPT_BURST per wakeup: the event is level-triggered, so what is left
-     * waits for the next pass of the loop, after the reads of those accepted now */
-    for (int burst = 0; burst < WU_PTL_ACCEPT_BURST; burst++) {
+    /* a few per wakeup: the event is level-triggered, so what is left waits for the next pass
+     * of the loop, after the reads of those accepted now */
+    int burst = max_untrusted / 4 < 1 ? 1 : max_untrusted / 4;
+    if (burst > WU_PTL_ACCEPT_BURST) {
+        burst = WU_PTL_ACCEPT_BURST;
+    }
+    for (; burst > 0; burst--) {
         wu_ptl_conn_t *c;
         int fd, rc = -1;
         if (l->awaiting >= (size_t)max_untrusted) {
