@@ -6,13 +6,15 @@
 # (test/e2e/e2e_hold.c) finish it within 1 s (5 s in a sanitizer build). Over the Unix socket
 # (the flooder has wrun's uid, as it must to reach the socket; each connection sends 5 bytes of
 # a header) and over TCP (PMIX_MCA_ptl=tcp; the flooder runs as uid 65534 and stays silent;
-# root only); then over the Unix socket 1000 connections made and closed at once, again and
-# again. The measured times are in the TAP lines.
+# root only); over the Unix socket 1000 silent connections held (none made again), when wrun
+# must also stay idle (no busy loop: under 25% of a core over 2 s); and over the Unix socket
+# 1000 connections made and closed at once, again and again. The measured times are in the TAP
+# lines.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-e2e_plan 6
+e2e_plan 9
 e2e_mktemp
 if ! command -v python3 >/dev/null 2>&1; then
-    for _ in 1 2 3 4 5 6; do
+    for _ in 1 2 3 4 5 6 7 8 9; do
         e2e_skip "python3 is not installed"
     done
     e2e_exit
@@ -23,9 +25,15 @@ np=2
 limit=1
 e2e_sanitized && limit=5
 
+# cpu_ticks PID: user and system CPU ticks of PID so far
+cpu_ticks() {
+    sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | awk '{ print $12 + $13 }'
+}
+
 # flood_case NAME PTL USER MODE: wrun -n $np e2e_hold over PTL (usock or tcp), $n connections
-# held by a flooder running as USER (self or nobody) in MODE (silent or partial), then the
-# ranks go; two TAP lines: their PMIx_Init times, and the job's end
+# by a flooder running as USER (self or nobody) with hostile_peer.py's flood options MODE, then
+# the ranks go; two TAP lines: their PMIx_Init times, and the job's end; with MODE silent (held,
+# none made again) first a third: wrun's CPU over 2 s while they are held
 flood_case() {
     rm -f "$e2e_tmp/go" "$e2e_tmp"/uri.* "$e2e_tmp/wrun.pid"
     TMPDIR="$e2e_tmp/t" PMIX_MCA_ptl=$2 timeout 120 "$wrun" --oversubscribe -n $np \
@@ -45,6 +53,20 @@ flood_case() {
         sleep 0.1
     done
     held=$(sed -n 's/^ready //p' "$e2e_tmp/flood")
+    if [ "$4" = silent ]; then
+        sleep 1 # wrun takes them in
+        c0=$(cpu_ticks "$pid")
+        sleep 2
+        c1=$(cpu_ticks "$pid")
+        pct=$(((${c1:-0} - ${c0:-0}) * 100 / $(getconf CLK_TCK) / 2))
+        if [ -n "$c0" ] && [ -n "$c1" ] && [ "$pct" -lt 25 ]; then
+            e2e_ok "$1: wrun used ${pct}% of a core over 2 s, $n connections held (no busy loop)"
+        else
+            e2e_not_ok "$1: wrun used ${pct}% of a core over 2 s, $n connections held (limit 25%)"
+        fi
+    else
+        sleep 1 # connections made again and again: the ranks start into a flood under way
+    fi
     touch "$e2e_tmp/go" # the ranks start PMIx_Init now, with the flood in place
     wait "$job"
     e2e_rc=$?
@@ -74,7 +96,8 @@ flood_case() {
     e2e_expect_ok "$1: the job completes" "$e2e_tmp/out"
 }
 
-flood_case "Unix socket, partial headers" usock self partial,refill
+flood_case "Unix socket, partial headers, made again" usock self partial,refill
+flood_case "Unix socket, silent, held" usock self silent
 # a python3 that uid 65534 can run (the one on PATH may live in root's home)
 as_nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
 nobody_py=
@@ -91,7 +114,7 @@ elif [ -z "$nobody_py" ]; then
     e2e_skip "TCP: no python3 that uid 65534 can run (setpriv)"
     e2e_skip "TCP: no python3 that uid 65534 can run (setpriv)"
 else
-    flood_case "TCP, uid 65534, silent" tcp nobody silent,refill
+    flood_case "TCP, uid 65534, silent, made again" tcp nobody silent,refill
 fi
 flood_case "Unix socket, connections closed at once" usock self churn
 e2e_exit
