@@ -5,16 +5,17 @@
 # none of the job's own processes: two ranks that start PMIx_Init once the flood is in place
 # (test/e2e/e2e_hold.c) finish it within 1 s (5 s in a sanitizer build). Over the Unix socket
 # (the flooder has wrun's uid, as it must to reach the socket; each connection sends 5 bytes of
-# a header) and over TCP (PMIX_MCA_ptl=tcp; the flooder runs as uid 65534 and stays silent;
-# root only); over the Unix socket 1000 silent connections held (none made again), when wrun
-# must also stay idle (no busy loop: under 25% of a core over 2 s); and over the Unix socket
-# 1000 connections made and closed at once, again and again. The measured times are in the TAP
-# lines.
+# a header); 1000 silent connections held and not made again, over the Unix socket and over TCP
+# (PMIX_MCA_ptl=tcp; the flooder runs as uid 65534; root only), when wrun must also stay idle
+# (no busy loop: under 25% of a core over 2 s); and over the Unix socket 1000 connections made
+# and closed at once, again and again. The measured times are in the TAP lines. (Over TCP the
+# flood is not made again: tens of thousands of connections closed by wrun would use up the
+# flooder's ephemeral ports.)
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-e2e_plan 9
+e2e_plan 10
 e2e_mktemp
 if ! command -v python3 >/dev/null 2>&1; then
-    for _ in 1 2 3 4 5 6 7 8 9; do
+    for _ in 1 2 3 4 5 6 7 8 9 10; do
         e2e_skip "python3 is not installed"
     done
     e2e_exit
@@ -42,7 +43,7 @@ flood_case() {
     e2e_hold_wait "$job"
     if [ "$3" = nobody ]; then
         # the script on stdin and the results on stdout: uid 65534 cannot open files here
-        (cd / && exec $as_nobody "$nobody_py" - flood "$uri" "$pid" $n "$4" <"$peer") \
+        (cd / && exec $as_nobody "$nobody_py" - flood "$uri" "$pid" $n "$4") <"$peer" \
             >"$e2e_tmp/flood" 2>&1 &
     else
         python3 "$peer" flood "$uri" "$pid" $n "$4" >"$e2e_tmp/flood" 2>&1 &
@@ -108,13 +109,15 @@ for p in /usr/bin/python3 "$(command -v python3)"; do
     fi
 done
 if [ "$(id -u)" -ne 0 ]; then
-    e2e_skip "TCP: needs root to flood as uid 65534"
-    e2e_skip "TCP: needs root to flood as uid 65534"
+    for _ in 1 2 3; do
+        e2e_skip "TCP: needs root to flood as uid 65534"
+    done
 elif [ -z "$nobody_py" ]; then
-    e2e_skip "TCP: no python3 that uid 65534 can run (setpriv)"
-    e2e_skip "TCP: no python3 that uid 65534 can run (setpriv)"
+    for _ in 1 2 3; do
+        e2e_skip "TCP: no python3 that uid 65534 can run (setpriv)"
+    done
 else
-    flood_case "TCP, uid 65534, silent, made again" tcp nobody silent,refill
+    flood_case "TCP, uid 65534, silent, held" tcp nobody silent
 fi
 flood_case "Unix socket, connections closed at once" usock self churn
 e2e_exit
