@@ -36,9 +36,12 @@
  * a listener reads each new connection's handshake at once and accepts at most a quarter of
  * max_untrusted (and 16) per wakeup, so a connection is displaced only after at least 4 later
  * wakeups, long after a client's handshake came: any number of idle, slow or vanishing peers
- * delays a client by no more than the accepting of those queued before it. Connections whose first frame was delivered and awaits the owner's decision
- * are counted apart, also up to max_untrusted: at that number the listener stops accepting
- * (later peers wait in the kernel's queue) until the owner decides one or it goes. So a
+ * delays a client by no more than the accepting of those queued before it. (A client that has
+ * sent nothing by the time max_untrusted newer connections, all still in their handshake, were
+ * accepted after it is displaced all the same: its connect fails.) Connections whose first
+ * frame was delivered and awaits the owner's decision are counted apart, also up to
+ * max_untrusted: at that number the listener stops accepting (later peers wait in the kernel's
+ * queue) until the owner decides one or it goes. So a
  * peer that is not authenticated costs at most handshake_max bytes, for a bounded time. A
  * trusted peer that stalls in the middle of a frame (no byte for ptl_base_frame_timeout
  * seconds, 300; 0: never) is dropped; one idle between frames never is. Connections made by
