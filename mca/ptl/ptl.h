@@ -28,9 +28,20 @@
  * request) of at most ptl_base_handshake_max bytes (16 KiB), complete within
  * ptl_base_handshake_timeout seconds (10) of the accept. Its owner (the server) then checks it
  * and either calls wu_ptl_conn_set_trusted, which lifts these limits, or closes it; until then
- * any further byte drops the peer, and no deadline applies (the owner's own wait does). A
- * listener holds at most ptl_base_max_untrusted (64) untrusted connections: at that number it
- * stops accepting (later peers wait in the kernel's queue) until one is trusted or gone. So a
+ * any further byte drops the peer, and no deadline applies (the owner's own wait does).
+ * Admission: a listener never stops accepting because of peers in their handshake. It holds at
+ * most ptl_base_max_untrusted (64) connections whose first frame is not complete; a new one
+ * beyond that displaces the one accepted longest ago (closed with WU_ERR_OUT_OF_RESOURCE),
+ * whatever part of a header it sent. A client sends its handshake right after connecting, and
+ * a listener reads each new connection's handshake at once and accepts at most a quarter of
+ * max_untrusted (and 16) per wakeup, so a connection is displaced only after at least 4 later
+ * wakeups, long after a client's handshake came: any number of idle, slow or vanishing peers
+ * delays a client by no more than the accepting of those queued before it. (A client that has
+ * sent nothing by the time max_untrusted newer connections, all still in their handshake, were
+ * accepted after it is displaced all the same: its connect fails.) Connections whose first
+ * frame was delivered and awaits the owner's decision are counted apart, also up to
+ * max_untrusted: at that number the listener stops accepting (later peers wait in the kernel's
+ * queue) until the owner decides one or it goes. So a
  * peer that is not authenticated costs at most handshake_max bytes, for a bounded time. A
  * trusted peer that stalls in the middle of a frame (no byte for ptl_base_frame_timeout
  * seconds, 300; 0: never) is dropped; one idle between frames never is. Connections made by
@@ -45,6 +56,7 @@
  * local wu_ptl_close or listener close, WU_ERR_BAD_FORMAT a bad header or the peer closing
  * mid-frame, WU_ERR_VALUE_OUT_OF_BOUNDS a frame above the limit (max_msg_size, or
  * handshake_max while untrusted), WU_ERR_NO_PERMISSIONS a second frame while untrusted,
+ * WU_ERR_OUT_OF_RESOURCE displaced in its handshake by a newer connection (see Admission),
  * WU_ERR_TIMEOUT the handshake deadline or a stalled frame, WU_ERR_SYS a socket error,
  * WU_ERR_NOMEM no memory for a frame.
  *

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-# hostile_peer.py -- peers that never authenticate, attacking a PMIx server's Unix socket from
-# outside its job, for test/e2e/hostile.sh and fd_limit.sh. Prints "name value" result lines.
+# hostile_peer.py -- peers that never authenticate, attacking a PMIx server's Unix socket (or, in
+# flood mode, its TCP port) from outside its job, for test/e2e/hostile.sh, fd_limit.sh and
+# flood.sh. Prints "name value" result lines.
 #   hostile_peer.py big URI PID N   N connections each announce a 64 MiB frame and push up to
 #       48 MiB of it for 5 s: rss_growth_kb (largest VmRSS of PID, the server, above its value
 #       before), dropped (connections the server closed, waiting up to 20 s)
@@ -10,8 +11,19 @@
 #       count before), dropped
 #   hostile_peer.py hold URI PID N  N silent connections held 4 s: cpu_pct (PID's CPU time over
 #       the last 3 s, in percent of one core), refused (closed by the server while held)
+#   hostile_peer.py flood URI PID N [OPTS]  N connections (URI usock: or tcp4://) made
+#       without waiting (those the listener's queue refuses are tried again) and held until
+#       SIGTERM (at most 120 s). OPTS, comma-separated: partial (each sends 5 bytes of a header;
+#       else silent), refill (one the server closes is made again, so N stay open or pending),
+#       churn (each is closed at once and made again: N connects every 50 ms, none held).
+#       Prints "ready K" when all N are made or pending (or after 20 s, K of them), then at the
+#       end "closed C" (how many the server closed) and "made M" (connections made in all).
+#       Raises RLIMIT_NOFILE as needed, or prints "skip ..." when N descriptors cannot be had.
+import errno
 import os
+import resource
 import select
+import signal
 import socket
 import struct
 import sys
@@ -135,8 +147,94 @@ def hold(path, pid, n):
         s.close()
 
 
+def nofile_at_least(need):
+    """Raise the descriptor limit to need; False if it cannot be had."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft >= need:
+        return True
+    try:
+        if hard != resource.RLIM_INFINITY and hard < need:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (need, need))  # root may raise hard
+        else:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (need, hard))
+    except (ValueError, OSError):
+        return False
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0] >= need
+
+
+def flood(uri, n, opts):
+    partial, refill, churn = "partial" in opts, "refill" in opts, "churn" in opts
+    if uri.startswith("usock:"):
+        family, addr = socket.AF_UNIX, uri[len("usock:"):]
+    elif uri.startswith("tcp4://"):
+        host, port = uri[len("tcp4://"):].rsplit(":", 1)
+        family, addr = socket.AF_INET, (host, int(port))
+    else:
+        print("skip unknown URI %s" % uri)
+        return
+    if not nofile_at_least(n + 64):
+        print("skip cannot have %d file descriptors (RLIMIT_NOFILE %s)"
+              % (n + 64, resource.getrlimit(resource.RLIMIT_NOFILE)))
+        return
+    stop = []
+    signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
+    poller = select.poll()
+    socks = {}  # fd -> [socket, 5 header bytes still to send]
+    made = closed = total = 0
+    ready = False
+    start = time.monotonic()
+    while not stop and time.monotonic() < start + 120:
+        for _ in range(n):
+            if made >= n and not churn:
+                break
+            s = socket.socket(family, socket.SOCK_STREAM)
+            s.setblocking(False)
+            err = s.connect_ex(addr)
+            if err not in (0, errno.EINPROGRESS):
+                s.close()  # the listener's queue is full: again later
+                break
+            made += 1
+            total += 1
+            if churn:
+                if partial and 0 == err:
+                    try:
+                        s.send(header(100)[:5])
+                    except OSError:
+                        pass
+                s.close()
+                continue
+            socks[s.fileno()] = [s, partial]
+            poller.register(s, select.POLLIN | (select.POLLOUT if partial else 0))
+        if not ready and (made >= n or time.monotonic() > start + 20):
+            print("ready %d" % min(made, n), flush=True)
+            ready = True
+        for fd, ev in poller.poll(50):
+            entry = socks[fd]
+            if ev & select.POLLOUT and entry[1]:
+                try:
+                    entry[0].send(header(100)[:5])
+                except OSError:
+                    pass
+                entry[1] = False
+                poller.modify(fd, select.POLLIN)
+            if ev & (select.POLLIN | select.POLLHUP | select.POLLERR) and closed_by_peer(entry[0]):
+                closed += 1
+                if refill:
+                    made -= 1
+                poller.unregister(fd)
+                entry[0].close()
+                del socks[fd]
+    print("closed %d" % closed)
+    print("made %d" % total, flush=True)
+    for entry in socks.values():
+        entry[0].close()
+
+
 def main():
     mode, uri, pid, n = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+    if "flood" == mode:
+        flood(uri, n, sys.argv[5].split(",") if len(sys.argv) > 5 else [])
+        return
     if not uri.startswith("usock:"):
         print("skip the server does not listen on usock (%s)" % uri)
         return

@@ -30,6 +30,11 @@
 /* A delivered frame's buffer up to this size is kept for the connection's next frame (warm
  * memory: fresh pages cost a fault each); larger ones are freed. */
 #define WU_PTL_RX_KEEP ((size_t)128 << 10)
+/* connections one wakeup of a listener accepts at most (and at most a quarter of
+ * ptl_base_max_untrusted), so that the reads of those accepted (a client's handshake)
+ * interleave with the accepting of a flood waiting behind them: a connection is displaced only
+ * after at least 4 later wakeups */
+#define WU_PTL_ACCEPT_BURST 16
 /* pause of a listener that cannot accept for want of descriptors: first, longest (seconds) */
 #define WU_PTL_BACKOFF_MIN 0.05
 #define WU_PTL_BACKOFF_MAX 2.0
@@ -70,9 +75,12 @@ static const wu_mca_param_t ptl_base_params[] = {
                        "Seconds a new connection has to deliver its first message (the connect "
                        "request); a peer that has not is dropped"),
     WU_PARAM_INT_RANGE("max_untrusted", &max_untrusted, 1, 65535, WU_INFO_LVL_5,
-                       "Connections per listener not yet authenticated by the server; at this "
-                       "number the listener stops accepting (new peers wait in the kernel's "
-                       "queue) until one is authenticated, dropped or gone"),
+                       "Connections per listener still in their handshake (first message not "
+                       "complete); at this number a new connection displaces the one accepted "
+                       "longest ago, so a flood of idle or slow peers never delays a client, "
+                       "which sends its handshake right after connecting. Also the number of "
+                       "connections whose first message awaits the server's decision; at that "
+                       "number the listener stops accepting until the server decides one"),
     WU_PARAM_INT_RANGE("frame_timeout", &wu_ptl_base_frame_timeout, 0, 86400, WU_INFO_LVL_5,
                        "Seconds an authenticated peer may stall in the middle of a message (no "
                        "byte arriving) before it is dropped; 0: never. Idle peers between "
@@ -116,12 +124,15 @@ struct wu_ptl_listener {
     wu_ptl_listener_cbs_t cbs;
     void *cbdata;
     wu_ptl_conn_t *conns; /* accepted and open */
-    /* Admission (progress thread): ev is added only while ev_on; it is taken off while
-     * untrusted connections reach max_untrusted (full) and while a descriptor shortage backs
-     * off (retry pending). */
+    /* Admission (progress thread). handshaking: connections whose first frame is awaited, on
+     * the list hhead..htail in accept order; at max_untrusted a new one displaces hhead
+     * (evicted counts them). awaiting: first frame delivered, the owner's decision pending.
+     * ev is added only while ev_on; it is taken off while awaiting reaches max_untrusted
+     * (full) and while a descriptor shortage backs off (retry pending). */
     bool ev_on, closing, full, retry_on;
-    size_t untrusted;
-    unsigned long full_episodes;
+    size_t handshaking, awaiting;
+    wu_ptl_conn_t *hhead, *htail;
+    unsigned long full_episodes, evicted;
     struct event *retry; /* re-enables ev after a descriptor shortage */
     double backoff;      /* seconds of the next pause */
     /* Descriptor shortage (EMFILE/ENFILE): reserve is an open /dev/null, closed for a moment to
@@ -206,13 +217,45 @@ static int rx_grow(wu_ptl_conn_t *c)
     return WU_SUCCESS;
 }
 
+/* Take c off its listener's handshake list. */
+static void hs_unlink(wu_ptl_conn_t *c)
+{
+    wu_ptl_listener_t *l = c->listener;
+    if (NULL != c->hprev) {
+        c->hprev->hnext = c->hnext;
+    } else {
+        l->hhead = c->hnext;
+    }
+    if (NULL != c->hnext) {
+        c->hnext->hprev = c->hprev;
+    } else {
+        l->htail = c->hprev;
+    }
+    c->hprev = c->hnext = NULL;
+    l->handshaking--;
+}
+
 /* c no longer counts among its listener's untrusted connections (trusted, or gone). */
 static void uncount(wu_ptl_conn_t *c)
 {
-    if (c->counted) {
-        c->counted = false;
-        c->listener->untrusted--;
-        listener_update(c->listener);
+    if (WU_PTL_ADMIT_HANDSHAKE == c->admit) {
+        hs_unlink(c);
+    } else if (WU_PTL_ADMIT_AWAIT == c->admit) {
+        c->listener->awaiting--;
+    } else {
+        return;
+    }
+    c->admit = WU_PTL_ADMIT_NONE;
+    listener_update(c->listener);
+}
+
+/* c's first frame is complete: from the handshake count to the count awaiting the owner. */
+static void count_await(wu_ptl_conn_t *c)
+{
+    if (WU_PTL_ADMIT_HANDSHAKE == c->admit) {
+        hs_unlink(c);
+        c->admit = WU_PTL_ADMIT_AWAIT;
+        c->listener->awaiting++;
     }
 }
 
@@ -626,6 +669,7 @@ void wu_ptl_base_deliver(wu_ptl_conn_t *c)
     if (!c->trusted) {
         c->first_done = true; /* its owner decides now: trust it or close it */
         tmo_stop(c);
+        count_await(c);
     }
     c->recv(c, c->tag, c->flags, p, c->plen, c->cbdata);
     close_fd(&c->rx_fd); /* not taken */
@@ -1134,10 +1178,10 @@ void wu_ptl_conn_set_trusted(wu_ptl_conn_t *c)
 /* ---- listeners -------------------------------------------------------------------------- */
 
 /* Add or remove l's accept event as admission allows: not while closing, nor while a
- * descriptor shortage backs off, nor with max_untrusted connections unauthenticated. */
+ * descriptor shortage backs off, nor with max_untrusted first messages awaiting the owner. */
 static void listener_update(wu_ptl_listener_t *l)
 {
-    bool room = l->untrusted < (size_t)max_untrusted;
+    bool room = l->awaiting < (size_t)max_untrusted;
     bool want = !l->closing && !l->retry_on && room;
     if (l->full && room && !l->closing) {
         l->full = false;
@@ -1207,22 +1251,47 @@ static int refuse_one(wu_ptl_listener_t *l, int err)
     return EAGAIN == err || EWOULDBLOCK == err ? 0 : -1;
 }
 
+/* max_untrusted connections are in their handshake: drop the one accepted longest ago to make
+ * room for a new one. A client sends its handshake as soon as it is connected, so the oldest
+ * of them is the one least likely to be a client: idle or slow peers can hold no place for
+ * long, whatever their number. */
+static void evict_oldest(wu_ptl_listener_t *l)
+{
+    wu_ptl_conn_t *victim = l->hhead;
+    if (NULL == victim) {
+        return;
+    }
+    if (0 == l->evicted++ % 1000) {
+        WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_WARN,
+                       "ptl:base: %s: %zu connections are in their handshake "
+                       "(ptl_base_max_untrusted): dropping the oldest for a new one (%lu so far)",
+                       l->uri, l->handshaking, l->evicted);
+    }
+    teardown(victim, WU_ERR_OUT_OF_RESOURCE);
+}
+
 static void accept_cb(evutil_socket_t lfd, short what, void *arg)
 {
     wu_ptl_listener_t *l = arg;
     (void)what;
-    for (;;) {
+    /* a few per wakeup: the event is level-triggered, so what is left waits for the next pass
+     * of the loop, after the reads of those accepted now */
+    int burst = max_untrusted / 4 < 1 ? 1 : max_untrusted / 4;
+    if (burst > WU_PTL_ACCEPT_BURST) {
+        burst = WU_PTL_ACCEPT_BURST;
+    }
+    for (; burst > 0; burst--) {
         wu_ptl_conn_t *c;
         int fd, rc = -1;
-        if (l->untrusted >= (size_t)max_untrusted) {
+        if (l->awaiting >= (size_t)max_untrusted) {
             if (!l->full) {
                 l->full = true;
                 l->full_episodes++;
                 WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_WARN,
-                               "ptl:base: %s: %zu connections are not authenticated yet "
+                               "ptl:base: %s: %zu first messages await the server's decision "
                                "(ptl_base_max_untrusted): accepting no more until one is "
-                               "(%lu time(s) so far)",
-                               l->uri, l->untrusted, l->full_episodes);
+                               "decided (%lu time(s) so far)",
+                               l->uri, l->awaiting, l->full_episodes);
             }
             listener_update(l);
             return;
@@ -1262,6 +1331,9 @@ static void accept_cb(evutil_socket_t lfd, short what, void *arg)
         if (l->reserve < 0) {
             l->reserve = open("/dev/null", O_RDONLY | O_CLOEXEC);
         }
+        if (l->handshaking >= (size_t)max_untrusted) {
+            evict_oldest(l);
+        }
         if (NULL == (c = conn_new(l->pt, fd, l->cbs.recv, l->cbs.closed, l->cbdata))) {
             close(fd);
             continue;
@@ -1272,8 +1344,15 @@ static void accept_cb(evutil_socket_t lfd, short what, void *arg)
             l->conns->lprev = c;
         }
         l->conns = c;
-        c->counted = true;
-        l->untrusted++;
+        c->admit = WU_PTL_ADMIT_HANDSHAKE; /* the newest, at the tail of the handshake list */
+        c->hprev = l->htail;
+        if (NULL != l->htail) {
+            l->htail->hnext = c;
+        } else {
+            l->hhead = c;
+        }
+        l->htail = c;
+        l->handshaking++;
         if ((NULL != l->cbs.accept && WU_SUCCESS != l->cbs.accept(l, c, l->cbdata)) ||
             0 != event_add(c->rev, NULL)) {
             conn_unlink(c);
@@ -1282,6 +1361,9 @@ static void accept_cb(evutil_socket_t lfd, short what, void *arg)
         }
         if (!c->trusted) {
             tmo_arm(c, handshake_timeout);
+            /* a client's handshake is usually there already: read it now, before the next
+             * accepts can displace it (c may be gone on return) */
+            read_cb(fd, EV_READ, c);
         }
     }
 }

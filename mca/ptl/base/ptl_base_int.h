@@ -57,9 +57,14 @@ struct wu_ptl_conn {
     /* A descriptor received (SCM_RIGHTS) with the first byte of the frame being read, kept
      * through its delivery until the receive callback takes it; -1: none. */
     int rx_fd;
-    /* Trust (see ptl.h): an accepted connection starts untrusted, counted in its listener's
-     * untrusted until wu_ptl_conn_set_trusted or its end; first_done once its one frame came. */
-    bool trusted, counted, first_done;
+    /* Trust (see ptl.h): an accepted connection starts untrusted; first_done once its one
+     * frame came. admit says which count of its listener holds it: WU_PTL_ADMIT_HANDSHAKE while
+     * its first frame is awaited (it is then on the listener's handshake list, hprev/hnext,
+     * oldest first), WU_PTL_ADMIT_AWAIT once that frame went to the owner, until
+     * wu_ptl_conn_set_trusted or its end; WU_PTL_ADMIT_NONE otherwise. */
+    bool trusted, first_done;
+    unsigned char admit;
+    struct wu_ptl_conn *hprev, *hnext;
     /* One timer: the handshake deadline of an untrusted peer, or the stall check of a trusted
      * peer's frame (fires frame_timeout after it was armed; dropped if rx_bytes is still
      * rx_mark and a frame is half read, re-armed if bytes came meanwhile). */
@@ -78,6 +83,9 @@ struct wu_ptl_conn {
     wu_ptl_held_t *held, *held_tail; /* frames that thread read for the progress thread */
     int rx_error;                    /* why that thread found the peer must be dropped, or 0 */
 };
+
+/* Which admission count of its listener holds a connection (wu_ptl_conn_t.admit). */
+enum { WU_PTL_ADMIT_NONE = 0, WU_PTL_ADMIT_HANDSHAKE = 1, WU_PTL_ADMIT_AWAIT = 2 };
 
 /* What wu_ptl_base_rx_step did. */
 enum {

@@ -20,7 +20,9 @@
 #define TCP_PREFIX "tcp4://"
 
 static char *listen_addr = "127.0.0.1";
-static int backlog = 128;
+/* A full TCP accept queue drops new connection requests (the peer tries again after 1 s, then
+ * 3 s...): deep enough that a flood of pending connections leaves room for the job's own */
+static int backlog = 4096;
 
 static void nodelay(int s)
 {
@@ -145,7 +147,9 @@ static const wu_mca_param_t tcp_params[] = {
     WU_PARAM_STRING("listen_addr", &listen_addr, WU_INFO_LVL_4,
                     "IPv4 address a server listens on (default: the loopback address)"),
     WU_PARAM_INT_RANGE("backlog", &backlog, 1, 65535, WU_INFO_LVL_6,
-                       "Length of the queue of connections waiting to be accepted"),
+                       "Length of the queue of connections waiting to be accepted (the kernel "
+                       "caps it at net.core.somaxconn); when it is full, a new connection's "
+                       "request is dropped and its peer tries again only after 1 s"),
     WU_PARAM_END};
 
 WU_MCA_COMPONENT(ptl, tcp, .priority = 10, .params = tcp_params,

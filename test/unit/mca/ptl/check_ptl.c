@@ -3,8 +3,9 @@
  * several clients, peers sending garbage, bad headers, oversize frames or closing mid-frame,
  * closed-exactly-once on both sides, and no files left behind; the limits of peers not
  * authenticated yet, receive memory that follows the bytes sent, messages above 64 MiB and
- * stalled frames (issue 11); descriptors passed with a frame over usock, and peers that pass
- * them where they may not. */
+ * stalled frames (issue 11); a flood of peers in their handshake displaced oldest first while a
+ * client gets through (issue 29); descriptors passed with a frame over usock, and peers that
+ * pass them where they may not. */
 #include "mca/ptl/ptl.h"
 #include "opal/event/wu_wait.h"
 #include "test/support/wu_test.h"
@@ -21,6 +22,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #define TMO 10.0
@@ -747,8 +749,9 @@ START_TEST(test_handshake_deadline)
 }
 END_TEST
 
-/* At ptl_base_max_untrusted unauthenticated connections the listener accepts no more; a place
- * frees when one is trusted or leaves. */
+/* At ptl_base_max_untrusted connections in their handshake a new one displaces the one accepted
+ * longest ago, whatever part of a header it sent: the listener never stops accepting for them.
+ * A peer whose first frame is complete no longer counts among them. */
 START_TEST(test_untrusted_cap)
 {
     int s[4];
@@ -758,23 +761,90 @@ START_TEST(test_untrusted_cap)
     srv.trust_on_recv = true;
     start_server(_i);
     s[0] = raw_connect();
+    wait_count(&srv.accepted, 1);
     s[1] = raw_connect();
     wait_count(&srv.accepted, 2);
+    wu_test_write_all(s[0], "W\001", 2); /* part of a header protects no place */
+    s[2] = raw_connect();                /* accepted at once: s[0], the oldest, makes room */
+    wait_count(&srv.accepted, 3);
+    expect_drop(s[0], WU_ERR_OUT_OF_RESOURCE);
+    expect_open(s[1], 100);
+    raw_frame(s[1], 10, true); /* trusted: out of the handshake count */
+    s[3] = raw_connect();      /* s[2] and s[3] in their handshake: nobody displaced */
+    wait_count(&srv.accepted, 4);
+    expect_open(s[2], 200);
+    expect_open(s[3], 0);
+    client_init(&cl, uri); /* a real client gets past them: s[2] makes room */
+    round_trip(&cl, 3, 10);
+    expect_drop(s[2], WU_ERR_OUT_OF_RESOURCE);
+    expect_open(s[3], 0);
+    raw_frame(s[1], 10, true); /* the trusted raw peer was never touched */
+    client_fini(&cl);
+    close(s[1]);
+    close(s[3]);
+}
+END_TEST
+
+/* Peers whose first frame awaits the owner's decision: at ptl_base_max_untrusted of them the
+ * listener accepts no more until one is decided or gone. */
+START_TEST(test_await_cap)
+{
+    int s[3];
+    reopen_with("max_untrusted", "2");
+    srv.untrusted = true; /* and never trusted: the owner's decision stays pending */
+    start_server(_i);
+    s[0] = raw_connect();
+    raw_frame(s[0], 10, true);
+    s[1] = raw_connect();
+    raw_frame(s[1], 10, true);
+    wait_count(&srv.received, 2);
     s[2] = raw_connect(); /* waits in the kernel's queue */
     usleep(300 * 1000);
     ck_assert_int_eq(2, srv_count(&srv.accepted));
-    raw_frame(s[0], 10, true); /* s[0] is trusted now: s[2] gets its place */
+    close(s[0]); /* leaving frees a place */
     wait_count(&srv.accepted, 3);
-    raw_frame(s[0], 10, true);
-    close(s[1]); /* leaving frees a place too */
-    s[3] = raw_connect();
-    wait_count(&srv.accepted, 4);
+    close(s[1]);
     close(s[2]);
-    client_init(&cl, uri); /* a real client still gets in and works */
+}
+END_TEST
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Many times ptl_base_max_untrusted silent peers wait in the kernel's queue: a real client
+ * connecting behind them still gets in and through at once, and the listener holds no more
+ * than the cap of them (the others are displaced, oldest first). */
+START_TEST(test_untrusted_flood)
+{
+    enum { N = 400 };
+    int s[N], open_now = 0;
+    double t0, dt;
+    client_t cl;
+    srv.untrusted = true;
+    srv.trust_on_recv = true;
+    start_server(_i);
+    for (int i = 0; i < N; i++) {
+        s[i] = raw_connect();
+    }
+    t0 = now_s();
+    client_init(&cl, uri);
     round_trip(&cl, 3, 10);
+    dt = now_s() - t0;
+    ck_assert_msg(dt < 2.0, "a client behind %d silent peers took %.3f s", N, dt);
     client_fini(&cl);
-    close(s[0]);
-    close(s[3]);
+    wait_count(&srv.accepted, N + 1);
+    for (int i = 0; i < N; i++) {
+        struct pollfd p = {.fd = s[i], .events = POLLIN};
+        if (0 == poll(&p, 1, 0)) {
+            open_now++;
+        }
+        close(s[i]);
+    }
+    ck_assert_int_le(open_now, 64);
 }
 END_TEST
 
@@ -982,6 +1052,8 @@ static Suite *ptl_suite(void)
     tcase_add_loop_test(tc, test_untrusted_oversize, 0, 2);
     tcase_add_loop_test(tc, test_handshake_deadline, 0, 2);
     tcase_add_loop_test(tc, test_untrusted_cap, 0, 2);
+    tcase_add_loop_test(tc, test_await_cap, 0, 2);
+    tcase_add_loop_test(tc, test_untrusted_flood, 0, 2);
     tcase_add_loop_test(tc, test_rx_follows_bytes, 0, 2);
     tcase_add_loop_test(tc, test_large_message, 0, 2);
     tcase_add_loop_test(tc, test_stalled_frame, 0, 2);
