@@ -784,6 +784,20 @@ static void beat_tick(void *arg, double now, bool judge)
 
 /* --- the daemon's life ----------------------------------------------------------------------- */
 
+/* Fault injection for the tests of rte_base_launch_timeout: with WU_TEST_LAUNCH_STALL=NODE:S in
+ * its environment, the daemon of map node NODE (its name) waits S seconds (or until the job's
+ * end) before it sets the job up, as one whose file system hangs would. */
+static void test_stall(struct rte_daemon *d)
+{
+    const char *v = getenv("WU_TEST_LAUNCH_STALL"), *colon;
+    if (NULL == v || NULL == d->map || NULL == (colon = strrchr(v, ':')) ||
+        (size_t)(colon - v) != strlen(d->map->nodes[d->map_node].name) ||
+        0 != strncmp(v, d->map->nodes[d->map_node].name, (size_t)(colon - v))) {
+        return;
+    }
+    (void)wu_wait_for(&d->end, atof(colon + 1));
+}
+
 /* rte thread: is the job still to be run here (1) or did TERMINATE come before it started (0)?
  * The head sends TERMINATE right behind LAUNCH when the job failed elsewhere meanwhile: none of
  * this node's processes will start then, and the head hears so at once (LOCAL_DONE) instead of
@@ -1054,6 +1068,7 @@ int wu_rte_daemon_main(const wu_rte_daemon_args_t *args)
         fprintf(stderr, "wired: wrun sent the job of node %u to node %u\n", d->map_node, node);
         goto out;
     }
+    test_stall(d);
     if (1 == wu_progress_shift_wait(wu_rte_progress(), still_wanted, d, 0)) {
         wu_rte_spec_t *app = d->app;
         wu_rte_jobmap_t *map = d->map;

@@ -59,12 +59,17 @@ static unsigned char session_raw[16];
 static char session_token[33];
 
 static int daemon_timeout = 60;
+static int launch_timeout = 60;
 static int radix = 64;
 static bool params_registered = false;
 
 static const wu_mca_param_t rte_params[] = {
     WU_PARAM_INT_RANGE("daemon_timeout", &daemon_timeout, 1, 3600, WU_INFO_LVL_4,
                        "Seconds wrun waits for the daemons of the other nodes to call back"),
+    WU_PARAM_INT_RANGE("launch_timeout", &launch_timeout, 0, 86400, WU_INFO_LVL_4,
+                       "Seconds each daemon has, once it got the job, to start its processes "
+                       "(or report that they could not start); a node that has not is lost. 0: "
+                       "no limit"),
     WU_PARAM_END};
 static const wu_mca_param_t routed_params[] = {
     WU_PARAM_INT_RANGE("radix", &radix, 0, 1000000, WU_INFO_LVL_4,
@@ -118,6 +123,10 @@ static void unlink_dvm(wu_wait_call_t *call)
     struct rte_dvm *dvm = call->cbdata;
     wu_rte_beat_stop(dvm->beat);
     dvm->beat = NULL;
+    if (NULL != dvm->launch_timer) {
+        (void)wu_progress_timer_cancel(dvm->launch_timer);
+        dvm->launch_timer = NULL;
+    }
     for (struct rte_dvm **p = &dvms; NULL != *p; p = &(*p)->next) {
         if (*p == call->cbdata) {
             *p = (*p)->next;
@@ -496,6 +505,7 @@ static void on_daemon_msg(dvm_node_t *n, uint32_t type, wu_dmsg_t *m)
         }
         break;
     case WU_DMSG_EXITED:
+        n->started = true; /* or could not start, which it says */
         on_exited_msg(n, m);
         break;
     case WU_DMSG_LOCAL_DONE:
@@ -560,6 +570,7 @@ static void on_daemon_msg(dvm_node_t *n, uint32_t type, wu_dmsg_t *m)
         node_lost(n, NULL);
         break;
     case WU_DMSG_PIDS:
+        n->started = true;
         if (wu_rte_pids_apply(m, job->nspace, job, n->node)) { /* and on to the other nodes */
             send_everyone(dvm, n->node, WU_DMSG_PIDS, m->base_ptr, m->bytes_used);
         } else {
@@ -980,6 +991,37 @@ void wu_rte_dvm_pids(rte_job_t *job)
     PMIX_DATA_BUFFER_DESTRUCT(&m);
 }
 
+/* rte_base_launch_timeout after LAUNCH: the daemons that have not started their processes
+ * (nor said that they could not) are lost, named together with the stage. */
+static void launch_expired(void *arg)
+{
+    struct rte_dvm *dvm = arg;
+    char **names = NULL, *list;
+    (void)wu_progress_timer_cancel(dvm->launch_timer); /* fired: only releases the handle */
+    dvm->launch_timer = NULL;
+    if (dvm->stopping || dvm->job->status_set) {
+        return; /* the job is ending already */
+    }
+    for (uint32_t i = 0; i < dvm->nd; i++) {
+        const dvm_node_t *n = &dvm->d[i];
+        if (!n->started && !n->lost && !n->local_done) {
+            (void)wu_argv_append(&names, dvm->job->map->nodes[n->node].name);
+        }
+    }
+    if (NULL == names) {
+        return;
+    }
+    list = wu_argv_join(names, ',');
+    wu_rte_say("launch-timeout", wu_rte_tool, launch_timeout, NULL != list ? list : "?");
+    free(list);
+    wu_argv_free(names);
+    for (uint32_t i = 0; i < dvm->nd; i++) {
+        if (!dvm->d[i].started) {
+            node_lost(&dvm->d[i], NULL); /* said */
+        }
+    }
+}
+
 static void send_launch(wu_wait_call_t *call)
 {
     struct rte_dvm *dvm = call->cbdata;
@@ -1000,6 +1042,10 @@ static void send_launch(wu_wait_call_t *call)
             break;
         }
         wu_rte_dvm_send_to(dvm, dvm->d[i].node, WU_DMSG_LAUNCH, &m);
+    }
+    if (WU_SUCCESS == rc && launch_timeout > 0) {
+        dvm->launch_timer =
+            wu_progress_timer(wu_rte_progress(), (double)launch_timeout, launch_expired, dvm);
     }
     wu_wait_call_done(call, rc);
 }

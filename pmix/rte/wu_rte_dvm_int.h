@@ -19,6 +19,7 @@ typedef struct dvm_node {
     wu_ptl_conn_t *conn; /* first level: its daemon's connection, once HELLO was accepted (a
                             reference); NULL deeper in the tree */
     bool agent_ended;    /* its ssh ended */
+    bool started;        /* it reported its processes started (PIDS), or ended, after LAUNCH */
     bool local_done;     /* it reported the end of every process it ran */
     bool lost;           /* its connection ended before that (or it failed) */
     bool closed;         /* its connection is gone */
@@ -56,7 +57,8 @@ struct rte_dvm {
     uint32_t nreport;     /* daemons that answered */
     uint32_t report_want; /* daemons asked */
     wu_wait_t report_wait;
-    wu_rte_beat_t *beat; /* the first level's heartbeats (NULL: no check) */
+    wu_rte_beat_t *beat;      /* the first level's heartbeats (NULL: no check) */
+    wu_timer_t *launch_timer; /* rte_base_launch_timeout after LAUNCH, or NULL */
 };
 
 /* Send m (destructed here; NULL: no payload) to the daemon of map node `node`, through the

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# TAP test (root only; issue 29): programs and daemons that cannot be started on some nodes of a 4-node
-# test/lab lab, wrun on node1. Repeated runs (WU_EXECFAIL_RUNS, 50; 12 in a sanitizer build) of
+# TAP test (root only; issue 29): programs and daemons that cannot be started on some nodes of
+# a 4-node test/lab lab, wrun on node1. Repeated runs (WU_EXECFAIL_RUNS, 50; 12 in a sanitizer build) of
 # each case; none may hang, each must end with the status mpirun gives and name the node:
 # - a program missing on node4 only (it is in node1-3's private /run, where it runs
 #   e2e_exchange's collecting fence): 127 and "could not execute ... on node node4";
@@ -12,10 +12,11 @@
 #   watchdogs leave nothing on any node.
 # Then launch failures: one node given under two names (its name and its address) is refused
 # at once naming both; a node ssh cannot reach is the only one named, in one line without
-# ssh's carriage returns. After every run no rank, daemon or session directory is left on any
-# node.
+# ssh's carriage returns; a daemon that got the job but does not start it within
+# rte_base_launch_timeout is lost, named with the stage. After every run no rank, daemon or
+# session directory is left on any node.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-lab_tests=5
+lab_tests=6
 e2e_plan $lab_tests
 e2e_mktemp
 . "$s/test/e2e/lab_lib.sh"
@@ -151,5 +152,20 @@ if [ "$e2e_rc" -ne 0 ] && grep -q "could not start wired on node wu-no-such-node
 else
     e2e_not_ok "a node ssh cannot reach: exit $e2e_rc"
     e2e_diag "$e2e_tmp/nossh.out"
+fi
+# 6: node3's daemon gets the job but does not start it (its set-up stalls, as on a hung file
+# system: the daemon's test hook WU_TEST_LAUNCH_STALL): with rte_base_launch_timeout 3 wrun
+# ends within a few seconds naming node3 and the stage, and nothing is left
+t0=$(date +%s)
+lab_on node1 "$e2e_tmp/stall.out" env WU_TEST_LAUNCH_STALL=node3:60 timeout 60 ./wrun \
+    --mca rte_base_launch_timeout 3 -H node1,node2,node3 --map-by node -n 3 sleep 30
+took=$(($(date +%s) - t0))
+if [ "$e2e_rc" -eq 1 ] && [ "$took" -le 10 ] &&
+    grep -q "did not start its processes within 3 seconds (rte_base_launch_timeout): node3;" \
+        "$e2e_tmp/stall.out" && leftovers "a stalled launch"; then
+    e2e_ok "node3's daemon stalls before starting the job: wrun exits 1 in $took s naming node3 and the stage"
+else
+    e2e_not_ok "node3's daemon stalls before starting the job: exit $e2e_rc in $took s"
+    e2e_diag "$e2e_tmp/stall.out"
 fi
 e2e_exit

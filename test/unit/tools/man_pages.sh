@@ -113,7 +113,7 @@ done
 f="$man_dir/wrun.1"
 if [ -f "$f" ]; then
     plain "$f" > "$tmp/wrun.txt"
-    for w in 'pls_rsh_agent' 'rte_base_daemon_timeout' 'rte_base_heartbeat_interval' 'rte_base_heartbeat_misses' \
+    for w in 'pls_rsh_agent' 'rte_base_daemon_timeout' 'rte_base_launch_timeout' 'rte_base_heartbeat_interval' 'rte_base_heartbeat_misses' \
         'ppr:' 'slots=' 'max_slots=' \
         'Placement on several nodes' 'RUNNING ON SEVERAL NODES' 'DIFFERENCES FROM MPIRUN'; do
         if grep -qF -e "$w" "$tmp/wrun.txt"; then ok "wrun.1 mentions $w"; else fail "wrun.1 mentions $w"; fi
