@@ -9,10 +9,10 @@
 # node3's wired (second level) is noticed by its relay, which reports it (within 15 s too); with
 # 1 s x 3 set by wrun's --mca (passed on to every wired) the stop of node2's (a relay) ends the
 # job naming node2 within 8 s, and node3's wired, which lost its parent the same way, ends its
-# ranks and exits by itself while node2 is still stopped. Busy nodes do not trip the check: ranks that spin on
-# every core of each node for 8 s with 1 s x 3 end normally (0), and so does e2e_nodes (a
-# 64 KiB-per-rank fence, direct modex, an event) with 1 s x 2. The lab is taken down at exit
-# whatever happens.
+# ranks and exits by itself while node2 is still stopped. Busy nodes do not trip the check:
+# ranks that spin on every core of each node for 8 s with 1 s x 3 end normally (0), and so does
+# e2e_nodes (a 64 KiB-per-rank fence, direct modex, an event) with 1 s x 3. The lab is taken
+# down at exit whatever happens.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
 lab_tests=10
 e2e_plan $lab_tests
@@ -139,17 +139,17 @@ else
     e2e_diag "$e2e_tmp/busy.out"
 fi
 
-# 9-10: e2e_nodes (a 64 KiB-per-rank fence, direct modex, an event) with 1 s x 2, flat and in
+# 9-10: e2e_nodes (a 64 KiB-per-rank fence, direct modex, an event) with 1 s x 3, flat and in
 # a chain
 for radix in 64 1; do
     lab_on node1 "$e2e_tmp/nodes.out" ./wrun -H node1,node2,node3,node4 -np 8 \
-        --mca rte_base_heartbeat_interval 1 --mca rte_base_heartbeat_misses 2 \
+        --mca rte_base_heartbeat_interval 1 --mca rte_base_heartbeat_misses 3 \
         --mca routed_radix $radix test/e2e/e2e_nodes 4
     n=$(e2e_count_lines "$e2e_tmp/nodes.out" "^nodes rank [0-9]*: ok")
     if [ "$e2e_rc" -eq 0 ] && [ "$n" -eq 8 ] && leftovers "e2e_nodes, radix $radix"; then
-        e2e_ok "e2e_nodes on 4 nodes with routed_radix $radix and 1 s x 2 heartbeats: every rank ok"
+        e2e_ok "e2e_nodes on 4 nodes with routed_radix $radix and 1 s x 3 heartbeats: every rank ok"
     else
-        e2e_not_ok "e2e_nodes with 1 s x 2 heartbeats, routed_radix $radix (exit $e2e_rc, $n ranks ok)"
+        e2e_not_ok "e2e_nodes with 1 s x 3 heartbeats, routed_radix $radix (exit $e2e_rc, $n ranks ok)"
         e2e_diag "$e2e_tmp/nodes.out"
     fi
 done
