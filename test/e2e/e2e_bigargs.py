@@ -8,7 +8,7 @@ e2e_bigargs.py WRUN NP intact N SIZE [ENVSIZE]
 e2e_bigargs.py WRUN NP limit
     arguments that wrun itself can still be given but its ranks, with what wrun adds to their
     environment, cannot: wrun ends at once with 126 and one line saying why. With
-    WU_BIGARGS_ENV=min wrun runs with little more than PATH in its environment (for ranks on
+    WU_BIGARGS_ENV=min wrun runs with little more than PATH and its parameters (for ranks on
     other nodes, whose environment is their daemon's).
 Prints "ok: ..." or "fail: ..." and exits 0 or 1.
 """
@@ -21,9 +21,11 @@ import time
 SH = 'for a; do printf "%s " ${#a}; done; echo "${#BIG_VAR}" $(printf "%s" "$@" | md5sum | cut -c1-32)'
 
 
-# what wrun keeps of the environment with WU_BIGARGS_ENV=min
+# what wrun keeps of the environment with WU_BIGARGS_ENV=min (the build's parameters among
+# them: a DSO build finds its components through PMIX_MCA_mca_base_component_path)
 KEEP = ("PATH", "LD_LIBRARY_PATH", "TMPDIR", "LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS",
         "TSAN_OPTIONS", "LSAN_OPTIONS")
+KEEP_PREFIXES = ("PMIX_MCA_", "WU_")
 
 
 def run(cmd, env):
@@ -56,7 +58,7 @@ def limit(wrun, np):
     if os.environ.get("WU_BIGARGS_ENV") == "min":
         # ranks on other nodes get their daemon's environment, not wrun's: wrun's must be
         # smaller than theirs for them to fail where wrun did not
-        env = {k: v for k, v in os.environ.items() if k in KEEP}
+        env = {k: v for k, v in os.environ.items() if k in KEEP or k.startswith(KEEP_PREFIXES)}
     base = wrun.split() + ["-n", str(np), "true"]
     fixed = sum(len(a) + 1 + 8 for a in base) + sum(len(k) + len(v) + 2 + 8 for k, v in env.items())
     for slack in range(64, 65536, 128):

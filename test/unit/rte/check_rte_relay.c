@@ -93,7 +93,9 @@ static void child_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const voi
     pthread_mutex_lock(&lock);
     free(k->last);
     k->last = malloc(len + 1);
-    memcpy(k->last, p, len);
+    if (len > 0) { /* BEAT has no payload (p may be NULL) */
+        memcpy(k->last, p, len);
+    }
     k->lastlen = len;
     k->tag = tag;
     k->nrecv++;
