@@ -967,6 +967,15 @@ static void say_missing(wu_wait_call_t *call)
             wu_rte_agent_lines(dvm->job->map->nodes[n->node].name, n->early, n->nearly);
         }
     }
+    /* the launch is given up: what the late agents say or how they end only follows from that,
+     * and the agents of the chunks whose first daemon never called back are killed now, so
+     * that stopping need not wait for them (a hanging ssh) */
+    dvm->stopping = true;
+    for (uint32_t c = 0; NULL != dvm->tree.agents && c < dvm->tree.nchunks; c++) {
+        if (!dvm->d[dvm->tree.starts[c]].hello) {
+            (void)wu_pls_signal_proc(dvm->tree.agents, c, SIGKILL);
+        }
+    }
     wu_wait_call_done(call, WU_SUCCESS);
 }
 
