@@ -978,6 +978,15 @@ static void say_missing(wu_wait_call_t *call)
             wu_rte_agent_lines(dvm->job->map->nodes[n->node].name, n->early, n->nearly);
         }
     }
+    /* the launch is given up: what the late agents say or how they end only follows from that,
+     * and the agents of the chunks whose first daemon never called back are killed now, so
+     * that stopping need not wait for them (a hanging ssh) */
+    dvm->stopping = true;
+    for (uint32_t c = 0; NULL != dvm->tree.agents && c < dvm->tree.nchunks; c++) {
+        if (!dvm->d[dvm->tree.starts[c]].hello) {
+            (void)wu_pls_signal_proc(dvm->tree.agents, c, SIGKILL);
+        }
+    }
     wu_wait_call_done(call, WU_SUCCESS);
 }
 
@@ -1026,22 +1035,39 @@ static void send_launch(wu_wait_call_t *call)
 {
     struct rte_dvm *dvm = call->cbdata;
     rte_job_t *job = dvm->job;
+    wu_rte_spec_t app;
     char cwd[4096];
     int rc = WU_SUCCESS;
     wu_rte_pids_start(job->nspace, job->np); /* before any daemon can send its pids */
     if (NULL == getcwd(cwd, sizeof cwd)) {
         snprintf(cwd, sizeof cwd, "/");
     }
+    /* the variables left off the daemons' command line come first in the job's variables
+     * (wrun's -x ones win), so every rank of every node gets them */
+    app = *job->app;
+    if (NULL != dvm->env_later) {
+        app.env_set = wu_argv_copy(dvm->env_later);
+        for (char **e = job->app->env_set; NULL != e && NULL != *e && NULL != app.env_set; e++) {
+            if (WU_SUCCESS != wu_argv_append(&app.env_set, *e)) {
+                wu_argv_free(app.env_set);
+                app.env_set = NULL;
+            }
+        }
+        rc = NULL != app.env_set ? WU_SUCCESS : WU_ERR_NOMEM;
+    }
     for (uint32_t i = 0; i < dvm->nd && WU_SUCCESS == rc; i++) {
         wu_dmsg_t m;
         PMIX_DATA_BUFFER_CONSTRUCT(&m);
-        if (PMIX_SUCCESS != wu_dmsg_put_job(&m, job->nspace, job->app, cwd, job->map,
-                                            dvm->d[i].node, job->spawned ? &job->parent : NULL)) {
+        if (PMIX_SUCCESS != wu_dmsg_put_job(&m, job->nspace, &app, cwd, job->map, dvm->d[i].node,
+                                            job->spawned ? &job->parent : NULL)) {
             PMIX_DATA_BUFFER_DESTRUCT(&m);
             rc = WU_ERR_NOMEM;
             break;
         }
         wu_rte_dvm_send_to(dvm, dvm->d[i].node, WU_DMSG_LAUNCH, &m);
+    }
+    if (NULL != dvm->env_later) {
+        wu_argv_free(app.env_set);
     }
     if (WU_SUCCESS == rc && launch_timeout > 0) {
         dvm->launch_timer =
@@ -1137,6 +1163,22 @@ int wu_rte_dvm_start(rte_job_t *job)
     if (WU_SUCCESS != wu_rte_listen_tcp(wu_rte_progress(), &cbs, dvm, &dvm->listener, &port)) {
         wu_rte_say("daemon-setup", wu_rte_tool, "cannot listen on TCP for the daemons (ptl tcp)");
         return WU_ERR_SILENT;
+    }
+    {
+        /* what cannot go on the agents' command line: WU_* variables go in LAUNCH, the others
+         * are needed before wired can receive anything */
+        char **cmdline = NULL, *toobig = NULL;
+        rc = wu_rte_spawn_env(&cmdline, &dvm->env_later, &toobig);
+        wu_argv_free(cmdline);
+        if (NULL != toobig) {
+            wu_rte_say("daemon-env-too-big", wu_rte_tool, toobig, WU_RTE_ENV_ARG_MAX_START,
+                       WU_RTE_ENV_CMD_MAX);
+            free(toobig);
+            return WU_ERR_SILENT;
+        }
+        if (WU_SUCCESS != rc) {
+            return rc;
+        }
     }
     wired = wu_rte_wired_path(job->app->prefix);
     addrs = wu_rte_node_addrs();
@@ -1251,6 +1293,7 @@ void wu_rte_dvm_stop(rte_job_t *job)
     wu_wait_destroy(&dvm->closed);
     wu_wait_destroy(&dvm->agents_done);
     wu_argv_free(dvm->report);
+    wu_argv_free(dvm->env_later);
     for (uint32_t i = 0; i < dvm->nd; i++) {
         free(dvm->d[i].early);
         free(dvm->d[i].host);

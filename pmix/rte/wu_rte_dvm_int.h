@@ -54,6 +54,7 @@ struct rte_dvm {
     char **lost_too;      /* nodes lost after the job's end was decided (the first few) */
     uint32_t nlost_too;   /* how many */
     char **report;        /* --timeout: the daemons' lines so far */
+    char **env_later;     /* variables for the daemons too large for their command line */
     uint32_t nreport;     /* daemons that answered */
     uint32_t report_want; /* daemons asked */
     wu_wait_t report_wait;

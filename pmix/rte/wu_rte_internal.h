@@ -179,10 +179,20 @@ char *wu_rte_wired_path(const char *prefix);
 /* Fill p, a process of a pls job the rsh component runs, to start wired for map node `node` on
  * host, calling back to the head at port/addrs, with the subtree it must start (spec; NULL or
  * "": none), the radix and --prefix for it, and the variables of our environment a daemon
- * takes. */
+ * takes that fit its command line (wu_rte_spawn_env). */
 int wu_rte_spawn_proc(wu_pls_proc_t *p, const char *wired, uint32_t node, const char *host,
                       unsigned port, const char *addrs, uint32_t radix, const char *subtree,
                       const char *prefix);
+/* The variables of our environment a daemon takes, split: *cmdline, those on the agent's
+ * command line (each at most WU_RTE_ENV_ARG_MAX bytes, or WU_RTE_ENV_ARG_MAX_START for those
+ * wired needs from its start: not WU_*; all together at most WU_RTE_ENV_CMD_MAX, quotes
+ * counted), and *later, the WU_* ones that do not fit, which the head sends in LAUNCH. A
+ * variable needed at start that does not fit: WU_ERR_BAD_PARAM and *toobig, its name
+ * (malloc'd). */
+#define WU_RTE_ENV_ARG_MAX       4096
+#define WU_RTE_ENV_ARG_MAX_START 32768
+#define WU_RTE_ENV_CMD_MAX       65536
+int wu_rte_spawn_env(char ***cmdline, char ***later, char **toobig);
 /* Write what an agent (or the daemon it started) wrote to our stderr, each line as "[name] ...". */
 void wu_rte_agent_lines(const char *name, const char *data, size_t len);
 /* This node's IPv4 addresses but loopback, "a,b" ("-": none; NULL: out of memory). */

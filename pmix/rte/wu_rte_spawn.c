@@ -109,6 +109,68 @@ static bool forwarded_var(const char *kv)
     return 0 == strncmp(kv, "LD_PRELOAD=", 11) && NULL != strstr(kv, "libasan");
 }
 
+/* Variables wired uses from the moment it starts, before wrun can send it anything: its
+ * parameters (registered at start, those that reach wrun among them), the sanitizers'
+ * settings and runtime, and where its session directory goes. */
+static bool needed_at_start(const char *kv)
+{
+    return 0 != strncmp(kv, "WU_", 3);
+}
+
+/* kv's length on the agent's command line, quoted for the remote shell (a quote: 4 bytes) */
+static size_t quoted_len(const char *kv)
+{
+    size_t n = 3;
+    for (const char *c = kv; '\0' != *c; c++) {
+        n += '\'' == *c ? 4 : 1;
+    }
+    return n;
+}
+
+int wu_rte_spawn_env(char ***cmdline, char ***later, char **toobig)
+{
+    size_t total = 0;
+    int rc = WU_SUCCESS;
+    *cmdline = NULL;
+    *later = NULL;
+    *toobig = NULL;
+    /* first those needed at start: all on the command line, or none fits */
+    for (char **e = environ; NULL != e && NULL != *e && WU_SUCCESS == rc; e++) {
+        size_t len = quoted_len(*e);
+        if (!forwarded_var(*e) || !needed_at_start(*e)) {
+            continue;
+        }
+        if (len > WU_RTE_ENV_ARG_MAX_START || total + len > WU_RTE_ENV_CMD_MAX) {
+            const char *eq = strchr(*e, '=');
+            *toobig = strndup(*e, NULL != eq ? (size_t)(eq - *e) : strlen(*e));
+            rc = NULL != *toobig ? WU_ERR_BAD_PARAM : WU_ERR_NOMEM;
+            break;
+        }
+        total += len;
+        rc = wu_argv_append(cmdline, *e);
+    }
+    /* then the others: on the command line while they fit, else in LAUNCH */
+    for (char **e = environ; NULL != e && NULL != *e && WU_SUCCESS == rc; e++) {
+        size_t len = quoted_len(*e);
+        if (!forwarded_var(*e) || needed_at_start(*e)) {
+            continue;
+        }
+        if (len <= WU_RTE_ENV_ARG_MAX && total + len <= WU_RTE_ENV_CMD_MAX) {
+            total += len;
+            rc = wu_argv_append(cmdline, *e);
+        } else {
+            rc = wu_argv_append(later, *e);
+        }
+    }
+    if (WU_SUCCESS != rc) {
+        wu_argv_free(*cmdline);
+        wu_argv_free(*later);
+        *cmdline = NULL;
+        *later = NULL;
+    }
+    return rc;
+}
+
 char *wu_rte_wired_path(const char *prefix)
 {
     char exe[4096], *slash, *path = NULL;
@@ -160,10 +222,12 @@ int wu_rte_spawn_proc(wu_pls_proc_t *p, const char *wired, uint32_t node, const 
             rc = WU_SUCCESS == rc ? wu_argv_append(&p->argv, prefix) : rc;
         }
     }
-    for (char **e = environ; NULL != e && NULL != *e && WU_SUCCESS == rc; e++) {
-        if (forwarded_var(*e)) {
-            rc = wu_argv_append(&p->remote_env, *e);
-        }
+    if (WU_SUCCESS == rc) {
+        /* the variables too large for the command line reach the daemon in LAUNCH */
+        char **later = NULL, *toobig = NULL;
+        rc = wu_rte_spawn_env(&p->remote_env, &later, &toobig);
+        wu_argv_free(later);
+        free(toobig);
     }
     p->want_stdin = true; /* for the token */
     /* the agent runs without a preloaded sanitizer runtime (wired gets it in remote_env) */

@@ -5,7 +5,9 @@
 # each node runs 2 slots' worth, its core count); a PMIx client's fence with collected data, one
 # without, direct modex across nodes, and keys put after the last fence (e2e_exchange); large
 # command lines across 4 nodes (one argument of 131,000 characters; 8 arguments and a variable
-# of 128 KiB each); Open MPI's ring/allreduce/alltoall over
+# of 128 KiB each); WU_* variables of 131000 and 3 x 100 KiB characters in wrun's environment
+# reach every rank; a daemon that never calls back (its agent hangs) ends wrun within
+# rte_base_daemon_timeout + 3 s naming its node; Open MPI's ring/allreduce/alltoall over
 # TCP when mpicc is installed; exit status and message of a remote rank that fails; kill -9 of
 # node2's wired mid-job (wrun ends within 5 s naming node2); SIGKILL of wrun (the remote ranks
 # and daemons are gone within 5 s); after every run no rank, daemon or session directory is left
@@ -28,7 +30,7 @@
 # is cut mid-job: wrun ends within 12 s naming node2, and node2's daemon and ranks go away by
 # themselves. The lab is taken down at exit whatever happens.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-lab_tests=42
+lab_tests=44
 e2e_plan $lab_tests
 e2e_mktemp
 . "$s/test/e2e/lab_lib.sh"
@@ -304,6 +306,50 @@ if [ -x /usr/bin/python3 ]; then
 else
     e2e_skip "large command lines: /usr/bin/python3 is missing"
     e2e_skip "large command lines: /usr/bin/python3 is missing"
+fi
+
+# large WU_* variables in wrun's environment (one of 131000 characters, three of 100 KiB): too
+# large for the daemons' command line, they reach the daemons in LAUNCH and every rank of
+# every node sees them intact
+xs() {
+    head -c "$1" /dev/zero | tr '\0' x
+}
+on1 "$e2e_tmp/bigenv.out" env WU_TEST_BIG="$(xs 131000)" WU_TEST_B1="$(xs 102400)" \
+    WU_TEST_B2="$(xs 102400)" WU_TEST_B3="$(xs 102400)" ./wrun -H node1,node2,node3 -np 3 \
+    sh -c 'echo "${#WU_TEST_BIG} ${#WU_TEST_B1} ${#WU_TEST_B2} ${#WU_TEST_B3}"'
+n=$(e2e_count_lines "$e2e_tmp/bigenv.out" "^131000 102400 102400 102400$")
+if [ "$e2e_rc" -eq 0 ] && [ "$n" -eq 3 ] && leftovers "large WU_* variables"; then
+    e2e_ok "WU_* variables of 131000 and 3 x 102400 characters reach the ranks of 3 nodes intact"
+else
+    e2e_not_ok "large WU_* variables across 3 nodes (exit $e2e_rc, $n ranks saw them intact)"
+    e2e_diag "$e2e_tmp/bigenv.out"
+fi
+
+# a daemon that never calls back (node4's agent hangs, a script that sleeps for it; --map-by
+# node gives node4 a rank): with rte_base_daemon_timeout 10 wrun ends within 13 s naming node4,
+# the hanging agent killed
+cat >"$e2e_tmp/agent.sh" <<'EOF'
+#!/bin/sh
+for a; do
+    if [ "$a" = node4 ]; then
+        exec sleep 3142
+    fi
+done
+exec ssh -x -o BatchMode=yes -- "$@"
+EOF
+chmod +x "$e2e_tmp/agent.sh"
+start=$(date +%s)
+on1 "$e2e_tmp/late.out" env PMIX_MCA_pls_rsh_agent="$e2e_tmp/agent.sh" ./wrun \
+    --mca rte_base_daemon_timeout 10 --map-by node -H node1,node2,node4 -np 3 sleep 3141
+took=$(($(date +%s) - start))
+if [ "$e2e_rc" -ne 0 ] && [ "$took" -le 13 ] &&
+    grep -q "did not call back within 10 seconds (rte_base_daemon_timeout): node4\." \
+        "$e2e_tmp/late.out" && [ "$(lab_nours '^sleep 3142')" -eq 0 ] &&
+    leftovers "a daemon that never calls back"; then
+    e2e_ok "node4's daemon never calls back: wrun ends in ${took} s (timeout 10 s) naming node4"
+else
+    e2e_not_ok "a daemon that never calls back (exit $e2e_rc, ${took} s)"
+    e2e_diag "$e2e_tmp/late.out"
 fi
 
 # 8-10: Open MPI across the nodes over TCP: by slot, by node, from the hostfile

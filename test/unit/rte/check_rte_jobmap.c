@@ -448,6 +448,75 @@ START_TEST(launch_tree_spec)
 }
 END_TEST
 
+/* in_list: kv is an entry of list */
+static bool in_list(char **list, const char *kv)
+{
+    for (char **e = list; NULL != e && NULL != *e; e++) {
+        if (0 == strcmp(*e, kv)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The variables for the daemons: small ones on the command line, a WU_* one over 4 KiB or past
+ * 64 KiB in all in LAUNCH, one needed at start over 32 KiB refused by name. */
+START_TEST(spawn_env)
+{
+    char big[5001], huge[40001], kv[40100], **cmd = NULL, **later = NULL, *toobig = NULL;
+    size_t total = 0;
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    memset(huge, 'y', sizeof huge - 1);
+    huge[sizeof huge - 1] = '\0';
+    ck_assert_int_eq(0, setenv("WU_T_SMALL", "abc", 1));
+    ck_assert_int_eq(0, setenv("WU_T_BIG", big, 1));
+    ck_assert_int_eq(0, setenv("PMIX_MCA_t_mid", big, 1));
+    ck_assert_int_eq(WU_SUCCESS, wu_rte_spawn_env(&cmd, &later, &toobig));
+    ck_assert_ptr_null(toobig);
+    ck_assert(in_list(cmd, "WU_T_SMALL=abc"));
+    snprintf(kv, sizeof kv, "WU_T_BIG=%s", big);
+    ck_assert(in_list(later, kv) && !in_list(cmd, kv));
+    snprintf(kv, sizeof kv, "PMIX_MCA_t_mid=%s", big);
+    ck_assert(in_list(cmd, kv) && !in_list(later, kv));
+    wu_argv_free(cmd);
+    wu_argv_free(later);
+    /* 20 of 4000 characters: the command line takes what fits in 64 KiB, LAUNCH the rest */
+    ck_assert_int_eq(0, unsetenv("WU_T_BIG"));
+    big[4000] = '\0';
+    for (int i = 0; i < 20; i++) {
+        snprintf(kv, sizeof kv, "WU_T_A%d", i);
+        ck_assert_int_eq(0, setenv(kv, big, 1));
+    }
+    ck_assert_int_eq(WU_SUCCESS, wu_rte_spawn_env(&cmd, &later, &toobig));
+    ck_assert_int_gt(wu_argv_count(later), 0);
+    for (char **e = cmd; NULL != e && NULL != *e; e++) {
+        total += strlen(*e) + 3;
+    }
+    ck_assert_uint_le(total, WU_RTE_ENV_CMD_MAX);
+    for (int i = 0; i < 20; i++) {
+        snprintf(kv, sizeof kv, "WU_T_A%d=%s", i, big);
+        ck_assert(in_list(cmd, kv) != in_list(later, kv));
+    }
+    wu_argv_free(cmd);
+    wu_argv_free(later);
+    /* a parameter of 40000 characters: wired needs it at start, refused by its name */
+    ck_assert_int_eq(0, setenv("PMIX_MCA_t_huge", huge, 1));
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_rte_spawn_env(&cmd, &later, &toobig));
+    ck_assert_str_eq("PMIX_MCA_t_huge", toobig);
+    ck_assert_ptr_null(cmd);
+    ck_assert_ptr_null(later);
+    free(toobig);
+    unsetenv("PMIX_MCA_t_huge");
+    unsetenv("PMIX_MCA_t_mid");
+    unsetenv("WU_T_SMALL");
+    for (int i = 0; i < 20; i++) {
+        snprintf(kv, sizeof kv, "WU_T_A%d", i);
+        unsetenv(kv);
+    }
+}
+END_TEST
+
 static Suite *jobmap_suite(void)
 {
     Suite *s = suite_create("rte_jobmap");
@@ -458,6 +527,7 @@ static Suite *jobmap_suite(void)
     tcase_add_test(tc, peers_string);
     tcase_add_test(tc, launch_tree);
     tcase_add_test(tc, launch_tree_spec);
+    tcase_add_test(tc, spawn_env);
     suite_add_tcase(s, tc);
     tcase_add_test(th, host_args);
     tcase_add_loop_test(th, host_names, 0, sizeof bad_names / sizeof bad_names[0]);
