@@ -241,6 +241,22 @@ static int parse_rank(const char *s, pmix_rank_t *rank)
     return PMIX_SUCCESS;
 }
 
+/* Connections tried again when the server closed one before it answered. */
+#define CONNECT_RETRIES 4
+
+/* Progress thread: drop a connection that ended before the server answered (its closed
+ * callback has run), so that a new one can be made as if none had been. */
+static void forget_conn(wu_wait_call_t *call)
+{
+    wu_ptl_conn_release(wu_client.conn);
+    wu_client.conn = NULL;
+    wu_client.mode = WU_CLIENT_SINGLETON;
+    pthread_mutex_lock(&wu_client.req_lock);
+    atomic_store(&wu_client.lost, false);
+    pthread_mutex_unlock(&wu_client.req_lock);
+    wu_wait_call_done(call, PMIX_SUCCESS);
+}
+
 static int connect_to_server(const char *ns, const char *rank, const char *uri,
                              const connect_args_t *args)
 {
@@ -259,12 +275,23 @@ static int connect_to_server(const char *ns, const char *rank, const char *uri,
         return PMIX_ERR_INIT;
     }
     wu_client.psec_open = true;
-    rc = wu_ptl_connect(wu_client.pt, uri, wu_client_recv, wu_client_closed, NULL, &wu_client.conn);
-    if (WU_SUCCESS != rc) {
-        wu_show_help("help-wu-client.txt", "connect-failed", true, uri, wu_strerror(rc));
-        return PMIX_ERR_UNREACH;
+    for (int attempt = 0;; attempt++) {
+        rc = wu_ptl_connect(wu_client.pt, uri, wu_client_recv, wu_client_closed, NULL,
+                            &wu_client.conn);
+        if (WU_SUCCESS != rc) {
+            wu_show_help("help-wu-client.txt", "connect-failed", true, uri, wu_strerror(rc));
+            return PMIX_ERR_UNREACH;
+        }
+        rc = wu_progress_shift_wait(wu_client.pt, connect_fn, (void *)args, 0);
+        if (PMIX_ERR_LOST_CONNECTION != rc || attempt >= CONNECT_RETRIES) {
+            break;
+        }
+        /* closed before any answer: a listener busy with a flood of unauthenticated peers may
+         * displace a connection whose handshake it has not read yet (mca/ptl/ptl.h); connect
+         * again after a short pause */
+        (void)wu_progress_shift_wait(wu_client.pt, forget_conn, NULL, 0);
+        usleep((useconds_t)(20000u << attempt));
     }
-    rc = wu_progress_shift_wait(wu_client.pt, connect_fn, (void *)args, 0);
     if (PMIX_SUCCESS != rc) {
         wu_show_help("help-wu-client.txt", "handshake-failed", true, uri, ns, rank,
                      PMIx_Error_string(rc));
