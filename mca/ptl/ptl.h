@@ -38,7 +38,8 @@
  * wakeups, long after a client's handshake came: any number of idle, slow or vanishing peers
  * delays a client by no more than the accepting of those queued before it. (A client that has
  * sent nothing by the time max_untrusted newer connections, all still in their handshake, were
- * accepted after it is displaced all the same: its connect fails.) Connections whose first
+ * accepted after it is displaced all the same: Wireup's client then connects again, a client
+ * of another library fails its connect.) Connections whose first
  * frame was delivered and awaits the owner's decision are counted apart, also up to
  * max_untrusted: at that number the listener stops accepting (later peers wait in the kernel's
  * queue) until the owner decides one or it goes. So a
