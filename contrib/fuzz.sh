@@ -54,8 +54,8 @@ if ! make -j"$(nproc 2>/dev/null || echo 2)" $progs >make.out 2>&1; then
     grep -E -B3 -A3 'error' make.out | head -60; exit 1
 fi
 if [ "$seeds" = yes ]; then
-    # the regression inputs (regress-*) are kept
-    find "$top/test/fuzz/corpus" -type f ! -name 'regress-*' -exec rm -f {} +
+    # the regression inputs (regress-*) and the bytes of the real OpenPMIx (openpmix-*) are kept
+    find "$top/test/fuzz/corpus" -type f ! -name 'regress-*' ! -name 'openpmix-*' -exec rm -f {} +
     exec ./test/fuzz/fuzz_seeds "$top/test/fuzz/corpus"
 fi
 

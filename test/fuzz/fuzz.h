@@ -7,8 +7,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* fuzz_decode: byte 0 (modulo FZ_RD_MAX) picks the reader, byte 1 the type */
-enum { FZ_RD_UNPACK, FZ_RD_LIST, FZ_RD_BLOB, FZ_RD_PUBLIC, FZ_RD_BO_VIEW, FZ_RD_MAX };
+/* fuzz_decode: byte 0 (modulo FZ_RD_MAX) picks the reader, byte 1 the type; the OBFR readers
+ * decode OpenPMIx's serialization (wu_obfr.h) of a non-described or fully described buffer */
+enum {
+    FZ_RD_UNPACK,
+    FZ_RD_LIST,
+    FZ_RD_BLOB,
+    FZ_RD_PUBLIC,
+    FZ_RD_BO_VIEW,
+    FZ_RD_OBFR_ND,
+    FZ_RD_OBFR_FD,
+    FZ_RD_MAX
+};
 
 /* fuzz_server: frames are separated by FZ_SEP; a first byte FZ_RAW sends the rest unframed */
 #define FZ_SEP "WUFZ"

@@ -4,11 +4,14 @@
  * point for the seeds in test/fuzz/corpus/decode/ under make check.
  *
  * Input: byte 0 picks the reader, byte 1 the PMIx data type (an index into the types of
- * pack_samples.h), the rest is the buffer. The reader is applied until it fails or the buffer
+ * pack_samples.h; for the readers of OpenPMIx's serialization, pmix/common/wu_obfr.h, into
+ * obfr_types below), the rest is the buffer. The reader is applied until it fails or the buffer
  * is used up; whatever decodes is then checked for what a consumer does with it: it re-encodes
  * (and that encoding decodes again), it prints, it copies and it releases without a leak. Any
  * broken promise aborts, so libFuzzer reports it with the input. */
 #include "pmix.h"
+#include "pmix/common/wu_obfr.h"
+#include "pmix/common/wu_obfr_int.h"
 #include "pmix/common/wu_pack.h"
 #include "pmix/common/wu_proto.h"
 #include "pmix/common/wu_value.h"
@@ -146,6 +149,78 @@ static void read_bo_view(wu_buffer_t *b)
     }
 }
 
+/* the types the OBFR readers decode: the main ones of OpenPMIx's commands */
+static const pmix_data_type_t obfr_types[] = {
+    PMIX_INFO,   PMIX_VALUE,       PMIX_KVAL,    PMIX_PDATA,    PMIX_DATA_ARRAY,  PMIX_APP,
+    PMIX_QUERY,  PMIX_PROC,        PMIX_STRING,  PMIX_BUFFER,   PMIX_BYTE_OBJECT, PMIX_SIZE,
+    PMIX_STATUS, PMIX_PROC_INFO,   PMIX_ENVAR,   PMIX_GEOMETRY, PMIX_DEVICE_DIST, PMIX_ENDPOINT,
+    PMIX_PID,    PMIX_FLOAT,       PMIX_DOUBLE,  PMIX_TIMEVAL,  PMIX_UINT,        PMIX_INT16,
+    PMIX_UINT64, PMIX_PROC_NSPACE, PMIX_COMMAND, PMIX_BOOL};
+
+/* what wu_obfr_unpack accepted encodes again, that decodes, and encodes the same again */
+static void obfr_consume(void *elems, int32_t n, pmix_data_type_t t, int btype)
+{
+    size_t sz = wu_obfr_elem_size(t);
+    void *again = calloc((size_t)n + 1, sz);
+    int32_t m = n;
+    wu_buffer_t x, y;
+    int rc;
+
+    wu_buffer_construct(&x);
+    wu_buffer_construct(&y);
+    if (NULL == again) {
+        abort();
+    }
+    if (PMIX_SUCCESS != (rc = wu_obfr_pack(&x, btype, elems, n, t))) {
+        fail("OpenPMIx data decoded does not encode again", t, rc);
+    }
+    if (PMIX_SUCCESS != (rc = wu_obfr_unpack(&x, btype, again, &m, t)) || m != n ||
+        0 != wu_buffer_remaining(&x)) {
+        fail("re-encoded OpenPMIx data does not decode", t, rc);
+    }
+    if (PMIX_SUCCESS != wu_obfr_pack(&y, btype, again, m, t) || x.used != y.used ||
+        0 != memcmp(x.base, y.base, x.used)) {
+        fail("re-encoded OpenPMIx data decodes to something else", t, PMIX_ERROR);
+    }
+    wu_obfr_free(again, (size_t)m, t);
+    wu_obfr_free(elems, (size_t)n, t);
+    free(again);
+    wu_buffer_destruct(&x);
+    wu_buffer_destruct(&y);
+}
+
+/* OpenPMIx's serialization: calls, or a list (SIZE then a call) when the type byte is odd */
+static void read_obfr(wu_buffer_t *b, int btype, uint8_t sel)
+{
+    pmix_data_type_t t = obfr_types[sel % (sizeof(obfr_types) / sizeof(obfr_types[0]))];
+    void *dst = calloc(NMAX, wu_obfr_elem_size(t));
+    size_t mark;
+    int32_t n;
+
+    do {
+        mark = b->rpos;
+        if (sel & 0x80) {
+            void *arr;
+            size_t k;
+            if (PMIX_SUCCESS != wu_obfr_unpack_list(b, btype, &arr, &k, t)) {
+                break;
+            }
+            obfr_consume(arr, (int32_t)k, t, btype);
+            free(arr);
+            continue;
+        }
+        n = NMAX;
+        if (PMIX_SUCCESS != wu_obfr_unpack(b, btype, dst, &n, t)) {
+            break;
+        }
+        obfr_consume(dst, n, t, btype);
+    } while (b->rpos > mark && wu_buffer_remaining(b) > 0);
+    if (b->rpos < mark) {
+        fail("OpenPMIx reader moved the cursor back", t, PMIX_ERROR);
+    }
+    free(dst);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     pmix_data_type_t t;
@@ -176,6 +251,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         break;
     case FZ_RD_PUBLIC:
         read_public((const uint8_t *)copy, b.used, t);
+        break;
+    case FZ_RD_OBFR_ND:
+    case FZ_RD_OBFR_FD:
+        read_obfr(&b, FZ_RD_OBFR_ND == data[0] % FZ_RD_MAX ? WU_OBFR_NON_DESC : WU_OBFR_FULLY_DESC,
+                  data[1]);
         break;
     default:
         read_bo_view(&b);
