@@ -83,6 +83,21 @@
 #define WU_PTL_WIRE_VERSION 1u
 #define WU_PTL_HDR_SIZE     12u
 
+/* OpenPMIx peers. A listener also takes processes on OpenPMIx's own library, whose frames
+ * differ (docs/openpmix-wire.md, sections 2 and 3): a 16-byte header -- the sender's index,
+ * tag and payload length in network byte order, 4 bytes of padding -- except on their first
+ * message, the handshake, whose header is 8 bytes 0xff and the length in the host's order.
+ * The first byte of a connection tells the two apart (0x57 Wireup, 0xff OpenPMIx). Frames from
+ * such a peer reach the receive callback with WU_PTL_FLAG_FOREIGN set (and WU_PTL_FLAG_HELLO on
+ * its handshake, whose tag is UINT32_MAX); frames sent to it carry OpenPMIx's header (index 0),
+ * or none at all with WU_PTL_FLAG_RAW (the bare answer to a handshake). The limits of trust,
+ * sizes and deadlines are the same for both. */
+#define WU_PTL_FLAG_FOREIGN      0x4000u
+#define WU_PTL_FLAG_HELLO        0x2000u
+#define WU_PTL_FLAG_RAW          0x1000u
+#define WU_PTL_FOREIGN_HDR_SIZE  16u
+#define WU_PTL_FOREIGN_HELLO_MAX 131072u /* OpenPMIx's own limit on a handshake */
+
 /* Closed-callback status when the peer closed its end cleanly (between frames); the other
  * statuses are listed at the top of this file. */
 #define WU_PTL_PEER_CLOSED WU_ERR_EMPTY
@@ -218,6 +233,8 @@ typedef struct wu_ptl_shared wu_ptl_shared_t;
 wu_ptl_shared_t *wu_ptl_shared_new(const struct iovec *iov, int n);
 /* Drop a reference (NULL is a no-op). Any thread. */
 void wu_ptl_shared_release(wu_ptl_shared_t *s);
+/* Its bytes (*len of them). */
+const void *wu_ptl_shared_bytes(const wu_ptl_shared_t *s, size_t *len);
 /* wu_ptl_send with a shared payload (not copied). Same statuses. */
 int wu_ptl_send_shared(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, wu_ptl_shared_t *s);
 /* wu_ptl_send_shared with a file descriptor passed along (SCM_RIGHTS; local sockets only): the
@@ -278,6 +295,9 @@ WU_EXPORT int wu_ptl_conn_errno(const wu_ptl_conn_t *c);
  * text. Written to buf (len bytes), which is returned. */
 WU_EXPORT const char *wu_ptl_closed_reason(const wu_ptl_conn_t *c, int status, char *buf,
                                            size_t len);
+/* Does c's peer speak OpenPMIx's framing (see WU_PTL_FLAG_FOREIGN)? c's progress thread, once
+ * its first frame came. */
+bool wu_ptl_conn_foreign(const wu_ptl_conn_t *c);
 /* Can descriptors pass over c (a Unix-domain socket, as usock's; not TCP)? */
 WU_EXPORT bool wu_ptl_conn_passes_fds(const wu_ptl_conn_t *c);
 WU_EXPORT void wu_ptl_conn_set_cbdata(wu_ptl_conn_t *c, void *cbdata);

@@ -111,6 +111,7 @@ struct wu_ptl_frame {
     wu_ptl_shared_t *shared; /* one reference, or NULL */
     int fd;                  /* a descriptor to pass with the first byte, or -1 */
     size_t len, off;         /* bytes of the frame (header + payload), bytes written so far */
+    size_t hlen;             /* bytes of its header: Wireup's, OpenPMIx's or none (raw) */
     unsigned char data[];
 };
 
@@ -286,6 +287,12 @@ void wu_ptl_conn_retain(wu_ptl_conn_t *c)
     }
 }
 
+const void *wu_ptl_shared_bytes(const wu_ptl_shared_t *s, size_t *len)
+{
+    *len = s->len;
+    return s->bytes;
+}
+
 void wu_ptl_shared_release(wu_ptl_shared_t *s)
 {
     if (NULL != s && 1 == atomic_fetch_sub(&s->refs, 1)) {
@@ -442,18 +449,18 @@ static ssize_t write_frame(int fd, const wu_ptl_frame_t *f)
     if (NULL == f->shared && f->fd < 0) {
         return send(fd, f->data + f->off, f->len - f->off, MSG_NOSIGNAL);
     }
-    if (f->off < WU_PTL_HDR_SIZE) {
+    if (f->off < f->hlen) {
         iov[n].iov_base = (void *)(f->data + f->off);
-        iov[n++].iov_len = WU_PTL_HDR_SIZE - f->off;
+        iov[n++].iov_len = f->hlen - f->off;
     }
     if (NULL != f->shared && f->shared->len > 0) {
-        size_t done = f->off > WU_PTL_HDR_SIZE ? f->off - WU_PTL_HDR_SIZE : 0;
+        size_t done = f->off > f->hlen ? f->off - f->hlen : 0;
         iov[n].iov_base = f->shared->bytes + done;
         iov[n++].iov_len = f->shared->len - done;
-    } else if (NULL == f->shared && f->len > WU_PTL_HDR_SIZE) {
-        size_t done = f->off > WU_PTL_HDR_SIZE ? f->off - WU_PTL_HDR_SIZE : 0;
-        iov[n].iov_base = (void *)(f->data + WU_PTL_HDR_SIZE + done);
-        iov[n++].iov_len = f->len - WU_PTL_HDR_SIZE - done;
+    } else if (NULL == f->shared && f->len > f->hlen) {
+        size_t done = f->off > f->hlen ? f->off - f->hlen : 0;
+        iov[n].iov_base = (void *)(f->data + f->hlen + done);
+        iov[n++].iov_len = f->len - f->hlen - done;
     }
     memset(&m, 0, sizeof m);
     m.msg_iov = iov;
@@ -621,6 +628,21 @@ static int parse_header(wu_ptl_conn_t *c)
 {
     uint16_t flags;
     uint32_t tag, len;
+    int rc;
+    if (WU_PTL_WIRE_FOREIGN == c->wire || WU_PTL_FOREIGN_HDR_SIZE == c->hdr_got) {
+        if (WU_SUCCESS !=
+            (rc = wu_ptl_base_foreign_parse(c, c->trusted ? SIZE_MAX : handshake_max))) {
+            return rc;
+        }
+        if (c->rx_fd >= 0) {
+            WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_WARN,
+                           "ptl:base: dropping an OpenPMIx peer that passed a file descriptor");
+            return WU_ERR_BAD_FORMAT;
+        }
+        c->pgot = 0;
+        c->in_payload = true;
+        return WU_SUCCESS;
+    }
     if (WU_PTL_WIRE_MAGIC != c->hdr[0] || WU_PTL_WIRE_VERSION != c->hdr[1]) {
         WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_WARN,
                        "ptl:base: dropping peer: bad frame header (magic 0x%02x version %u)",
@@ -630,6 +652,7 @@ static int parse_header(wu_ptl_conn_t *c)
     memcpy(&flags, c->hdr + 2, 2);
     memcpy(&tag, c->hdr + 4, 4);
     memcpy(&len, c->hdr + 8, 4);
+    c->wire = WU_PTL_WIRE_WU;
     c->flags = ntohs(flags);
     c->tag = ntohl(tag);
     c->plen = ntohl(len);
@@ -750,7 +773,7 @@ int wu_ptl_base_rx_step(wu_ptl_conn_t *c)
         want = c->pcap - c->pgot;
     } else {
         dst = c->hdr + c->hdr_got;
-        want = WU_PTL_HDR_SIZE - c->hdr_got;
+        want = wu_ptl_base_hdr_want(c) - c->hdr_got;
     }
     n = recv_fd(c, dst, want, &bad);
     if (bad) {
@@ -780,9 +803,11 @@ int wu_ptl_base_rx_step(wu_ptl_conn_t *c)
     c->rx_bytes += (uint64_t)n;
     if (c->in_payload) {
         c->pgot += (size_t)n;
-    } else if (WU_PTL_HDR_SIZE == (c->hdr_got += (size_t)n) &&
-               WU_SUCCESS != (rc = parse_header(c))) {
-        return rc;
+    } else {
+        c->hdr_got += (size_t)n; /* then the header's size: the first byte decides it */
+        if (wu_ptl_base_hdr_want(c) == c->hdr_got && WU_SUCCESS != (rc = parse_header(c))) {
+            return rc;
+        }
     }
     return WU_PTL_RX_MORE;
 }
@@ -928,33 +953,39 @@ static void send_fn(void *arg)
     wu_ptl_conn_release(c);
 }
 
-/* The header of a frame of len payload bytes. */
-static void hdr_fill(unsigned char *h, uint32_t tag, uint16_t flags, size_t len)
+/* The header of a frame of len payload bytes to c's peer, in its framing (room for
+ * WU_PTL_FOREIGN_HDR_SIZE bytes); its length. */
+static size_t hdr_fill(const wu_ptl_conn_t *c, unsigned char *h, uint32_t tag, uint16_t flags,
+                       size_t len)
 {
     uint16_t nflags = htons(flags);
     uint32_t ntag = htonl(tag), nlen = htonl((uint32_t)len);
+    if (WU_PTL_WIRE_FOREIGN == c->wire) {
+        return wu_ptl_base_foreign_hdr(c, h, tag, flags, len);
+    }
     h[0] = WU_PTL_WIRE_MAGIC;
     h[1] = WU_PTL_WIRE_VERSION;
     memcpy(h + 2, &nflags, 2);
     memcpy(h + 4, &ntag, 4);
     memcpy(h + 8, &nlen, 4);
+    return WU_PTL_HDR_SIZE;
 }
 
 /* A frame for c with its header filled in and room for copy bytes of payload after it. */
 static wu_ptl_frame_t *frame_new(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, size_t len,
                                  size_t copy)
 {
-    wu_ptl_frame_t *f = malloc(sizeof *f + WU_PTL_HDR_SIZE + copy);
+    wu_ptl_frame_t *f = malloc(sizeof *f + WU_PTL_FOREIGN_HDR_SIZE + copy);
     if (NULL == f) {
         return NULL;
     }
     f->conn = c;
     f->shared = NULL;
     f->fd = -1;
-    f->len = WU_PTL_HDR_SIZE + len;
+    f->hlen = hdr_fill(c, f->data, tag, flags, len);
+    f->len = f->hlen + len;
     f->off = 0;
     atomic_fetch_add(&c->backlog, f->len);
-    hdr_fill(f->data, tag, flags, len);
     return f;
 }
 
@@ -987,9 +1018,10 @@ static int frame_queue(wu_ptl_conn_t *c, wu_ptl_frame_t *f)
  * must be queued: frames before it, the socket full, or a socket error (which the queued frame
  * meets again, so that the connection ends as always, from the progress loop and not inside
  * the caller's send). */
-static ssize_t send_now(wu_ptl_conn_t *c, const unsigned char *hdr, const void *payload, size_t len)
+static ssize_t send_now(wu_ptl_conn_t *c, const unsigned char *hdr, size_t hlen,
+                        const void *payload, size_t len)
 {
-    struct iovec iov[2] = {{(void *)hdr, WU_PTL_HDR_SIZE}, {(void *)payload, len}};
+    struct iovec iov[2] = {{(void *)hdr, hlen}, {(void *)payload, len}};
     struct msghdr m;
     ssize_t n;
     if (c->wdead || NULL != c->qhead || 0 != atomic_load(&c->shifting)) {
@@ -1010,7 +1042,7 @@ static wu_ptl_frame_t *frame_copy(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags
 {
     wu_ptl_frame_t *f = frame_new(c, tag, flags, len, len);
     if (NULL != f && len > 0) {
-        memcpy(f->data + WU_PTL_HDR_SIZE, payload, len);
+        memcpy(f->data + f->hlen, payload, len);
     }
     return f;
 }
@@ -1018,7 +1050,8 @@ static wu_ptl_frame_t *frame_copy(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags
 int wu_ptl_send(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *payload, size_t len)
 {
     wu_ptl_frame_t *f;
-    unsigned char hdr[WU_PTL_HDR_SIZE];
+    unsigned char hdr[WU_PTL_FOREIGN_HDR_SIZE];
+    size_t hlen;
     ssize_t n;
     if (NULL == c || (len > 0 && NULL == payload)) {
         return WU_ERR_BAD_PARAM;
@@ -1030,10 +1063,10 @@ int wu_ptl_send(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *payl
     /* The frame usually goes at once, without a copy (a large one would cost fresh pages: a
      * fault each) and without waking the progress thread; what the socket does not take is
      * queued. */
-    hdr_fill(hdr, tag, flags, len);
+    hlen = hdr_fill(c, hdr, tag, flags, len);
     pthread_mutex_lock(&c->wlock);
-    n = send_now(c, hdr, payload, len);
-    if ((size_t)n == WU_PTL_HDR_SIZE + len) {
+    n = send_now(c, hdr, hlen, payload, len);
+    if ((size_t)n == hlen + len) {
         pthread_mutex_unlock(&c->wlock);
         return WU_SUCCESS;
     }

@@ -45,7 +45,12 @@ struct wu_ptl_conn {
     wu_ptl_listener_t *listener; /* accepted connections, until closed */
     struct wu_ptl_conn *lprev, *lnext;
     wu_ptl_frame_t *qhead, *qtail; /* frames to write */
-    unsigned char hdr[WU_PTL_HDR_SIZE];
+    /* Which framing the peer speaks (WU_PTL_WIRE_*): an accepted connection's first byte
+     * decides it; wu_ptl_connect's are Wireup's. peer_index: what a frame to an OpenPMIx
+     * server carries as its sender's index (the one the server gave in its handshake). */
+    unsigned char wire;
+    int32_t peer_index;
+    unsigned char hdr[WU_PTL_FOREIGN_HDR_SIZE];
     size_t hdr_got;
     unsigned char *payload;  /* frame being received, after its header */
     size_t plen, pgot, pcap; /* announced, received, allocated */
@@ -84,6 +89,9 @@ struct wu_ptl_conn {
     int rx_error;                    /* why that thread found the peer must be dropped, or 0 */
 };
 
+/* The framing of a connection (wu_ptl_conn_t.wire). */
+enum { WU_PTL_WIRE_ANY = 0, WU_PTL_WIRE_WU = 1, WU_PTL_WIRE_FOREIGN = 2 };
+
 /* Which admission count of its listener holds a connection (wu_ptl_conn_t.admit). */
 enum { WU_PTL_ADMIT_NONE = 0, WU_PTL_ADMIT_HANDSHAKE = 1, WU_PTL_ADMIT_AWAIT = 2 };
 
@@ -107,6 +115,17 @@ bool wu_ptl_base_mid_frame(const wu_ptl_conn_t *c);
 void wu_ptl_base_rx_drop(wu_ptl_conn_t *c);
 /* Account for bytes a frame's buffer no longer holds (negative) or newly holds. */
 void wu_ptl_base_rx_account(size_t add, size_t sub);
+
+/* ptl_base_foreign.c: OpenPMIx's framing (ptl.h). */
+/* Bytes of the header of the frame whose first hdr_got bytes c has received. */
+size_t wu_ptl_base_hdr_want(const wu_ptl_conn_t *c);
+/* Check a complete OpenPMIx header in c->hdr and set c->tag, c->flags, c->plen and c->wire.
+ * WU_SUCCESS or why the peer is dropped. */
+int wu_ptl_base_foreign_parse(wu_ptl_conn_t *c, size_t hello_max);
+/* Write the header of a frame to c's OpenPMIx peer into h (room for WU_PTL_FOREIGN_HDR_SIZE);
+ * its length (0 with WU_PTL_FLAG_RAW). */
+size_t wu_ptl_base_foreign_hdr(const wu_ptl_conn_t *c, unsigned char *h, uint32_t tag,
+                               uint16_t flags, size_t len);
 
 /* ptl_base_direct.c, for connections with ep >= 0 */
 /* Watch c through its own epoll set (at connect, before reading starts). Falls back silently
