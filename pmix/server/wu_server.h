@@ -17,6 +17,7 @@
 #define WU_SERVER_H
 
 #include "mca/gds/gds.h"
+#include "mca/psec/psec.h"
 #include "pmix/common/wu_self.h"
 #include "mca/ptl/ptl.h"
 #include "opal/class/wu_hash_table.h"
@@ -93,6 +94,7 @@ typedef struct wu_srv_peer {
     bool has_proc; /* CONNECT got as far as naming a registered client */
     bool connected;
     pmix_proc_t proc;
+    struct wu_srv_opmix *ox; /* a process on OpenPMIx's library (wu_server_opmix.c), or NULL */
 } wu_srv_peer_t;
 
 /* A request waiting for the host (upcall accepted, cbfunc not called yet). The host's cbfunc
@@ -165,7 +167,11 @@ typedef struct wu_srv {
     char *session_dir;
     wu_ptl_listeners_t *listeners; /* best first */
     const char *uri;               /* what setup_fork hands out: the best listener's */
-    const char *token;             /* psec token for peers without kernel identity, or NULL */
+    /* For clients on OpenPMIx's library (server_openpmix): a loopback TCP listener of its own
+     * when no listener is TCP, and the URI they are given ("<nspace>.<rank>;tcp4://..."). */
+    wu_ptl_listener_t *olistener;
+    char *ouri;
+    const char *token; /* psec token for peers without kernel identity, or NULL */
     /* the data, all in the selected gds module (wu_server_data.c) */
     const wu_gds_module_t *gds;
     wu_gds_store_t *store;   /* what the host registered (job, proc, node, app data) */
@@ -189,6 +195,7 @@ typedef struct wu_srv {
 
 extern wu_srv_t wu_srv;
 extern int wu_srv_connect_wait; /* seconds a CONNECT waits for its registration */
+extern bool wu_srv_openpmix;    /* server_openpmix: accept clients on OpenPMIx's library */
 
 /* ---- state (wu_server_state.c) ----------------------------------------------------------- */
 wu_srv_nspace_t *wu_srv_nspace_find(const char *nspace);
@@ -241,6 +248,34 @@ void wu_srv_ops_orphan(void);
 
 /* ---- switchyard (wu_server_switch.c) ----------------------------------------------------- */
 extern const wu_ptl_listener_cbs_t wu_srv_listener_cbs;
+/* Run the handler of Wireup command cmd for peer's request tag (b after the command byte);
+ * a handler's error is sent back as the reply. */
+void wu_srv_dispatch(wu_srv_peer_t *peer, uint32_t tag, uint8_t cmd, wu_buffer_t *b);
+/* A connect request whose credential psec accepted: wait for proc's registration or go on
+ * (the host's client_connected, then the reply). model (nmodel infos): the declared model's
+ * event, taken. */
+void wu_srv_connect_begin(wu_srv_peer_t *peer, uint32_t tag, const pmix_proc_t *proc, pid_t pid,
+                          uint32_t caps, const char *cred, size_t ncred, pmix_info_t **model,
+                          size_t nmodel);
+
+/* ---- OpenPMIx's clients (wu_server_opmix.c, wu_server_opmix_cmds.c) ---- */
+/* A frame from a peer speaking OpenPMIx's protocol (WU_PTL_FLAG_FOREIGN). */
+void wu_srv_opmix_recv(wu_srv_peer_t *peer, uint32_t tag, uint16_t flags, const void *payload,
+                       size_t len);
+/* Send a Wireup reply (status, then the command's fields) to an OpenPMIx peer, converted to the
+ * reply of the OpenPMIx command it answers. */
+void wu_srv_opmix_reply(wu_ptl_conn_t *conn, uint32_t tag, const void *payload, size_t len);
+/* Check an OpenPMIx client's credential against the uid and gid registered for it; *got: what
+ * was found. */
+pmix_status_t wu_srv_opmix_validate(wu_ptl_conn_t *conn, uid_t uid, gid_t gid, const char *cred,
+                                    size_t ncred, wu_psec_peer_t *got);
+/* The connect of an OpenPMIx client was accepted: its answer (status and index). */
+void wu_srv_opmix_connected(wu_srv_peer_t *peer);
+/* An event message as Wireup packs it (command NOTIFY or REGISTER_EVENTS, fields) sent to an
+ * OpenPMIx client. */
+bool wu_srv_opmix_event(wu_ptl_conn_t *conn, const wu_buffer_t *b);
+/* Release peer's OpenPMIx state. */
+void wu_srv_opmix_free(wu_srv_peer_t *peer);
 /* A namespace or client was registered: retry CONNECTs waiting for it. */
 void wu_srv_pconn_retry(void);
 /* Fail every waiting CONNECT (finalize). */

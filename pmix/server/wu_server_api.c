@@ -38,6 +38,9 @@ static const wu_mca_param_t server_params[] = {
                  "Verbosity of the PMIx server library (0: errors only ... 100: everything)"),
     WU_PARAM_INT_RANGE("connect_wait", &wu_srv_connect_wait, 1, 3600, WU_INFO_LVL_6,
                        "Seconds a connecting client may wait for the host to register it"),
+    WU_PARAM_BOOL("openpmix", &wu_srv_openpmix, WU_INFO_LVL_4,
+                  "Accept clients that run on OpenPMIx's own library (containers, RPATH builds): "
+                  "a loopback TCP listener and the PMIX_SERVER_URI41/URI4 variables for them"),
     WU_PARAM_INT_RANGE("event_cache_size", &wu_srv_event_cache_size, 0, 65536, WU_INFO_LVL_5,
                        "Environment events the server keeps for the handlers its clients register "
                        "later, the oldest pushed out by the newest (0: none)"),
@@ -219,6 +222,46 @@ static void teardown_state(void)
     wu_output_finalize();
 }
 
+static void close_listeners(void)
+{
+    wu_ptl_base_close_listeners(wu_srv.listeners);
+    wu_srv.listeners = NULL;
+    wu_ptl_listener_close(wu_srv.olistener);
+    wu_srv.olistener = NULL;
+    free(wu_srv.ouri);
+    wu_srv.ouri = NULL;
+}
+
+/* The URI clients on OpenPMIx's library are given: a TCP listener's (one of ours, else one
+ * opened on the loopback for them), after the server's name. */
+static int open_foreign(void)
+{
+    const char *uri = NULL;
+    wu_ptl_listener_t *l;
+    for (size_t i = 0; NULL != (l = wu_ptl_listeners_at(wu_srv.listeners, i)); i++) {
+        if (0 == strncmp(wu_ptl_listener_uri(l), "tcp4://", 7)) {
+            uri = wu_ptl_listener_uri(l);
+            break;
+        }
+    }
+    if (NULL == uri && NULL != wu_ptl_base_module("tcp4")) {
+        pmix_info_t addr;
+        int rc;
+        PMIX_INFO_LOAD(&addr, WU_PTL_TCP_ADDR, "127.0.0.1", PMIX_STRING);
+        rc = wu_ptl_listen_with(wu_srv.pt, "tcp", &addr, 1, &wu_srv_listener_cbs, NULL,
+                                &wu_srv.olistener);
+        PMIX_INFO_DESTRUCT(&addr);
+        if (WU_SUCCESS != rc) {
+            return rc;
+        }
+        uri = wu_ptl_listener_uri(wu_srv.olistener);
+    }
+    if (NULL != uri) {
+        return wu_asprintf(&wu_srv.ouri, "%s.%u;%s", wu_srv.me.nspace, wu_srv.me.rank, uri);
+    }
+    return WU_SUCCESS;
+}
+
 /* Listen with every ptl module the attributes call for; the best listener's URI is handed out,
  * and a psec token too when a listener's peers carry no kernel identity. */
 static int open_listeners(const pmix_info_t info[], size_t ninfo)
@@ -237,7 +280,7 @@ static int open_listeners(const pmix_info_t info[], size_t ninfo)
         return rc;
     }
     wu_srv.uri = wu_ptl_listener_uri(wu_ptl_listeners_at(wu_srv.listeners, 0));
-    return WU_SUCCESS;
+    return wu_srv_openpmix ? open_foreign() : WU_SUCCESS;
 }
 
 pmix_status_t PMIx_server_init(pmix_server_module_t *module, pmix_info_t info[], size_t ninfo)
@@ -316,8 +359,7 @@ pmix_status_t PMIx_server_init(pmix_server_module_t *module, pmix_info_t info[],
         return PMIX_ERR_INIT;
     }
     if (WU_SUCCESS != open_listeners(info, ninfo)) {
-        wu_ptl_base_close_listeners(wu_srv.listeners);
-        wu_srv.listeners = NULL;
+        close_listeners();
         wu_progress_stop(wu_srv.pt);
         wu_srv.pt = NULL;
         teardown_state();
@@ -360,8 +402,7 @@ pmix_status_t PMIx_server_finalize(void)
     wu_srv.initialized = false;
     wu_event_rt_set(WU_EVENT_SERVER, NULL);
     wu_self_hooks_set(NULL);
-    wu_ptl_base_close_listeners(wu_srv.listeners);
-    wu_srv.listeners = NULL;
+    close_listeners();
     wu_srv.uri = NULL;
     wu_progress_stop(wu_srv.pt); /* runs what is still queued, then the thread ends */
     wu_srv.pt = NULL;
@@ -622,6 +663,17 @@ pmix_status_t PMIx_server_setup_fork(const pmix_proc_t *proc, char ***env)
     }
     if (NULL != wu_srv.token &&
         WU_SUCCESS != (rc = wu_setenv(WU_PSEC_TOKEN_ENV, wu_srv.token, true, env))) {
+        return WU_ERR_NOMEM == rc ? PMIX_ERR_NOMEM : PMIX_ERR_BAD_PARAM;
+    }
+    /* a process on OpenPMIx's library finds this server as it finds OpenPMIx's (4.x and 5.x
+     * read URI41 or URI4) and picks what Wireup speaks: the hash data store, non-described
+     * buffers, psec native (PMIX_SECURITY_MODE above) */
+    if (NULL != wu_srv.ouri &&
+        (WU_SUCCESS != (rc = wu_setenv("PMIX_SERVER_URI41", wu_srv.ouri, true, env)) ||
+         WU_SUCCESS != (rc = wu_setenv("PMIX_SERVER_URI4", wu_srv.ouri, true, env)) ||
+         WU_SUCCESS != (rc = wu_setenv("PMIX_GDS_MODULE", "hash", true, env)) ||
+         WU_SUCCESS !=
+             (rc = wu_setenv("PMIX_BFROP_BUFFER_TYPE", "PMIX_BFROP_BUFFER_NON_DESC", true, env)))) {
         return WU_ERR_NOMEM == rc ? PMIX_ERR_NOMEM : PMIX_ERR_BAD_PARAM;
     }
     /* what pnet's setup_local_support kept for the job's processes */

@@ -63,6 +63,9 @@ static bool send_packed(wu_srv_client_t *cl, pmix_status_t status, const wu_buff
     wu_output_verbose(WU_VERB_TRACE, wu_srv.out, "server: event %s to %s",
                       PMIx_Error_string(status), wu_srv_proc_str(&cl->proc, who, sizeof who));
     /* a client whose connection fails is handled by its closed callback */
+    if (wu_ptl_conn_foreign(cl->conn)) {
+        return wu_srv_opmix_event(cl->conn, b);
+    }
     return WU_SUCCESS == wu_ptl_send(cl->conn, 0, 0, b->base, b->used);
 }
 

@@ -184,6 +184,12 @@ wu_ptl_shared_t *wu_srv_reply_payload(pmix_status_t status, const struct iovec *
 void wu_srv_reply_shared(wu_ptl_conn_t *conn, uint32_t tag, pmix_status_t status,
                          wu_ptl_shared_t *payload)
 {
+    if (NULL != conn && wu_ptl_conn_foreign(conn)) {
+        size_t len = 0;
+        const void *bytes = NULL != payload ? wu_ptl_shared_bytes(payload, &len) : NULL;
+        wu_srv_opmix_reply(conn, tag, bytes, len);
+        return;
+    }
     int rc = NULL != payload ? wu_ptl_send_shared(conn, tag, WU_PROTO_FLAG_REPLY, payload)
                              : WU_ERR_NOMEM;
     if (WU_SUCCESS != rc && PMIX_SUCCESS == status) {

@@ -198,6 +198,7 @@ static void srv_closed(wu_ptl_conn_t *c, int status, void *cbdata)
         }
     }
     wu_srv_get_drop_conn(c);
+    wu_srv_opmix_free(peer);
     cl = peer->has_proc ? wu_srv_client_find(&peer->proc) : NULL;
     if (NULL != cl && cl->conn == c) {
         wu_ptl_conn_release(cl->conn);
@@ -230,9 +231,12 @@ static void srv_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void 
     wu_buffer_t b;
     uint8_t cmd = 0;
     int32_t one = 1;
-    int rc;
 
     if (NULL == peer || wu_srv.stopping) {
+        return;
+    }
+    if (0 != (flags & WU_PTL_FLAG_FOREIGN)) {
+        wu_srv_opmix_recv(peer, tag, flags, payload, len);
         return;
     }
     /* a read-only view of the payload: the buffer never frees or grows it */
@@ -253,19 +257,24 @@ static void srv_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void 
         wu_ptl_close(c);
         return;
     }
-    rc = PMIX_ERR_BAD_PARAM;
+    wu_srv_dispatch(peer, tag, cmd, &b);
+}
+
+void wu_srv_dispatch(wu_srv_peer_t *peer, uint32_t tag, uint8_t cmd, wu_buffer_t *b)
+{
+    int rc = PMIX_ERR_BAD_PARAM;
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         if (cmds[i].cmd == cmd) {
             wu_output_verbose(WU_VERB_TRACE, wu_srv.out, "server: %s request (tag %u, %zu bytes)",
-                              cmds[i].name, tag, len);
-            rc = cmds[i].fn(peer, tag, &b);
+                              cmds[i].name, tag, b->used);
+            rc = cmds[i].fn(peer, tag, b);
             break;
         }
     }
     if (PMIX_SUCCESS != rc) {
         wu_output_verbose(WU_VERB_INFO, wu_srv.out, "server: %s request (tag %u) failed: %s",
                           wu_proto_cmd_name(cmd), tag, PMIx_Error_string(rc));
-        wu_srv_reply(c, tag, rc, NULL);
+        wu_srv_reply(peer->conn, tag, rc, NULL);
     }
 }
 
@@ -361,7 +370,10 @@ static void connect_done(wu_srv_op_t *op)
     cl->state = WU_SRV_CL_CONNECTED;
     peer->connected = true;
     wu_ptl_conn_set_trusted(op->conn); /* authenticated: its next messages may be large */
-    if (seg && !reply_with_segment(op, ns, &body)) {
+    if (NULL != peer->ox) {
+        wu_srv_opmix_connected(peer); /* its own answer; it asks for its job's data next */
+        seg = true;
+    } else if (seg && !reply_with_segment(op, ns, &body)) {
         body.used = 0; /* the descriptor could not go: everything by the socket then */
         seg = false;
         if (PMIX_SUCCESS != (rc = connect_body(&body, ns, false))) {
@@ -401,7 +413,9 @@ static void connect_proceed(wu_ptl_conn_t *conn, uint32_t tag, const pmix_proc_t
         return;
     }
     wu_srv_proc_str(proc, who, sizeof who);
-    rc = wu_psec_base_validate_peer(wu_ptl_conn_fd(conn), cl->uid, cl->gid, cred, ncred, &got);
+    rc = NULL != peer->ox ? wu_srv_opmix_validate(conn, cl->uid, cl->gid, cred, ncred, &got)
+                          : wu_psec_base_validate_peer(wu_ptl_conn_fd(conn), cl->uid, cl->gid, cred,
+                                                       ncred, &got);
     if (PMIX_SUCCESS != rc) {
         wu_show_help(WU_SRV_HELP, "connect-refused", true, who, (int)pid, (int)got.pid,
                      (int)got.uid, (int)got.gid, (unsigned)cl->uid, (unsigned)cl->gid,
@@ -503,6 +517,52 @@ void wu_srv_pconn_fail_all(pmix_status_t status)
     }
 }
 
+void wu_srv_connect_begin(wu_srv_peer_t *peer, uint32_t tag, const pmix_proc_t *proc, pid_t pid,
+                          uint32_t caps, const char *cred, size_t ncred, pmix_info_t **model,
+                          size_t nmodel)
+{
+    int rc = connect_ready(proc);
+    wu_srv_pconn_t *pc;
+    char who[PMIX_MAX_NSLEN + 16];
+    if (PMIX_SUCCESS == rc) {
+        connect_proceed(peer->conn, tag, proc, pid, caps, cred, ncred, model, nmodel);
+        return;
+    }
+    if (PMIX_ERR_WOULD_BLOCK != rc) {
+        wu_output_verbose(WU_VERB_WARN, wu_srv.out,
+                          "server: refusing %s: not registered with this server",
+                          wu_srv_proc_str(proc, who, sizeof who));
+        wu_srv_reply_close(peer->conn, tag, rc);
+        return;
+    }
+    if (NULL == (pc = calloc(1, sizeof *pc)) || (ncred > 0 && NULL == (pc->cred = malloc(ncred)))) {
+        free(pc);
+        wu_srv_reply_close(peer->conn, tag, PMIX_ERR_NOMEM);
+        return;
+    }
+    pc->conn = peer->conn;
+    wu_ptl_conn_retain(pc->conn);
+    pc->tag = tag;
+    pc->proc = *proc;
+    pc->pid = pid;
+    pc->caps = caps;
+    if (ncred > 0) {
+        memcpy(pc->cred, cred, ncred);
+    }
+    pc->ncred = ncred;
+    pc->model = *model;
+    pc->nmodel = nmodel;
+    *model = NULL;
+    pc->timer = wu_progress_timer(wu_srv.pt, wu_srv_connect_wait, pconn_timeout, pc);
+    if (NULL == pc->timer) {
+        pconn_free(pc);
+        wu_srv_reply_close(peer->conn, tag, PMIX_ERR_NOMEM);
+        return;
+    }
+    pc->next = wu_srv.pconns;
+    wu_srv.pconns = pc;
+}
+
 /* CONNECT, in an order that says nothing about what a peer sent before it has shown who it is:
  * (1) the request must parse; (2) the credential must satisfy psec without knowing the proc
  * yet (TCP: the server's token; Unix sockets: the kernel knows the peer, and the session
@@ -563,42 +623,7 @@ static int cmd_connect(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
     }
     /* of what the client declared, only its programming model is taken */
     nmodel = wu_model_event_info(declared, ndeclared, &model);
-    rc = connect_ready(&proc);
-    if (PMIX_SUCCESS == rc) {
-        connect_proceed(peer->conn, tag, &proc, pid, caps, cred.bytes, cred.size, &model, nmodel);
-    } else if (PMIX_ERR_WOULD_BLOCK == rc) {
-        wu_srv_pconn_t *pc = calloc(1, sizeof *pc);
-        if (NULL == pc) {
-            rc = PMIX_ERR_NOMEM;
-            goto refuse;
-        }
-        pc->conn = peer->conn;
-        wu_ptl_conn_retain(pc->conn);
-        pc->tag = tag;
-        pc->proc = proc;
-        pc->pid = pid;
-        pc->caps = caps;
-        pc->cred = cred.bytes;
-        pc->ncred = cred.size;
-        cred.bytes = NULL;
-        pc->model = model;
-        pc->nmodel = nmodel;
-        model = NULL;
-        pc->timer = wu_progress_timer(wu_srv.pt, wu_srv_connect_wait, pconn_timeout, pc);
-        if (NULL == pc->timer) {
-            pconn_free(pc);
-            rc = PMIX_ERR_NOMEM;
-            goto refuse;
-        }
-        pc->next = wu_srv.pconns;
-        wu_srv.pconns = pc;
-    } else {
-        char who[PMIX_MAX_NSLEN + 16];
-        wu_output_verbose(WU_VERB_WARN, wu_srv.out,
-                          "server: refusing %s: not registered with this server",
-                          wu_srv_proc_str(&proc, who, sizeof who));
-        goto refuse;
-    }
+    wu_srv_connect_begin(peer, tag, &proc, pid, caps, cred.bytes, cred.size, &model, nmodel);
     rc = PMIX_SUCCESS;
 refuse:
     free(version);

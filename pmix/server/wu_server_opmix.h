@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wu_server_opmix.h -- what the two files serving clients on OpenPMIx's library share
+ * (wu_server_opmix.c: handshake, job data, replies and events; wu_server_opmix_cmds.c: each
+ * command translated to Wireup's and its reply back). Internal to the server. */
+#ifndef WU_SERVER_OPMIX_H
+#define WU_SERVER_OPMIX_H
+
+#include "pmix/common/wu_obfr.h"
+#include "pmix/server/wu_server.h"
+
+/* OpenPMIx's command numbers (pmix_cmd_t) that Wireup answers. */
+enum {
+    WU_OCMD_REQ = 0,
+    WU_OCMD_ABORT = 1,
+    WU_OCMD_COMMIT = 2,
+    WU_OCMD_FENCE = 3,
+    WU_OCMD_GET = 4,
+    WU_OCMD_FINALIZE = 5,
+    WU_OCMD_PUBLISH = 6,
+    WU_OCMD_LOOKUP = 7,
+    WU_OCMD_UNPUBLISH = 8,
+    WU_OCMD_SPAWN = 9,
+    WU_OCMD_CONNECT = 10,
+    WU_OCMD_DISCONNECT = 11,
+    WU_OCMD_NOTIFY = 12,
+    WU_OCMD_REGEVENTS = 13,
+    WU_OCMD_DEREGEVENTS = 14,
+    WU_OCMD_QUERY = 15,
+    WU_OCMD_LOG = 16,
+    WU_OCMD_JOB_CONTROL = 18
+};
+
+/* A request handed to Wireup's handler whose reply is still to be converted. */
+typedef struct wu_srv_opending {
+    struct wu_srv_opending *next;
+    uint32_t tag;
+    uint8_t cmd;      /* OpenPMIx's */
+    pmix_proc_t proc; /* GET: whose data */
+    char *key;        /* GET: the key */
+} wu_srv_opending_t;
+
+/* The OpenPMIx state of a peer (wu_srv_peer_t.ox). */
+struct wu_srv_opmix {
+    uint8_t btype;    /* its buffer type (WU_OBFR_*) */
+    char version[32]; /* its library's version, as it said */
+    uint32_t index;   /* the slot number it was given */
+    size_t next_ref;  /* event registrations made for it */
+    wu_srv_opending_t *pending;
+};
+
+/* Translate one OpenPMIx request (b after the command) into Wireup's and run it; an error
+ * status is sent back as the whole reply. */
+void wu_srv_opmix_request(wu_srv_peer_t *peer, uint32_t tag, uint8_t cmd, wu_buffer_t *b);
+/* Convert the Wireup reply r (after its status) to the reply of p's command into out. */
+pmix_status_t wu_srv_opmix_convert(const wu_srv_opending_t *p, pmix_status_t status, wu_buffer_t *r,
+                                   int btype, wu_buffer_t *out);
+/* Remember that tag's reply answers cmd; NULL: no memory. */
+wu_srv_opending_t *wu_srv_opmix_expect(wu_srv_peer_t *peer, uint32_t tag, uint8_t cmd);
+/* Send a reply holding only status. */
+void wu_srv_opmix_status(wu_srv_peer_t *peer, uint32_t tag, pmix_status_t status);
+
+#endif

@@ -1,0 +1,481 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wu_server_opmix_cmds.c -- the requests of clients on OpenPMIx's library, each read in
+ * OpenPMIx's layout (docs/openpmix-wire.md, section 4), written again as the Wireup command that
+ * does the same (wu_proto.h) and run by Wireup's own handler; and each handler's reply converted
+ * back to the layout the OpenPMIx client reads. So both kinds of client share one
+ * implementation of every operation: a mixed job fences, exchanges data and sees events as a
+ * uniform one.
+ *
+ * Where the two protocols differ in what they carry: a fence answers OpenPMIx clients with a
+ * status only (their data store fetches a peer's data with a GET afterwards), a GET answers with
+ * the value as a byte object of PROC and KVAL (and the job data of a foreign namespace in a
+ * second one), a commit's global values come as a local and a remote copy and are sent to
+ * Wireup's handler once. Commands Wireup does not serve get PMIX_ERR_NOT_SUPPORTED. */
+#include "pmix/server/wu_server_opmix.h"
+
+#include "opal/util/wu_output.h"
+#include "pmix/common/wu_pack.h"
+#include "pmix/common/wu_proto.h"
+
+#include "pmix.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The OpenPMIx buffer a request is read from, and the Wireup request written. */
+typedef struct {
+    wu_srv_peer_t *peer;
+    wu_buffer_t *in;
+    int bt;
+    wu_buffer_t out;
+} tr_t;
+
+static pmix_status_t get1(tr_t *t, void *dst, pmix_data_type_t type)
+{
+    int32_t one = 1;
+    return wu_obfr_unpack(t->in, t->bt, dst, &one, type);
+}
+
+/* Read an OpenPMIx "list of X" and write it as Wireup's. */
+static pmix_status_t relist(tr_t *t, pmix_data_type_t type)
+{
+    void *arr = NULL;
+    size_t n = 0;
+    pmix_status_t rc = wu_obfr_unpack_list(t->in, t->bt, &arr, &n, type);
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_proto_pack_list(&t->out, arr, n, type);
+        wu_obfr_free(arr, n, type);
+        free(arr);
+    }
+    return rc;
+}
+
+static pmix_status_t put1(tr_t *t, const void *src, pmix_data_type_t type)
+{
+    return wu_pack(&t->out, src, 1, type);
+}
+
+/* ABORT: STATUS, STRING message, list of PROC -- the same fields in Wireup's. */
+static pmix_status_t tr_abort(tr_t *t, wu_srv_opending_t *p)
+{
+    (void)p;
+    pmix_status_t status = 0, rc;
+    char *msg = NULL;
+    if (PMIX_SUCCESS == (rc = get1(t, &status, PMIX_STATUS)) &&
+        PMIX_SUCCESS == (rc = get1(t, &msg, PMIX_STRING)) &&
+        PMIX_SUCCESS == (rc = put1(t, &status, PMIX_STATUS)) &&
+        PMIX_SUCCESS == (rc = put1(t, &msg, PMIX_STRING))) {
+        rc = relist(t, PMIX_PROC);
+    }
+    free(msg);
+    return rc;
+}
+
+/* The KVALs of a commit's nested buffer, appended to *arr as infos. */
+static pmix_status_t commit_kvals(const wu_obfr_nested_t *nb, pmix_info_t **arr, size_t *n)
+{
+    wu_buffer_t b;
+    pmix_status_t rc = PMIX_SUCCESS;
+    wu_buffer_construct(&b);
+    b.base = (char *)nb->bytes.bytes;
+    b.used = b.cap = nb->bytes.size;
+    while (PMIX_SUCCESS == rc && wu_buffer_remaining(&b) > 0) {
+        wu_obfr_kval_t kv = {NULL, NULL};
+        int32_t one = 1;
+        pmix_info_t *grown;
+        if (PMIX_SUCCESS != (rc = wu_obfr_unpack(&b, nb->btype, &kv, &one, PMIX_KVAL))) {
+            break;
+        }
+        if (NULL == kv.key || strlen(kv.key) > PMIX_MAX_KEYLEN || NULL == kv.value ||
+            NULL == (grown = realloc(*arr, (*n + 1) * sizeof **arr))) {
+            rc = NULL == kv.key || NULL == kv.value || strlen(kv.key) > PMIX_MAX_KEYLEN
+                     ? PMIX_ERR_BAD_PARAM
+                     : PMIX_ERR_NOMEM;
+            wu_obfr_free(&kv, 1, PMIX_KVAL);
+            break;
+        }
+        *arr = grown;
+        PMIX_INFO_CONSTRUCT(&grown[*n]);
+        PMIX_LOAD_KEY(grown[*n].key, kv.key);
+        grown[*n].value = *kv.value; /* the value's content moves */
+        (*n)++;
+        free(kv.value);
+        free(kv.key);
+    }
+    return rc;
+}
+
+/* COMMIT: pairs of SCOPE and a BUFFER of KVALs (local, remote). Wireup's: STATUS, the local
+ * list, the remote values that are not also local and equal, and the keys that are both. */
+static pmix_status_t tr_commit(tr_t *t, wu_srv_opending_t *p)
+{
+    (void)p;
+    pmix_info_t *lcl = NULL, *rmt = NULL, *only = NULL, *both = NULL;
+    size_t nl = 0, nr = 0, no = 0, nb = 0;
+    pmix_status_t rc = PMIX_SUCCESS, ok = PMIX_SUCCESS;
+    while (PMIX_SUCCESS == rc && wu_buffer_remaining(t->in) > 0) {
+        pmix_scope_t scope = 0;
+        wu_obfr_nested_t nested;
+        memset(&nested, 0, sizeof nested);
+        if (PMIX_SUCCESS != (rc = get1(t, &scope, PMIX_SCOPE)) ||
+            PMIX_SUCCESS != (rc = get1(t, &nested, PMIX_BUFFER))) {
+            break;
+        }
+        if (PMIX_LOCAL == scope) {
+            rc = commit_kvals(&nested, &lcl, &nl);
+        } else if (PMIX_REMOTE == scope) {
+            rc = commit_kvals(&nested, &rmt, &nr);
+        } else {
+            rc = PMIX_ERR_BAD_PARAM;
+        }
+        wu_obfr_free(&nested, 1, PMIX_BUFFER);
+    }
+    if (PMIX_SUCCESS == rc && nr > 0) {
+        if (NULL == (only = calloc(nr, sizeof *only)) ||
+            NULL == (both = calloc(nr, sizeof *both))) {
+            rc = PMIX_ERR_NOMEM;
+        }
+    }
+    for (size_t i = 0; PMIX_SUCCESS == rc && i < nr; i++) {
+        bool same = false;
+        for (size_t j = 0; j < nl && !same; j++) {
+            same = PMIX_CHECK_KEY(&lcl[j], rmt[i].key) &&
+                   PMIX_EQUAL == PMIx_Value_compare(&lcl[j].value, &rmt[i].value);
+        }
+        if (same) {
+            PMIX_INFO_LOAD(&both[nb++], rmt[i].key, &(bool){true}, PMIX_BOOL);
+        } else {
+            only[no++] = rmt[i]; /* shallow: packed only */
+        }
+    }
+    if (PMIX_SUCCESS == rc && PMIX_SUCCESS == (rc = put1(t, &ok, PMIX_STATUS)) &&
+        PMIX_SUCCESS == (rc = wu_proto_pack_list(&t->out, lcl, nl, PMIX_INFO)) &&
+        PMIX_SUCCESS == (rc = wu_proto_pack_list(&t->out, only, no, PMIX_INFO))) {
+        rc = wu_proto_pack_list(&t->out, both, nb, PMIX_INFO);
+    }
+    if (NULL != lcl) {
+        PMIX_INFO_FREE(lcl, nl);
+    }
+    if (NULL != rmt) {
+        PMIX_INFO_FREE(rmt, nr);
+    }
+    free(only);
+    if (NULL != both) {
+        PMIX_INFO_FREE(both, nr);
+    }
+    return rc;
+}
+
+/* FENCE, CONNECT, DISCONNECT: SIZE n, n PROCs, list of INFO -- Wireup's: list of PROC, list of
+ * INFO. */
+static pmix_status_t tr_procs_info(tr_t *t, wu_srv_opending_t *p)
+{
+    (void)p;
+    pmix_status_t rc = relist(t, PMIX_PROC);
+    return PMIX_SUCCESS == rc ? relist(t, PMIX_INFO) : rc;
+}
+
+/* GET: STRING nspace, PROC_RANK rank, list of INFO, STRING key (absent: all of the proc's
+ * data, which Wireup does not serve) -- Wireup's: PROC, STRING key, list of INFO. */
+static pmix_status_t tr_get(tr_t *t, wu_srv_opending_t *p)
+{
+    char *nspace = NULL;
+    pmix_rank_t rank = 0;
+    pmix_info_t *dirs = NULL;
+    size_t ndirs = 0;
+    pmix_status_t rc;
+    if (PMIX_SUCCESS == (rc = get1(t, &nspace, PMIX_STRING)) &&
+        PMIX_SUCCESS == (rc = get1(t, &rank, PMIX_PROC_RANK)) &&
+        PMIX_SUCCESS ==
+            (rc = wu_obfr_unpack_list(t->in, t->bt, (void **)&dirs, &ndirs, PMIX_INFO))) {
+        if (NULL == nspace || strlen(nspace) > PMIX_MAX_NSLEN) {
+            rc = PMIX_ERR_BAD_PARAM;
+        } else if (0 == wu_buffer_remaining(t->in)) {
+            rc = PMIX_ERR_NOT_SUPPORTED;
+        } else if (PMIX_SUCCESS == (rc = get1(t, &p->key, PMIX_STRING))) {
+            PMIX_LOAD_PROCID(&p->proc, nspace, rank);
+            if (PMIX_SUCCESS == (rc = put1(t, &p->proc, PMIX_PROC)) &&
+                PMIX_SUCCESS == (rc = put1(t, &p->key, PMIX_STRING))) {
+                rc = wu_proto_pack_list(&t->out, dirs, ndirs, PMIX_INFO);
+            }
+        }
+    }
+    free(nspace);
+    wu_obfr_free(dirs, ndirs, PMIX_INFO);
+    free(dirs);
+    return rc;
+}
+
+/* PUBLISH: UINT32 uid (Wireup's server knows it), list of INFO. */
+static pmix_status_t tr_publish(tr_t *t, wu_srv_opending_t *p)
+{
+    (void)p;
+    uint32_t uid;
+    pmix_status_t rc = get1(t, &uid, PMIX_UINT32);
+    return PMIX_SUCCESS == rc ? relist(t, PMIX_INFO) : rc;
+}
+
+/* LOOKUP, UNPUBLISH: UINT32 uid, SIZE n, n STRING calls, list of INFO -- Wireup's: list of
+ * STRING, list of INFO. */
+static pmix_status_t tr_keys(tr_t *t, wu_srv_opending_t *p)
+{
+    (void)p;
+    uint32_t uid;
+    size_t n = 0, got = 0;
+    char **keys = NULL;
+    pmix_status_t rc;
+    if (PMIX_SUCCESS != (rc = get1(t, &uid, PMIX_UINT32)) ||
+        PMIX_SUCCESS != (rc = get1(t, &n, PMIX_SIZE))) {
+        return rc;
+    }
+    if (n > wu_buffer_remaining(t->in) || (n > 0 && NULL == (keys = calloc(n, sizeof *keys)))) {
+        return n > wu_buffer_remaining(t->in) ? PMIX_ERR_BAD_PARAM : PMIX_ERR_NOMEM;
+    }
+    while (got < n && PMIX_SUCCESS == (rc = get1(t, &keys[got], PMIX_STRING))) {
+        got++;
+    }
+    if (PMIX_SUCCESS == rc &&
+        PMIX_SUCCESS == (rc = wu_proto_pack_list(&t->out, keys, n, PMIX_STRING))) {
+        rc = relist(t, PMIX_INFO);
+    }
+    for (size_t i = 0; i < got; i++) {
+        free(keys[i]);
+    }
+    free(keys);
+    return rc;
+}
+
+/* NOTIFY: STATUS, DATA_RANGE, list of INFO -- Wireup's: STATUS, PROC source (the sender),
+ * DATA_RANGE, list of INFO. */
+static pmix_status_t tr_notify(tr_t *t, wu_srv_opending_t *p)
+{
+    (void)p;
+    pmix_status_t status = 0, rc;
+    pmix_data_range_t range = 0;
+    if (PMIX_SUCCESS == (rc = get1(t, &status, PMIX_STATUS)) &&
+        PMIX_SUCCESS == (rc = get1(t, &range, PMIX_DATA_RANGE)) &&
+        PMIX_SUCCESS == (rc = put1(t, &status, PMIX_STATUS)) &&
+        PMIX_SUCCESS == (rc = put1(t, &t->peer->proc, PMIX_PROC)) &&
+        PMIX_SUCCESS == (rc = put1(t, &range, PMIX_DATA_RANGE))) {
+        rc = relist(t, PMIX_INFO);
+    }
+    return rc;
+}
+
+/* REGEVENTS: list of STATUS codes, list of INFO -- Wireup's: SIZE ref (one per registration),
+ * list of STATUS, list of PROC (no filter). */
+static pmix_status_t tr_regevents(tr_t *t, wu_srv_opending_t *p)
+{
+    (void)p;
+    size_t ref = ++t->peer->ox->next_ref;
+    pmix_status_t rc = put1(t, &ref, PMIX_SIZE);
+    if (PMIX_SUCCESS == rc && PMIX_SUCCESS == (rc = relist(t, PMIX_STATUS))) {
+        rc = wu_proto_pack_list(&t->out, NULL, 0, PMIX_PROC);
+    }
+    return rc;
+}
+
+/* LOG: TIME stamp, list of INFO data, list of INFO directives -- Wireup's: the two lists. */
+static pmix_status_t tr_log(tr_t *t, wu_srv_opending_t *p)
+{
+    (void)p;
+    time_t stamp;
+    pmix_status_t rc = get1(t, &stamp, PMIX_TIME);
+    if (PMIX_SUCCESS == rc && PMIX_SUCCESS == (rc = relist(t, PMIX_INFO))) {
+        rc = relist(t, PMIX_INFO);
+    }
+    return rc;
+}
+
+/* JOB_CONTROL (list of PROC, list of INFO) and SPAWN (list of INFO, list of APP): the same
+ * lists in Wireup's. */
+static pmix_status_t tr_jobctl(tr_t *t, wu_srv_opending_t *p)
+{
+    pmix_status_t rc = relist(t, PMIX_PROC);
+    (void)p;
+    return PMIX_SUCCESS == rc ? relist(t, PMIX_INFO) : rc;
+}
+
+static pmix_status_t tr_spawn(tr_t *t, wu_srv_opending_t *p)
+{
+    pmix_status_t rc = relist(t, PMIX_INFO);
+    (void)p;
+    return PMIX_SUCCESS == rc ? relist(t, PMIX_APP) : rc;
+}
+
+static pmix_status_t tr_query(tr_t *t, wu_srv_opending_t *p)
+{
+    (void)p;
+    return relist(t, PMIX_QUERY);
+}
+
+static pmix_status_t tr_finalize(tr_t *t, wu_srv_opending_t *p)
+{
+    (void)t;
+    (void)p;
+    return PMIX_SUCCESS;
+}
+
+/* Each OpenPMIx command Wireup serves: the Wireup command that does it, and the translation of
+ * its request. */
+static const struct {
+    uint8_t ocmd, wcmd;
+    pmix_status_t (*tr)(tr_t *t, wu_srv_opending_t *p);
+} table[] = {
+    {WU_OCMD_FINALIZE, WU_CMD_FINALIZE, tr_finalize},
+    {WU_OCMD_ABORT, WU_CMD_ABORT, tr_abort},
+    {WU_OCMD_COMMIT, WU_CMD_COMMIT, tr_commit},
+    {WU_OCMD_FENCE, WU_CMD_FENCE, tr_procs_info},
+    {WU_OCMD_CONNECT, WU_CMD_CONNECT_PROCS, tr_procs_info},
+    {WU_OCMD_DISCONNECT, WU_CMD_DISCONNECT_PROCS, tr_procs_info},
+    {WU_OCMD_GET, WU_CMD_GET, tr_get},
+    {WU_OCMD_PUBLISH, WU_CMD_PUBLISH, tr_publish},
+    {WU_OCMD_LOOKUP, WU_CMD_LOOKUP, tr_keys},
+    {WU_OCMD_UNPUBLISH, WU_CMD_UNPUBLISH, tr_keys},
+    {WU_OCMD_NOTIFY, WU_CMD_NOTIFY, tr_notify},
+    {WU_OCMD_REGEVENTS, WU_CMD_REGISTER_EVENTS, tr_regevents},
+    {WU_OCMD_QUERY, WU_CMD_QUERY, tr_query},
+    {WU_OCMD_LOG, WU_CMD_LOG, tr_log},
+    {WU_OCMD_JOB_CONTROL, WU_CMD_JOB_CONTROL, tr_jobctl},
+    {WU_OCMD_SPAWN, WU_CMD_SPAWN, tr_spawn},
+};
+
+void wu_srv_opmix_request(wu_srv_peer_t *peer, uint32_t tag, uint8_t cmd, wu_buffer_t *b)
+{
+    tr_t t = {.peer = peer, .in = b, .bt = peer->ox->btype};
+    wu_srv_opending_t *p;
+    pmix_status_t rc;
+    uint8_t wcmd;
+
+    if (WU_OCMD_DEREGEVENTS == cmd) {
+        return; /* the client expects no answer; Wireup's server keeps no per-code state */
+    }
+    if (NULL == (p = wu_srv_opmix_expect(peer, tag, cmd))) {
+        wu_srv_opmix_status(peer, tag, PMIX_ERR_NOMEM);
+        return;
+    }
+    wu_buffer_construct(&t.out);
+    rc = PMIX_ERR_NOT_SUPPORTED;
+    wcmd = 0;
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        if (table[i].ocmd == cmd) {
+            wcmd = table[i].wcmd;
+            rc = table[i].tr(&t, p);
+            break;
+        }
+    }
+    if (0 == wcmd) {
+        wu_output_verbose(WU_VERB_INFO, wu_srv.out,
+                          "server: OpenPMIx command %u is not supported (tag %u)", cmd, tag);
+    }
+    if (PMIX_SUCCESS == rc) {
+        t.out.rpos = 0;
+        wu_srv_dispatch(peer, tag, wcmd, &t.out); /* its reply comes back through convert */
+    } else {
+        wu_srv_reply(peer->conn, tag, rc, NULL);
+    }
+    wu_buffer_destruct(&t.out);
+}
+
+/* ---- replies --------------------------------------------------------------------------------- */
+
+/* One byte object holding PROC proc, then the KVALs of n infos (or of the one key/value). */
+static pmix_status_t pack_bo(wu_buffer_t *out, int bt, const pmix_proc_t *proc, const char *key,
+                             pmix_value_t *val, const pmix_info_t *info, size_t n)
+{
+    wu_buffer_t in;
+    pmix_byte_object_t bo;
+    pmix_status_t rc;
+    wu_buffer_construct(&in);
+    rc = wu_obfr_pack(&in, bt, proc, 1, PMIX_PROC);
+    if (PMIX_SUCCESS == rc && NULL != key) {
+        wu_obfr_kval_t kv = {(char *)key, val};
+        rc = wu_obfr_pack(&in, bt, &kv, 1, PMIX_KVAL);
+    }
+    for (size_t i = 0; i < n && PMIX_SUCCESS == rc; i++) {
+        wu_obfr_kval_t kv = {(char *)info[i].key, (pmix_value_t *)&info[i].value};
+        rc = wu_obfr_pack(&in, bt, &kv, 1, PMIX_KVAL);
+    }
+    if (PMIX_SUCCESS == rc) {
+        bo.bytes = in.base;
+        bo.size = in.used;
+        rc = wu_obfr_pack(out, bt, &bo, 1, PMIX_BYTE_OBJECT);
+    }
+    wu_buffer_destruct(&in);
+    return rc;
+}
+
+/* GET: Wireup's VALUE and list of INFO (the job data of another namespace). */
+static pmix_status_t conv_get(const wu_srv_opending_t *p, wu_buffer_t *r, int bt, wu_buffer_t *out)
+{
+    pmix_value_t val;
+    pmix_info_t *job = NULL;
+    size_t njob = 0;
+    int32_t one = 1;
+    pmix_status_t rc;
+    memset(&val, 0, sizeof val);
+    if (PMIX_SUCCESS != (rc = wu_unpack(r, &val, &one, PMIX_VALUE))) {
+        return rc;
+    }
+    rc = wu_proto_unpack_list(r, (void **)&job, &njob, PMIX_INFO);
+    if (PMIX_SUCCESS == rc) {
+        rc = pack_bo(out, bt, &p->proc, p->key, &val, NULL, 0);
+    }
+    if (PMIX_SUCCESS == rc && njob > 0) {
+        pmix_proc_t wild;
+        PMIX_LOAD_PROCID(&wild, p->proc.nspace, PMIX_RANK_WILDCARD);
+        rc = pack_bo(out, bt, &wild, NULL, NULL, job, njob);
+    }
+    PMIX_VALUE_DESTRUCT(&val);
+    if (NULL != job) {
+        PMIX_INFO_FREE(job, njob);
+    }
+    return rc;
+}
+
+/* A Wireup list of type t written as OpenPMIx's "SIZE n, n elements". */
+static pmix_status_t conv_list(wu_buffer_t *r, int bt, wu_buffer_t *out, pmix_data_type_t t)
+{
+    void *arr = NULL;
+    size_t n = 0;
+    pmix_status_t rc = wu_proto_unpack_list(r, &arr, &n, t);
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_obfr_pack_list(out, bt, arr, n, t);
+        wu_obfr_free(arr, n, t);
+        free(arr);
+    }
+    return rc;
+}
+
+pmix_status_t wu_srv_opmix_convert(const wu_srv_opending_t *p, pmix_status_t status, wu_buffer_t *r,
+                                   int bt, wu_buffer_t *out)
+{
+    pmix_status_t rc = wu_obfr_pack(out, bt, &status, 1, PMIX_STATUS);
+    bool ok = PMIX_SUCCESS == status;
+    if (PMIX_SUCCESS != rc) {
+        return rc;
+    }
+    switch (p->cmd) {
+    case WU_OCMD_GET:
+        return ok ? conv_get(p, r, bt, out) : PMIX_SUCCESS;
+    case WU_OCMD_LOOKUP:
+        return ok || PMIX_ERR_PARTIAL_SUCCESS == status ? conv_list(r, bt, out, PMIX_PDATA)
+                                                        : PMIX_SUCCESS;
+    case WU_OCMD_QUERY:
+        return ok || PMIX_ERR_PARTIAL_SUCCESS == status ? conv_list(r, bt, out, PMIX_INFO)
+                                                        : PMIX_SUCCESS;
+    case WU_OCMD_JOB_CONTROL:
+        return wu_obfr_pack_list(out, bt, NULL, 0, PMIX_INFO);
+    case WU_OCMD_SPAWN: {
+        char *nspace = NULL;
+        int32_t one = 1;
+        if (ok && PMIX_SUCCESS == (rc = wu_unpack(r, &nspace, &one, PMIX_STRING))) {
+            rc = wu_obfr_pack(out, bt, &nspace, 1, PMIX_STRING);
+        }
+        free(nspace);
+        return rc;
+    }
+    default:
+        return PMIX_SUCCESS; /* the status is the whole reply */
+    }
+}
