@@ -102,10 +102,17 @@ int main(int argc, char **argv)
     E2E_CHECK(ev != NULL && strcmp(ev, host) == 0, "PMIX_HOSTNAME in the environment is '%s'",
               ev ? ev : "(unset)");
     E2E_CHECK(getenv("PMIX_VERSION") != NULL, "PMIX_VERSION not in the environment");
-    E2E_CHECK(getenv("PMIX_SERVER_URI") == NULL && getenv("PMIX_SERVER_URI41") == NULL &&
-                  getenv("PMIX_SERVER_URI4") == NULL && getenv("PMIX_SERVER_URI3") == NULL &&
-                  getenv("PMIX_SERVER_URI2") == NULL,
-              "an OpenPMIx PMIX_SERVER_URI* variable is set");
+    /* for processes on OpenPMIx's own library: the URI of the versions Wireup speaks (4.x,
+     * 5.x), "<server nspace>.<rank>;tcp4://<address>:<port>", and none of the older ones */
+    const char *u41 = getenv("PMIX_SERVER_URI41"), *u4 = getenv("PMIX_SERVER_URI4");
+    E2E_CHECK(getenv("PMIX_SERVER_URI") == NULL && getenv("PMIX_SERVER_URI3") == NULL &&
+                  getenv("PMIX_SERVER_URI2") == NULL && getenv("PMIX_SERVER_URI21") == NULL,
+              "an OpenPMIx PMIX_SERVER_URI* variable of a version before 4 is set");
+    E2E_CHECK((NULL == u41 && NULL == u4) ||
+                  (NULL != u41 && NULL != u4 && 0 == strcmp(u41, u4) &&
+                   NULL != strstr(u41, ";tcp4://") && NULL != strchr(u41, '.')),
+              "PMIX_SERVER_URI41 '%s' and PMIX_SERVER_URI4 '%s' are not one OpenPMIx URI",
+              u41 ? u41 : "(unset)", u4 ? u4 : "(unset)");
 
     e2e_step("fence before the last Finalize");
     e2e_fence(NULL, 0, "PMIx_Fence");

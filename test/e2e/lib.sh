@@ -74,6 +74,30 @@ e2e_wrun() {
     return 0
 }
 
+# e2e_same_exchange WHAT OPTS...: the exchange program $e2e_tmp/exchange (another build of
+# e2e_exchange.c) run with wrun OPTS on 4 ranks in every mode prints what our build prints;
+# e2e_same is 1 if so, else 0 (the differences are shown)
+e2e_same_exchange() {
+    what=$1
+    shift
+    e2e_same=1
+    for mode in collect nocollect direct scopes; do
+        e2e_wrun "$e2e_tmp/theirs" 4 "$@" "$e2e_tmp/exchange" $mode
+        rc_theirs=$e2e_rc
+        e2e_wrun "$e2e_tmp/ours" 4 "$e2e/e2e_exchange" $mode
+        grep '^exchange ' "$e2e_tmp/theirs" | sort >"$e2e_tmp/t.sorted"
+        grep '^exchange ' "$e2e_tmp/ours" | sort >"$e2e_tmp/o.sorted"
+        if [ "$rc_theirs" -ne 0 ] || [ "$e2e_rc" -ne 0 ] ||
+            [ "$(wc -l <"$e2e_tmp/t.sorted")" -ne 4 ] ||
+            ! cmp -s "$e2e_tmp/t.sorted" "$e2e_tmp/o.sorted"; then
+            e2e_same=0
+            echo "# mode $mode: $what exit $rc_theirs, our build exit $e2e_rc"
+            e2e_diag "$e2e_tmp/theirs" 20
+            diff "$e2e_tmp/t.sorted" "$e2e_tmp/o.sorted" | sed 's/^/# /'
+        fi
+    done
+}
+
 # e2e_meet PROG MODE WHAT: two separate wrun jobs of 2 ranks, `PROG MODE a` (started first, in
 # the background) and `PROG MODE b`; passes (DESC WHAT) when both exit 0 and every rank of both
 # printed "<PROG without e2e_> MODE: rank R ok"
