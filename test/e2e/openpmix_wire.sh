@@ -5,7 +5,12 @@
 # and run under `wrun --keep-library-path` with nothing of ours in LD_LIBRARY_PATH, so every
 # rank loads OpenPMIx's libpmix.so.2 (checked: PMIx_Get_version) and speaks OpenPMIx's wire
 # protocol to wrun's server. They must behave as the same programs on Wireup's library.
-# Skipped when libpmix-dev is not installed (contrib/deps.sh --test installs it).
+# Debian 12 runs it with OpenPMIx 4.2.2, Debian 13 (contrib/deb13.sh) with 5.0.7: the version
+# the ranks report must be the one of the headers they were built with. Then Open MPI (4.1 or 5,
+# on that same OpenPMIx library, as a distribution ships them) under wrun: every rank must
+# connect as an OpenPMIx client and send no command wrun's server does not serve.
+# Skipped when libpmix-dev is not installed (contrib/deps.sh --test installs it); the Open MPI
+# checks when mpicc is not.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
 sys_inc=${WU_OPENPMIX_INCDIR:-/usr/lib/x86_64-linux-gnu/pmix2/include}
 sys_libdir=${WU_OPENPMIX_LIBDIR:-/usr/lib/x86_64-linux-gnu/pmix2/lib}
@@ -14,7 +19,7 @@ if [ ! -r "$sys_inc/pmix.h" ] || [ ! -r "$sys_libdir/libpmix.so" ]; then
     echo "1..0 # SKIP OpenPMIx development files not installed (libpmix-dev)"
     exit 0
 fi
-e2e_plan 4
+e2e_plan 6
 e2e_mktemp
 # the ranks must load OpenPMIx's library, not ours: they are built with an RPATH (which
 # LD_LIBRARY_PATH does not override), as a Spack or container build would be
@@ -38,18 +43,24 @@ fi
 # 2: the ranks run on OpenPMIx's library, talking to wrun's server
 E2E_SHOW_VERSION=1 e2e_wrun "$e2e_tmp/out" 2 --keep-library-path "$e2e_tmp/exchange" collect
 ver=$(sed -n 's/.*library: //p' "$e2e_tmp/out" | head -1)
+# the version of the headers: the library the ranks loaded must be that release
+hdr=$(sed -n 's/^#define PMIX_VERSION_\(MAJOR\|MINOR\|RELEASE\) \([0-9]*\)L*$/\2/p' \
+    "$sys_inc/pmix_version.h" | tr '\n' . | sed 's/\.$//')
 case "$ver" in
 *Wireup*|'')
     e2e_not_ok "ranks did not run on OpenPMIx's library (PMIx_Get_version: '${ver:-none}', wrun exit $e2e_rc)"
     e2e_diag "$e2e_tmp/out"
     ;;
-*)
+"OpenPMIx $hdr"*)
     if [ "$e2e_rc" -eq 0 ]; then
         e2e_ok "ranks on OpenPMIx's libpmix.so.2 ($ver) run under wrun"
     else
         e2e_not_ok "ranks on OpenPMIx's library ($ver) failed under wrun (exit $e2e_rc)"
         e2e_diag "$e2e_tmp/out"
     fi
+    ;;
+*)
+    e2e_not_ok "ranks ran on '$ver', not on the OpenPMIx $hdr of the headers ($sys_inc)"
     ;;
 esac
 
@@ -64,4 +75,68 @@ fi
 # 4: the job's data at init, every contract key with its type
 e2e_wrun "$e2e_tmp/out" 4 --keep-library-path "$e2e_tmp/jobinfo" 4
 e2e_expect_ok "jobinfo (every contract key, exact types) on OpenPMIx's library" "$e2e_tmp/out"
+
+# 5-6: Open MPI on OpenPMIx's library. Its libpmix.so.2 is found as the system's; wrun is run
+# through libtool's wrapper here, which puts our library first in LD_LIBRARY_PATH, so the ranks
+# start with that variable removed. The server's log (server_verbose) names every connection
+# of an OpenPMIx client and every command it does not serve.
+# ompi_ranks OUT NP: NP ranks connected as OpenPMIx clients and no command went unserved
+ompi_ranks() {
+    [ "$(e2e_count_lines "$1" "OpenPMIx [^ ]* client .* connecting (")" -eq "$2" ] &&
+        [ "$(e2e_count_lines "$1" "OpenPMIx command [0-9]* is not supported")" -eq 0 ]
+}
+ompi=0
+if command -v mpicc >/dev/null 2>&1; then
+    ompi=1
+    e2e_ompi_local_tcp
+    for p in mpi_shapes mpi_dpm; do
+        if ! mpicc -o "$e2e_tmp/$p" "$s/test/e2e/$p.c" 2>"$e2e_tmp/cc.err"; then
+            ompi=0
+            e2e_diag "$e2e_tmp/cc.err"
+        fi
+    done
+fi
+if [ $ompi -eq 0 ]; then
+    e2e_skip "Open MPI is not installed (mpicc), or could not build test/e2e/mpi_shapes.c"
+    e2e_skip "Open MPI is not installed (mpicc), or could not build test/e2e/mpi_dpm.c"
+else
+    good=1
+    for np in 2 4; do
+        e2e_wrun "$e2e_tmp/out" $np --keep-library-path --mca server_verbose 100 \
+            env -u LD_LIBRARY_PATH "$e2e_tmp/mpi_shapes"
+        if [ "$e2e_rc" -ne 0 ] || ! ompi_ranks "$e2e_tmp/out" $np ||
+            ! grep -q "^mpi_shapes: $np ranks: ring allreduce alltoall barrier ok$" "$e2e_tmp/out"; then
+            good=0
+            echo "# -np $np: wrun exit $e2e_rc"
+            grep -v 'server: server: .* request (tag' "$e2e_tmp/out" | tail -n 20 | sed 's/^/# /'
+        fi
+    done
+    if [ $good -eq 1 ]; then
+        e2e_ok "Open MPI on OpenPMIx's library, -np 2 and 4: ring, allreduce, alltoall, barrier; every command served"
+    else
+        e2e_not_ok "Open MPI on OpenPMIx's library under wrun"
+    fi
+    # two separate jobs meet: publish/lookup of a port, accept/connect, allreduce
+    TMPDIR="$e2e_tmp/t" timeout 120 "$wrun" -n 2 --oversubscribe --keep-library-path \
+        --mca server_verbose 100 env -u LD_LIBRARY_PATH "$e2e_tmp/mpi_dpm" server wu-owire \
+        >"$e2e_tmp/s.out" 2>&1 &
+    spid=$!
+    TMPDIR="$e2e_tmp/t" timeout 120 "$wrun" -n 2 --oversubscribe --keep-library-path \
+        --mca server_verbose 100 env -u LD_LIBRARY_PATH "$e2e_tmp/mpi_dpm" client wu-owire \
+        >"$e2e_tmp/c.out" 2>&1
+    crc=$?
+    wait $spid
+    src=$?
+    e2e_check_leaks "two Open MPI jobs on OpenPMIx's library"
+    if [ "$src" -eq 0 ] && [ "$crc" -eq 0 ] && ompi_ranks "$e2e_tmp/s.out" 2 &&
+        ompi_ranks "$e2e_tmp/c.out" 2 &&
+        [ "$(e2e_count_lines "$e2e_tmp/s.out" "^mpi_dpm server: rank [01] ok")" -eq 2 ] &&
+        [ "$(e2e_count_lines "$e2e_tmp/c.out" "^mpi_dpm client: rank [01] ok")" -eq 2 ]; then
+        e2e_ok "two Open MPI jobs on OpenPMIx's library: publish/lookup, accept/connect, allreduce; every command served"
+    else
+        e2e_not_ok "two Open MPI jobs on OpenPMIx's library: server exit $src, client exit $crc"
+        grep -v 'server: server: .* request (tag' "$e2e_tmp/s.out" | tail -n 15 | sed 's/^/# s: /'
+        grep -v 'server: server: .* request (tag' "$e2e_tmp/c.out" | tail -n 15 | sed 's/^/# c: /'
+    fi
+fi
 e2e_exit
