@@ -146,6 +146,7 @@ static void hello(wu_srv_peer_t *peer, const void *payload, size_t len)
     } else {
         peer->ox->btype = btype;
         snprintf(peer->ox->version, sizeof peer->ox->version, "%s", version);
+        peer->ox->major = atoi(version);
         peer->ox->index = next_index++;
         PMIX_LOAD_PROCID(&proc, nspace, rank);
         wu_output_verbose(WU_VERB_INFO, wu_srv.out,
@@ -251,7 +252,7 @@ void wu_srv_opmix_reply(wu_ptl_conn_t *conn, uint32_t tag, const void *payload, 
         int32_t one = 1;
         (void)wu_unpack(&r, &status, &one, PMIX_STATUS);
     }
-    rc = wu_srv_opmix_convert(p, status, &r, peer->ox->btype, &out);
+    rc = wu_srv_opmix_convert(peer, p, status, &r, &out);
     if (PMIX_SUCCESS == rc) {
         (void)wu_ptl_send(conn, tag, 0, out.base, out.used);
     } else {
@@ -271,6 +272,7 @@ void wu_srv_opmix_free(wu_srv_peer_t *peer)
         peer->ox->pending = p->next;
         pending_free(p);
     }
+    wu_srv_opmix_groups_free(peer);
     free(peer->ox);
     peer->ox = NULL;
 }

@@ -27,8 +27,18 @@ enum {
     WU_OCMD_DEREGEVENTS = 14,
     WU_OCMD_QUERY = 15,
     WU_OCMD_LOG = 16,
-    WU_OCMD_JOB_CONTROL = 18
+    WU_OCMD_JOB_CONTROL = 18,
+    WU_OCMD_GROUP_CONSTRUCT = 24,
+    WU_OCMD_GROUP_DESTRUCT = 28
 };
+
+/* A group a peer took part in constructing: OpenPMIx 4.x destructs one by its name alone. */
+typedef struct wu_srv_ogroup {
+    struct wu_srv_ogroup *next;
+    char *name;
+    pmix_proc_t *members;
+    size_t nmembers;
+} wu_srv_ogroup_t;
 
 /* A request handed to Wireup's handler whose reply is still to be converted. */
 typedef struct wu_srv_opending {
@@ -36,7 +46,7 @@ typedef struct wu_srv_opending {
     uint32_t tag;
     uint8_t cmd;      /* OpenPMIx's */
     pmix_proc_t proc; /* GET: whose data */
-    char *key;        /* GET: the key */
+    char *key;        /* GET: the key; GROUP_*: the group's name */
 } wu_srv_opending_t;
 
 /* The OpenPMIx state of a peer (wu_srv_peer_t.ox). */
@@ -44,16 +54,20 @@ struct wu_srv_opmix {
     uint8_t btype;    /* its buffer type (WU_OBFR_*) */
     char version[32]; /* its library's version, as it said */
     uint32_t index;   /* the slot number it was given */
+    int major;        /* of its version: the layouts of groups differ between 4 and 5 */
     size_t next_ref;  /* event registrations made for it */
     wu_srv_opending_t *pending;
+    wu_srv_ogroup_t *groups;
 };
 
 /* Translate one OpenPMIx request (b after the command) into Wireup's and run it; an error
  * status is sent back as the whole reply. */
 void wu_srv_opmix_request(wu_srv_peer_t *peer, uint32_t tag, uint8_t cmd, wu_buffer_t *b);
-/* Convert the Wireup reply r (after its status) to the reply of p's command into out. */
-pmix_status_t wu_srv_opmix_convert(const wu_srv_opending_t *p, pmix_status_t status, wu_buffer_t *r,
-                                   int btype, wu_buffer_t *out);
+/* Convert the Wireup reply r (after its status) to the reply of p's command to peer into out. */
+pmix_status_t wu_srv_opmix_convert(wu_srv_peer_t *peer, const wu_srv_opending_t *p,
+                                   pmix_status_t status, wu_buffer_t *r, wu_buffer_t *out);
+/* Forget the groups recorded for peer. */
+void wu_srv_opmix_groups_free(wu_srv_peer_t *peer);
 /* Remember that tag's reply answers cmd; NULL: no memory. */
 wu_srv_opending_t *wu_srv_opmix_expect(wu_srv_peer_t *peer, uint32_t tag, uint8_t cmd);
 /* Send a reply holding only status. */

@@ -316,6 +316,71 @@ static pmix_status_t tr_finalize(tr_t *t, wu_srv_opending_t *p)
     return PMIX_SUCCESS;
 }
 
+/* SIZE n, then one PROC call of n procs, made even when n is 0 (the groups' layout). */
+static pmix_status_t get_procs(tr_t *t, pmix_proc_t **procs, size_t *n)
+{
+    int32_t cnt;
+    pmix_status_t rc = get1(t, n, PMIX_SIZE);
+    if (PMIX_SUCCESS != rc) {
+        return rc;
+    }
+    if (*n > wu_buffer_remaining(t->in) || *n > INT32_MAX) {
+        return PMIX_ERR_BAD_PARAM; /* a PROC takes more than a byte */
+    }
+    if (*n > 0 && NULL == (*procs = calloc(*n, sizeof **procs))) {
+        return PMIX_ERR_NOMEM;
+    }
+    cnt = (int32_t)*n;
+    rc = wu_obfr_unpack(t->in, t->bt, *procs, &cnt, PMIX_PROC);
+    if (PMIX_SUCCESS == rc && (size_t)cnt != *n) {
+        rc = PMIX_ERR_BAD_PARAM;
+    }
+    return rc;
+}
+
+/* The members a peer constructed the group name with (OpenPMIx 4.x destructs by name). */
+static wu_srv_ogroup_t *group_find(wu_srv_peer_t *peer, const char *name)
+{
+    for (wu_srv_ogroup_t *g = peer->ox->groups; NULL != g; g = g->next) {
+        if (0 == strcmp(g->name, name)) {
+            return g;
+        }
+    }
+    return NULL;
+}
+
+/* GROUP_CONSTRUCT: STRING name, SIZE n + PROC call, list of INFO; GROUP_DESTRUCT: STRING name,
+ * (5.x: SIZE n + PROC call), list of INFO -- Wireup's: STRING name, list of PROC, list of INFO
+ * (4.x's destruct: the members recorded at its construct). */
+static pmix_status_t tr_group(tr_t *t, wu_srv_opending_t *p)
+{
+    pmix_proc_t *procs = NULL;
+    size_t n = 0;
+    wu_srv_ogroup_t *g;
+    pmix_status_t rc = get1(t, &p->key, PMIX_STRING);
+    if (PMIX_SUCCESS == rc && NULL == p->key) {
+        rc = PMIX_ERR_BAD_PARAM;
+    }
+    if (PMIX_SUCCESS == rc && (WU_OCMD_GROUP_CONSTRUCT == p->cmd || t->peer->ox->major >= 5)) {
+        rc = get_procs(t, &procs, &n);
+    } else if (PMIX_SUCCESS == rc && NULL == (g = group_find(t->peer, p->key))) {
+        rc = PMIX_ERR_NOT_FOUND;
+    } else if (PMIX_SUCCESS == rc) {
+        n = g->nmembers;
+        if (NULL == (procs = malloc(n * sizeof *procs))) {
+            rc = PMIX_ERR_NOMEM;
+        } else {
+            memcpy(procs, g->members, n * sizeof *procs);
+        }
+    }
+    if (PMIX_SUCCESS == rc && PMIX_SUCCESS == (rc = put1(t, &p->key, PMIX_STRING)) &&
+        PMIX_SUCCESS == (rc = wu_proto_pack_list(&t->out, procs, n, PMIX_PROC))) {
+        rc = relist(t, PMIX_INFO);
+    }
+    free(procs);
+    return rc;
+}
+
 /* Each OpenPMIx command Wireup serves: the Wireup command that does it, and the translation of
  * its request. */
 static const struct {
@@ -338,6 +403,8 @@ static const struct {
     {WU_OCMD_LOG, WU_CMD_LOG, tr_log},
     {WU_OCMD_JOB_CONTROL, WU_CMD_JOB_CONTROL, tr_jobctl},
     {WU_OCMD_SPAWN, WU_CMD_SPAWN, tr_spawn},
+    {WU_OCMD_GROUP_CONSTRUCT, WU_CMD_GROUP_CONSTRUCT, tr_group},
+    {WU_OCMD_GROUP_DESTRUCT, WU_CMD_GROUP_DESTRUCT, tr_group},
 };
 
 void wu_srv_opmix_request(wu_srv_peer_t *peer, uint32_t tag, uint8_t cmd, wu_buffer_t *b)
@@ -447,11 +514,93 @@ static pmix_status_t conv_list(wu_buffer_t *r, int bt, wu_buffer_t *out, pmix_da
     return rc;
 }
 
-pmix_status_t wu_srv_opmix_convert(const wu_srv_opending_t *p, pmix_status_t status, wu_buffer_t *r,
-                                   int bt, wu_buffer_t *out)
+/* GROUP_CONSTRUCT: Wireup's list of INFO results (PMIX_GROUP_CONTEXT_ID, PMIX_GROUP_MEMBERSHIP)
+ * as OpenPMIx's: 5.x the members (SIZE n, PROC call), both then the context id if there is
+ * one. The members are recorded for a 4.x destruct. */
+static pmix_status_t conv_group(wu_srv_peer_t *peer, const wu_srv_opending_t *p, wu_buffer_t *r,
+                                wu_buffer_t *out)
 {
-    pmix_status_t rc = wu_obfr_pack(out, bt, &status, 1, PMIX_STATUS);
+    pmix_info_t *res = NULL;
+    size_t nres = 0, ctx = 0, n = 0;
+    const pmix_proc_t *members = NULL;
+    bool has_ctx = false;
+    int bt = peer->ox->btype;
+    wu_srv_ogroup_t *g;
+    pmix_status_t rc = wu_proto_unpack_list(r, (void **)&res, &nres, PMIX_INFO);
+    for (size_t i = 0; PMIX_SUCCESS == rc && i < nres; i++) {
+        if (PMIX_CHECK_KEY(&res[i], PMIX_GROUP_CONTEXT_ID) && PMIX_SIZE == res[i].value.type) {
+            ctx = res[i].value.data.size;
+            has_ctx = true;
+        } else if (PMIX_CHECK_KEY(&res[i], PMIX_GROUP_MEMBERSHIP) &&
+                   PMIX_DATA_ARRAY == res[i].value.type && NULL != res[i].value.data.darray &&
+                   PMIX_PROC == res[i].value.data.darray->type) {
+            members = res[i].value.data.darray->array;
+            n = res[i].value.data.darray->size;
+        }
+    }
+    if (PMIX_SUCCESS == rc && peer->ox->major >= 5) {
+        rc = wu_obfr_pack(out, bt, &n, 1, PMIX_SIZE);
+        if (PMIX_SUCCESS == rc) {
+            rc = wu_obfr_pack(out, bt, members, (int32_t)n, PMIX_PROC);
+        }
+    }
+    if (PMIX_SUCCESS == rc && has_ctx) {
+        rc = wu_obfr_pack(out, bt, &ctx, 1, PMIX_SIZE);
+    }
+    if (PMIX_SUCCESS == rc && n > 0 && NULL == group_find(peer, p->key) &&
+        NULL != (g = calloc(1, sizeof *g))) {
+        g->name = strdup(p->key);
+        g->members = malloc(n * sizeof *members);
+        if (NULL == g->name || NULL == g->members) {
+            free(g->name);
+            free(g->members);
+            free(g);
+        } else {
+            memcpy(g->members, members, n * sizeof *members);
+            g->nmembers = n;
+            g->next = peer->ox->groups;
+            peer->ox->groups = g;
+        }
+    }
+    if (NULL != res) {
+        PMIX_INFO_FREE(res, nres);
+    }
+    return rc;
+}
+
+static void group_forget(wu_srv_peer_t *peer, const char *name)
+{
+    for (wu_srv_ogroup_t **gg = &peer->ox->groups; NULL != *gg; gg = &(*gg)->next) {
+        if (0 == strcmp((*gg)->name, name)) {
+            wu_srv_ogroup_t *g = *gg;
+            *gg = g->next;
+            free(g->name);
+            free(g->members);
+            free(g);
+            return;
+        }
+    }
+}
+
+void wu_srv_opmix_groups_free(wu_srv_peer_t *peer)
+{
+    while (NULL != peer->ox->groups) {
+        group_forget(peer, peer->ox->groups->name);
+    }
+}
+
+pmix_status_t wu_srv_opmix_convert(wu_srv_peer_t *peer, const wu_srv_opending_t *p,
+                                   pmix_status_t status, wu_buffer_t *r, wu_buffer_t *out)
+{
+    int bt = peer->ox->btype;
+    pmix_status_t rc;
     bool ok = PMIX_SUCCESS == status;
+    if (WU_OCMD_LOOKUP == p->cmd && PMIX_ERR_PARTIAL_SUCCESS == status) {
+        /* OpenPMIx's client reads the data only with a success: it gets what was found so */
+        status = PMIX_SUCCESS;
+        ok = true;
+    }
+    rc = wu_obfr_pack(out, bt, &status, 1, PMIX_STATUS);
     if (PMIX_SUCCESS != rc) {
         return rc;
     }
@@ -464,6 +613,13 @@ pmix_status_t wu_srv_opmix_convert(const wu_srv_opending_t *p, pmix_status_t sta
     case WU_OCMD_QUERY:
         return ok || PMIX_ERR_PARTIAL_SUCCESS == status ? conv_list(r, bt, out, PMIX_INFO)
                                                         : PMIX_SUCCESS;
+    case WU_OCMD_GROUP_CONSTRUCT:
+        return ok ? conv_group(peer, p, r, out) : PMIX_SUCCESS;
+    case WU_OCMD_GROUP_DESTRUCT:
+        if (ok) {
+            group_forget(peer, p->key);
+        }
+        return PMIX_SUCCESS;
     case WU_OCMD_JOB_CONTROL:
         return wu_obfr_pack_list(out, bt, NULL, 0, PMIX_INFO);
     case WU_OCMD_SPAWN: {

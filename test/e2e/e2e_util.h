@@ -67,7 +67,8 @@ E2E_FN void e2e_alarm(int sig)
 }
 
 /* Name the step about to run and (re)arm the watchdog: a step that blocks longer than
- * e2e_watchdog_secs fails the program with the step's name. */
+ * e2e_watchdog_secs fails the program with the step's name. With E2E_TRACE_STEPS set, each
+ * step is also printed ("e2e-step NAME"). */
 E2E_FN void e2e_step(const char *name)
 {
     static int installed;
@@ -76,6 +77,10 @@ E2E_FN void e2e_step(const char *name)
         installed = 1;
     }
     e2e_step_name = name;
+    if (NULL != getenv("E2E_TRACE_STEPS")) {
+        printf("e2e-step %s\n", name); /* how far a run got, for comparing two runs */
+        fflush(stdout);
+    }
     alarm(e2e_watchdog_secs);
 }
 

@@ -19,14 +19,15 @@ if [ ! -r "$sys_inc/pmix.h" ] || [ ! -r "$sys_libdir/libpmix.so" ]; then
     echo "1..0 # SKIP OpenPMIx development files not installed (libpmix-dev)"
     exit 0
 fi
-e2e_plan 6
+e2e_plan 9
 e2e_mktemp
 # the ranks must load OpenPMIx's library, not ours: they are built with an RPATH (which
 # LD_LIBRARY_PATH does not override), as a Spack or container build would be
 unset LD_PRELOAD
 
 built=1
-for p in exchange jobinfo; do
+progs="exchange jobinfo rfc0009 resolve query spawn group pubsub events connect"
+for p in $progs; do
     if ! $cc -std=gnu11 -I"$sys_inc" -o "$e2e_tmp/$p" "$s/test/e2e/e2e_$p.c" -L"$sys_libdir" \
         -Wl,--disable-new-dtags,-rpath,"$sys_libdir" -lpmix -lpthread 2>"$e2e_tmp/cc.err"; then
         built=0
@@ -99,9 +100,10 @@ fi
 if [ $ompi -eq 0 ]; then
     e2e_skip "Open MPI is not installed (mpicc), or could not build test/e2e/mpi_shapes.c"
     e2e_skip "Open MPI is not installed (mpicc), or could not build test/e2e/mpi_dpm.c"
+    e2e_skip "Open MPI is not installed (mpicc)"
 else
     good=1
-    for np in 2 4; do
+    for np in 1 2 3 4 8; do
         e2e_wrun "$e2e_tmp/out" $np --keep-library-path --mca server_verbose 100 \
             env -u LD_LIBRARY_PATH "$e2e_tmp/mpi_shapes"
         if [ "$e2e_rc" -ne 0 ] || ! ompi_ranks "$e2e_tmp/out" $np ||
@@ -112,7 +114,7 @@ else
         fi
     done
     if [ $good -eq 1 ]; then
-        e2e_ok "Open MPI on OpenPMIx's library, -np 2 and 4: ring, allreduce, alltoall, barrier; every command served"
+        e2e_ok "Open MPI on OpenPMIx's library, -np 1 to 8: ring, allreduce, alltoall, barrier; every command served"
     else
         e2e_not_ok "Open MPI on OpenPMIx's library under wrun"
     fi
@@ -137,6 +139,64 @@ else
         e2e_not_ok "two Open MPI jobs on OpenPMIx's library: server exit $src, client exit $crc"
         grep -v 'server: server: .* request (tag' "$e2e_tmp/s.out" | tail -n 15 | sed 's/^/# s: /'
         grep -v 'server: server: .* request (tag' "$e2e_tmp/c.out" | tail -n 15 | sed 's/^/# c: /'
+    fi
+    # MPI_Comm_spawn of 2 children (on OpenPMIx's library too), and MPI_Abort's exit code
+    e2e_wrun "$e2e_tmp/out" 2 --keep-library-path --mca server_verbose 100 \
+        env -u LD_LIBRARY_PATH "$e2e_tmp/mpi_dpm" spawn 2 1
+    good=$(e2e_count_lines "$e2e_tmp/out" "^mpi_dpm \(spawn\|child\): rank [0-9]* ok")
+    e2e_wrun "$e2e_tmp/abort" 4 --keep-library-path env -u LD_LIBRARY_PATH \
+        "$e2e_tmp/mpi_shapes" abort 1 7
+    if [ "$e2e_rc" -eq 7 ] && [ "$good" -eq 4 ] && ompi_ranks "$e2e_tmp/out" 4; then
+        e2e_ok "Open MPI on OpenPMIx's library: MPI_Comm_spawn of 2 children; MPI_Abort(comm, 7) -> wrun exits 7"
+    else
+        e2e_not_ok "Open MPI on OpenPMIx's library: spawn ($good of 4 ok), MPI_Abort (wrun exit $e2e_rc, expected 7)"
+        grep -v 'server: server: .* request (tag' "$e2e_tmp/out" | tail -n 15 | sed 's/^/# /'
+        e2e_diag "$e2e_tmp/abort" 10
+    fi
+fi
+
+# 9: the other PMIx programs on OpenPMIx's library get at least as far under wrun as under
+# OpenPMIx's own server (the mpirun of the same Open MPI): where OpenPMIx's client library
+# itself behaves otherwise than Wireup's (e.g. a 4.2 group construct returns no membership,
+# a lookup no partial result), both stop at the same step; a step reached under mpirun and
+# failing under wrun is a fault of wrun's server.
+# reach OUT: how many distinct steps the ranks started ("e2e-step" lines), and 1000 more when
+# the run passed
+reach() {
+    n=$(grep '^e2e-step ' "$1" | sort -u | wc -l)
+    if [ "$2" -eq 0 ] && ! grep -q 'FAIL in step' "$1"; then
+        n=$((n + 1000))
+    fi
+    echo $n
+}
+mkdir -p "$e2e_tmp/q" "$e2e_tmp/sw"
+if ! command -v mpirun >/dev/null 2>&1; then
+    e2e_skip "mpirun (Open MPI) is not installed: no OpenPMIx server to compare with"
+else
+    worse=""
+    for run in "4 rfc0009" "4 resolve" "4 query $e2e_tmp/q" "2 spawn parent $e2e_tmp/sw" \
+        "4 group job" "3 group invite" "3 pubsub rules" "2 events cache" "3 events targets" \
+        "4 connect within"; do
+        set -- $run
+        np=$1
+        prog=$2
+        shift 2
+        E2E_TRACE_STEPS=1 e2e_wrun "$e2e_tmp/w.out" $np --keep-library-path "$e2e_tmp/$prog" "$@"
+        w=$(reach "$e2e_tmp/w.out" $e2e_rc)
+        # a program OpenPMIx's own server leaves hanging counts as far as it got
+        E2E_TRACE_STEPS=1 TMPDIR="$e2e_tmp/t" timeout -k 5 40 mpirun --allow-run-as-root \
+            --oversubscribe -x E2E_TRACE_STEPS -np $np "$e2e_tmp/$prog" "$@" >"$e2e_tmp/m.out" 2>&1
+        m=$(reach "$e2e_tmp/m.out" $?)
+        echo "# $prog $1: steps reached under wrun $w, under mpirun $m"
+        if [ "$w" -lt "$m" ]; then
+            worse="$worse $prog:$1"
+            grep 'FAIL' "$e2e_tmp/w.out" | head -n 3 | sed 's/^/#   wrun: /'
+        fi
+    done
+    if [ -z "$worse" ]; then
+        e2e_ok "PMIx programs on OpenPMIx's library get as far under wrun as under OpenPMIx's mpirun"
+    else
+        e2e_not_ok "PMIx programs on OpenPMIx's library stop earlier under wrun than under mpirun:$worse"
     fi
 fi
 e2e_exit
