@@ -110,6 +110,14 @@ static void hello(wu_srv_peer_t *peer, const void *payload, size_t len)
     if (0 == type) {
         nspace = rd_str(&r);
         rank = rd_u32(&r);
+    } else if (type <= 10) {
+        /* a tool's, launcher's or singleton's identity: uid, gid and for some a name, so that
+         * the refusal can name its version */
+        (void)rd_bytes(&r, 8);
+        if (type >= 4 && 6 != type) {
+            (void)rd_str(&r);
+            (void)rd_u32(&r);
+        }
     }
     version = rd_str(&r);
     if (r.bad || NULL != peer->ox || peer->has_proc) {
@@ -119,8 +127,14 @@ static void hello(wu_srv_peer_t *peer, const void *payload, size_t len)
         return;
     }
     if (0 != type) {
-        refuse(peer, "a tool connection (process type)",
-               1 == type || 2 == type ? "legacy tool" : "tool", version);
+        char flag[4];
+        snprintf(flag, sizeof flag, "%u", (unsigned)type);
+        refuse(peer, "a tool's connection, process type", flag, version);
+        return;
+    }
+    if (0 == r.left) {
+        /* OpenPMIx 2.0's handshake ends after the version (docs/openpmix-wire.md, 2.1) */
+        refuse(peer, "the handshake of version", version, version);
         return;
     }
     bfrops = rd_str(&r);
