@@ -383,6 +383,12 @@ void wu_srv_opmix_recv(wu_srv_peer_t *peer, uint32_t tag, uint16_t flags, const 
     int32_t one = 1;
 
     if (0 != (flags & WU_PTL_FLAG_HELLO)) {
+        if (!wu_srv_openpmix) { /* no URI was handed out, but every listener tells the framings */
+            wu_output_verbose(WU_VERB_WARN, wu_srv.out,
+                              "server: dropping an OpenPMIx peer: server_openpmix is off");
+            wu_ptl_close(peer->conn);
+            return;
+        }
         hello(peer, payload, len);
         return;
     }

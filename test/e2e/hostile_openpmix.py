@@ -7,7 +7,7 @@
 # Prints one line per case: "case NAME closed SECONDS" (the server closed it after that long),
 # "case NAME answered ..." (it accepted a handshake it should not have) or "case NAME open"
 # (still open after LIMIT seconds: a hang).
-#   hostile_openpmix.py [CASE...]   (default: all, in the order of CASES)
+#   hostile_openpmix.py CASE...
 import os
 import socket
 import struct
@@ -18,7 +18,9 @@ LIMIT = 20  # seconds a case may wait for the server to close its connection
 
 
 def uri_addr():
-    uri = os.environ["PMIX_SERVER_URI41"]  # "<nspace>.<rank>;tcp4://<address>:<port>"
+    # "<nspace>.<rank>;tcp4://<address>:<port>"; without it (server_openpmix off), Wireup's own
+    # URI when it is TCP
+    uri = os.environ.get("PMIX_SERVER_URI41") or ";" + os.environ["WU_PMIX_SERVER_URI"]
     where = uri.split(";", 1)[1]
     assert where.startswith("tcp4://"), uri
     host, port = where[len("tcp4://"):].rsplit(":", 1)
@@ -62,7 +64,6 @@ def frame(index, tag, payload, length=None):
 
 def wait_closed(s, start, answer_ok=False):
     """Read until the server closes; returns the case's result line."""
-    got = b""
     s.settimeout(0.2)
     while time.time() - start < LIMIT:
         try:
@@ -72,10 +73,9 @@ def wait_closed(s, start, answer_ok=False):
         except ConnectionResetError:
             d = b""
         if not d:
-            if got and not answer_ok:
-                return "answered %d bytes" % len(got)
             return "closed %.1f" % (time.time() - start)
-        got += d
+        if not answer_ok:
+            return "answered %d bytes" % len(d)
     return "open"
 
 
@@ -210,6 +210,7 @@ CASES = [
     ("huge", lambda: run_valid_then([huge])),
     ("stall", lambda: run_valid_then([big_stall])),
     ("reconnect", run_reconnect),
+    ("valid", lambda: run_hello(body())),  # must be refused only when server_openpmix is off
 ]
 
 

@@ -2,19 +2,20 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # TAP test (acceptance, issue 30): outdated and hostile "OpenPMIx" peers at the server of a
 # job under wrun. A rank runs test/e2e/hostile_openpmix.py, which reads PMIX_SERVER_URI41 from
-# its environment and speaks OpenPMIx's handshake by hand: OpenPMIx 2.0's, the serializers v3
-# and v21, the data store ds21, psec munge, a tool's, a wrong uid, a rank and a namespace not
-# registered, noise, a header announcing 4 GiB, a truncated handshake then silence; then (job
-# B) a valid handshake followed by garbage commands, a frame announcing 4 GiB and one announcing
-# 512 MiB cut short, and last a well-behaved client as the same rank. Checks: the server closes
-# every connection (none hangs), wrun names what was refused by policy in its "openpmix-refused"
-# message (pmix/server/help-wu-server.txt), the job's ranks complete, wrun's memory stays
-# bounded and nothing is left in TMPDIR.
+# its environment and speaks OpenPMIx's handshake by hand. Job A: OpenPMIx 2.0's handshake, the
+# serializers v3 and v21, the data store ds21, psec munge, a tool's, a wrong uid, a rank and a
+# namespace not registered, noise, a header announcing 4 GiB, a truncated handshake then
+# silence. Job B: a valid handshake followed by garbage commands, a frame announcing 4 GiB and
+# one announcing 512 MiB cut short, then a well-behaved client as the same rank. Job C: a valid
+# handshake with server_openpmix off. Checks: the server closes every connection (none hangs),
+# wrun names what was refused by policy in its "openpmix-refused" message
+# (pmix/server/help-wu-server.txt), the jobs' ranks complete, wrun's memory stays bounded and
+# nothing is left in TMPDIR.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-e2e_plan 17
+e2e_plan 18
 e2e_mktemp
 if ! command -v python3 >/dev/null 2>&1; then
-    for _ in $(seq 17); do
+    for _ in $(seq 18); do
         e2e_skip "python3 is not installed"
     done
     e2e_exit
@@ -140,8 +141,27 @@ if hwm_ok; then
 else
     e2e_not_ok "wrun's peak memory ${e2e_hwm_kb} KiB exceeds $max_kb KiB"
 fi
+# Job C: server_openpmix off (and Wireup's clients on TCP): a valid OpenPMIx handshake to
+# Wireup's own listener is refused as well
+out="$e2e_tmp/out.c"
+PMIX_MCA_ptl=tcp PMIX_MCA_server_openpmix=0 e2e_wrun "$out" 1 python3 "$peer" valid
+r=$(result valid "$out")
+case "$r" in
+closed*)
+    if [ "$e2e_rc" -eq 0 ]; then
+        e2e_ok "server_openpmix=0: a valid OpenPMIx handshake is refused"
+    else
+        e2e_not_ok "server_openpmix=0: wrun exit $e2e_rc"
+        e2e_diag "$out"
+    fi
+    ;;
+*)
+    e2e_not_ok "server_openpmix=0: a valid OpenPMIx handshake got: ${r:-nothing}"
+    e2e_diag "$out"
+    ;;
+esac
 if ! grep -qiE 'AddressSanitizer|runtime error|Segmentation|core dumped' "$e2e_tmp/out.a" \
-    "$e2e_tmp/out.b" "$e2e_tmp/peer.a"; then
+    "$e2e_tmp/out.b" "$e2e_tmp/out.c" "$e2e_tmp/peer.a"; then
     e2e_ok "no crash or sanitizer report"
 else
     e2e_not_ok "a crash or sanitizer report"
