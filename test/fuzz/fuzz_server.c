@@ -523,8 +523,22 @@ static void raw(const uint8_t *p, size_t n)
 /* ---- a client on OpenPMIx's library ----------------------------------------------------- */
 static int ox_open(void)
 {
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0 || 0 != connect(fd, (const struct sockaddr *)&ouri_addr, sizeof ouri_addr)) {
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), err = fd < 0 ? errno : 0;
+    if (fd >= 0 && 0 != connect(fd, (const struct sockaddr *)&ouri_addr, sizeof ouri_addr)) {
+        struct pollfd pfd = {.fd = fd, .events = POLLOUT};
+        socklen_t elen = sizeof err;
+        err = errno;
+        /* interrupted (libFuzzer's timer signal): the connection goes on, wait for it */
+        if (EINTR == err) {
+            if (poll(&pfd, 1, REPLY_WAIT * 1000) <= 0) {
+                err = ETIMEDOUT;
+            } else if (0 != getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen)) {
+                err = errno;
+            }
+        }
+    }
+    if (0 != err) {
+        fprintf(stderr, "fuzz_server: connect: %s\n", strerror(err));
         die("cannot connect to the OpenPMIx listener");
     }
     return fd;
