@@ -246,7 +246,8 @@ int wu_ptl_send_shared(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, wu_ptl_sh
 int wu_ptl_send_shared_fd(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, wu_ptl_shared_t *s,
                           int fd);
 /* Header flag set by the base on a frame that carries a descriptor; other flags are the
- * caller's. */
+ * caller's, but for WU_PTL_FLAG_FOREIGN, _HELLO and _RAW (above), which only the base sets: a
+ * Wireup frame that arrives with one of them drops the peer (WU_ERR_BAD_FORMAT). */
 #define WU_PTL_FLAG_FD 0x8000u
 /* In a receive callback: the descriptor that came with the frame being delivered (the caller
  * owns it and closes it), or -1 if none. One not taken is closed after the callback. A frame's

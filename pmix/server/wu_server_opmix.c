@@ -110,6 +110,14 @@ static void hello(wu_srv_peer_t *peer, const void *payload, size_t len)
     if (0 == type) {
         nspace = rd_str(&r);
         rank = rd_u32(&r);
+    } else if (type <= 10) {
+        /* a tool's, launcher's or singleton's identity: uid, gid and for some a name, so that
+         * the refusal can name its version */
+        (void)rd_bytes(&r, 8);
+        if (type >= 4 && 6 != type) {
+            (void)rd_str(&r);
+            (void)rd_u32(&r);
+        }
     }
     version = rd_str(&r);
     if (r.bad || NULL != peer->ox || peer->has_proc) {
@@ -119,8 +127,14 @@ static void hello(wu_srv_peer_t *peer, const void *payload, size_t len)
         return;
     }
     if (0 != type) {
-        refuse(peer, "a tool connection (process type)",
-               1 == type || 2 == type ? "legacy tool" : "tool", version);
+        char flag[4];
+        snprintf(flag, sizeof flag, "%u", (unsigned)type);
+        refuse(peer, "a tool's connection, process type", flag, version);
+        return;
+    }
+    if (0 == r.left) {
+        /* OpenPMIx 2.0's handshake ends after the version (docs/openpmix-wire.md, 2.1) */
+        refuse(peer, "the handshake of version", version, version);
         return;
     }
     bfrops = rd_str(&r);
@@ -371,6 +385,12 @@ void wu_srv_opmix_recv(wu_srv_peer_t *peer, uint32_t tag, uint16_t flags, const 
     int32_t one = 1;
 
     if (0 != (flags & WU_PTL_FLAG_HELLO)) {
+        if (!wu_srv_openpmix) { /* no URI was handed out, but every listener tells the framings */
+            wu_output_verbose(WU_VERB_WARN, wu_srv.out,
+                              "server: dropping an OpenPMIx peer: server_openpmix is off");
+            wu_ptl_close(peer->conn);
+            return;
+        }
         hello(peer, payload, len);
         return;
     }

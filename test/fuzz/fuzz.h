@@ -20,10 +20,16 @@ enum {
     FZ_RD_MAX
 };
 
-/* fuzz_server: frames are separated by FZ_SEP; a first byte FZ_RAW sends the rest unframed */
-#define FZ_SEP "WUFZ"
-#define FZ_RAW 0xffu
-#define FZ_NS  "fuzz-job" /* the namespace the server registers: ranks 0-3, 0 and 1 local */
+/* fuzz_server: frames are separated by FZ_SEP; a first byte FZ_RAW sends the rest unframed;
+ * a first byte FZ_OPMIX speaks as a client on OpenPMIx's library: the next byte holds the
+ * FZ_OX_* options, the frames after it are OpenPMIx request payloads (command first) */
+#define FZ_SEP      "WUFZ"
+#define FZ_RAW      0xffu
+#define FZ_OPMIX    0xfeu
+#define FZ_OX_FDESC 0x01u      /* fully described buffers (else non-described) */
+#define FZ_OX_HELLO 0x02u      /* the first frame is the handshake's body, sent as it is */
+#define FZ_OX_RANK  1          /* the rank the harness's own OpenPMIx handshakes name */
+#define FZ_NS       "fuzz-job" /* the namespace the server registers: ranks 0-3, 0 and 1 local */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -16,6 +16,20 @@
  * connection) ends the input. An input whose first byte is FZ_RAW instead goes to the socket
  * unframed, before any handshake (frame headers and the unauthenticated path).
  *
+ * An input whose first byte is FZ_OPMIX speaks as a process on OpenPMIx's own library does
+ * (docs/openpmix-wire.md; pmix/server/wu_server_opmix*.c), to the loopback TCP listener of
+ * PMIX_SERVER_URI41:
+ *   input  = FZ_OPMIX, options (FZ_OX_*), frame { FZ_SEP frame }
+ *   frame  = an OpenPMIx request payload as it is: a bfrops buffer of the chosen buffer type
+ *            that starts with the command (non-described FINALIZE: 02 05)
+ * The harness does the framing: first a valid handshake as rank FZ_OX_RANK (16-byte header of
+ * 8 x 0xff and the body's length in host order; psec native with this process's uid and gid,
+ * the namespace and rank, "4.2.2", "v41", the buffer type, "hash") and its answer (status and
+ * index), then each frame behind a 16-byte header (index, tag 1, 2, ..., length, in network
+ * order), then a FINALIZE. With FZ_OX_HELLO the first frame is the handshake's body instead,
+ * sent as it is behind a handshake header. A dropped connection is followed by a fresh Wireup
+ * and OpenPMIx client, which must both be served.
+ *
  * The server must survive: every input ends with a well-formed request answered (the
  * FINALIZE, or, when the server dropped the connection, a fresh CONNECT + FINALIZE). No answer
  * within REPLY_WAIT seconds aborts, so libFuzzer reports the input (a crash of the server
@@ -26,6 +40,7 @@
 #endif
 #include "mca/ptl/ptl.h"
 #include "opal/util/wu_argv.h"
+#include "pmix/common/wu_obfr.h"
 #include "pmix/common/wu_pack.h"
 #include "pmix/common/wu_proto.h"
 #include "test/fuzz/fuzz.h"
@@ -34,6 +49,7 @@
 #include "pmix_server.h"
 
 #include <arpa/inet.h>
+#include <netinet/in.h>
 #include <errno.h>
 #include <ftw.h>
 #include <poll.h>
@@ -51,6 +67,7 @@
 #define MAX_RETRIES 400 /* CONNECTs refused because the last connection is not gone yet */
 
 static char uri[512], cred[128];
+static struct sockaddr_in ouri_addr; /* the OpenPMIx listener (PMIX_SERVER_URI41) */
 static const wu_ptl_module_t *ptl;
 
 /* ---- a host whose upcalls answer at once ------------------------------------------------ */
@@ -213,6 +230,23 @@ static void reg_done(pmix_status_t status, void *cbdata)
     *(volatile int *)cbdata = PMIX_SUCCESS == status ? 1 : -1;
 }
 
+/* "<nspace>.<rank>;tcp4://<address>:<port>", the URI OpenPMIx's clients are given */
+static void ouri_parse(const char *ouri)
+{
+    const char *addr = NULL != ouri ? strstr(ouri, ";tcp4://") : NULL;
+    const char *colon = NULL != addr ? strrchr(addr, ':') : NULL;
+    char host[64];
+    if (NULL == colon || colon - (addr + 8) >= (ptrdiff_t)sizeof host) {
+        die("setup_fork gave no PMIX_SERVER_URI41 with a tcp4 address");
+    }
+    snprintf(host, sizeof host, "%.*s", (int)(colon - (addr + 8)), addr + 8);
+    ouri_addr.sin_family = AF_INET;
+    ouri_addr.sin_port = htons((uint16_t)atoi(colon + 1));
+    if (1 != inet_pton(AF_INET, host, &ouri_addr.sin_addr)) {
+        die("PMIX_SERVER_URI41 has no IPv4 address");
+    }
+}
+
 static void server_start(void)
 {
     const char *base = getenv("TMPDIR");
@@ -227,6 +261,8 @@ static void server_start(void)
     setenv("PMIX_MCA_mca_base_user_param_file", "", 1);
     setenv("PMIX_MCA_mca_base_system_param_file", "", 1);
     setenv("PMIX_MCA_plog", "stdfd", 1);
+    /* a handshake naming a namespace not registered waits this long, well within REPLY_WAIT */
+    setenv("PMIX_MCA_server_connect_wait", "2", 1);
     snprintf(tmpl, sizeof tmpl, "%s/wu-fuzz-XXXXXX",
              NULL != base && '/' == base[0] && strlen(base) < 4000 ? base : "/tmp");
     if (NULL == mkdtemp(tmpl)) {
@@ -268,6 +304,7 @@ static void server_start(void)
         die("setup_fork gave no server URI");
     }
     snprintf(uri, sizeof uri, "%s", wu_getenv(WU_PROTO_URI_ENV, env));
+    ouri_parse(wu_getenv("PMIX_SERVER_URI41", env));
     snprintf(cred, sizeof cred, "%s",
              NULL != wu_getenv("WU_PSEC_TOKEN", env) ? wu_getenv("WU_PSEC_TOKEN", env) : "");
     wu_argv_free(env);
@@ -306,16 +343,24 @@ static void write_all(int fd, const void *p, size_t n)
     }
 }
 
-static void send_frame(int fd, uint32_t tag, const void *payload, size_t len)
+/* A frame whose header (hlen bytes, Wireup's or OpenPMIx's) gets the tag and the length at
+ * bytes 4 and 8, in network order. */
+static void put_frame(int fd, uint8_t *hdr, size_t hlen, uint32_t tag, const void *payload,
+                      size_t len)
 {
-    uint8_t hdr[WU_PTL_HDR_SIZE] = {WU_PTL_WIRE_MAGIC, WU_PTL_WIRE_VERSION, 0, 0};
     uint32_t be;
     be = htonl(tag);
     memcpy(hdr + 4, &be, 4);
     be = htonl((uint32_t)len);
     memcpy(hdr + 8, &be, 4);
-    write_all(fd, hdr, sizeof hdr);
+    write_all(fd, hdr, hlen);
     write_all(fd, payload, len);
+}
+
+static void send_frame(int fd, uint32_t tag, const void *payload, size_t len)
+{
+    uint8_t hdr[WU_PTL_HDR_SIZE] = {WU_PTL_WIRE_MAGIC, WU_PTL_WIRE_VERSION, 0, 0};
+    put_frame(fd, hdr, sizeof hdr, tag, payload, len);
 }
 
 /* read exactly n bytes before the deadline: 1, 0 when the server closed, aborts on timeout */
@@ -344,17 +389,21 @@ static int read_all(int fd, void *p, size_t n, time_t deadline)
     return 1;
 }
 
-/* Wait for the reply to tag, skipping others: 1 and its status, or 0 when the server closed. */
-static int wait_reply(int fd, uint32_t tag, pmix_status_t *status)
+/* Wait for the reply to tag, skipping others (events), on a connection whose frames have
+ * hlen-byte headers: Wireup's, or OpenPMIx's of buffer type btype (0: Wireup's); both hold the
+ * tag and the length at bytes 4 and 8 in network order. 1 and the reply's status, or 0 when the
+ * server closed. */
+static int wait_reply_of(int fd, size_t hlen, int btype, uint32_t tag, pmix_status_t *status)
 {
     time_t deadline = time(NULL) + REPLY_WAIT;
     for (;;) {
-        uint8_t hdr[WU_PTL_HDR_SIZE];
+        uint8_t hdr[WU_PTL_FOREIGN_HDR_SIZE]; /* the larger */
         uint32_t t, len;
         char *body;
         wu_buffer_t b;
         int32_t one = 1;
-        if (!read_all(fd, hdr, sizeof hdr, deadline)) {
+        int rc;
+        if (!read_all(fd, hdr, hlen, deadline)) {
             return 0;
         }
         memcpy(&t, hdr + 4, 4);
@@ -371,20 +420,25 @@ static int wait_reply(int fd, uint32_t tag, pmix_status_t *status)
         wu_buffer_construct(&b);
         b.base = body;
         b.used = b.cap = len;
-        if (NULL != getenv("WU_FUZZ_VERBOSE") &&
-            PMIX_SUCCESS == wu_unpack(&b, status, &one, PMIX_STATUS)) {
-            fprintf(stderr, "fuzz_server: reply to %u: %s\n", t, PMIx_Error_string(*status));
-            b.rpos = 0;
+        rc = 0 == btype ? wu_unpack(&b, status, &one, PMIX_STATUS)
+                        : wu_obfr_unpack(&b, btype, status, &one, PMIX_STATUS);
+        free(body);
+        if (NULL != getenv("WU_FUZZ_VERBOSE")) {
+            fprintf(stderr, "fuzz_server: reply to %u: %s\n", t,
+                    PMIX_SUCCESS == rc ? PMIx_Error_string(*status) : "(no status)");
         }
         if (t == tag) {
-            if (PMIX_SUCCESS != wu_unpack(&b, status, &one, PMIX_STATUS)) {
+            if (PMIX_SUCCESS != rc) {
                 die("a reply without a status");
             }
-            free(body);
             return 1;
         }
-        free(body);
     }
+}
+
+static int wait_reply(int fd, uint32_t tag, pmix_status_t *status)
+{
+    return wait_reply_of(fd, WU_PTL_HDR_SIZE, 0, tag, status);
 }
 
 /* Send one request (command byte + body) with tag. */
@@ -466,6 +520,120 @@ static void raw(const uint8_t *p, size_t n)
     close(fd);
 }
 
+/* ---- a client on OpenPMIx's library ----------------------------------------------------- */
+static int ox_open(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), err = fd < 0 ? errno : 0;
+    if (fd >= 0 && 0 != connect(fd, (const struct sockaddr *)&ouri_addr, sizeof ouri_addr)) {
+        struct pollfd pfd = {.fd = fd, .events = POLLOUT};
+        socklen_t elen = sizeof err;
+        err = errno;
+        /* interrupted (libFuzzer's timer signal): the connection goes on, wait for it */
+        if (EINTR == err) {
+            if (poll(&pfd, 1, REPLY_WAIT * 1000) <= 0) {
+                err = ETIMEDOUT;
+            } else if (0 != getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen)) {
+                err = errno;
+            }
+        }
+    }
+    if (0 != err) {
+        fprintf(stderr, "fuzz_server: connect: %s\n", strerror(err));
+        die("cannot connect to the OpenPMIx listener");
+    }
+    return fd;
+}
+
+/* The handshake's header and body (as OpenPMIx 4.2.2 sends it, its extra byte included). */
+static void ox_send_hello(int fd, const void *body, size_t len)
+{
+    uint8_t hdr[WU_PTL_FOREIGN_HDR_SIZE];
+    uint32_t n = (uint32_t)len; /* host order, the only such field */
+    memset(hdr, 0xff, 8);
+    memcpy(hdr + 8, &n, 4);
+    memset(hdr + 12, 0, 4);
+    write_all(fd, hdr, sizeof hdr);
+    write_all(fd, body, len);
+}
+
+static void ox_valid_hello(int fd, uint8_t btype)
+{
+    uint8_t body[128], *p = body;
+    uint32_t ids[2] = {(uint32_t)getuid(), (uint32_t)getgid()};
+    uint32_t ncred = htonl(sizeof ids), rank = htonl(FZ_OX_RANK);
+#define PUT(src, n) (memcpy(p, (src), (n)), p += (n))
+    PUT("native", 7);
+    PUT(&ncred, 4);
+    PUT(ids, sizeof ids); /* psec native: uid and gid in host order */
+    PUT("", 1);           /* process type: a client */
+    PUT(FZ_NS, sizeof FZ_NS);
+    PUT(&rank, 4);
+    PUT("4.2.2", 6);
+    PUT("v41", 4);
+    PUT(&btype, 1);
+    PUT("hash", 5);
+    PUT("", 1);
+#undef PUT
+    ox_send_hello(fd, body, (size_t)(p - body));
+}
+
+/* The handshake's answer: 1 and the index when the status is 0; 0 when the server closed. */
+static int ox_answer(int fd, uint32_t *index)
+{
+    uint32_t a[2];
+    if (!read_all(fd, a, sizeof a, time(NULL) + REPLY_WAIT)) {
+        return 0;
+    }
+    if (0 != a[0]) {
+        die("an OpenPMIx handshake answered with an error status");
+    }
+    *index = ntohl(a[1]);
+    return 1;
+}
+
+/* A new connection that has completed a valid OpenPMIx handshake as rank FZ_OX_RANK. The
+ * server refuses it by closing while the rank's last connection is not gone yet: retry. */
+static int ox_connect(uint8_t btype, uint32_t *index)
+{
+    for (int i = 0; i < MAX_RETRIES; i++) {
+        int fd = ox_open();
+        ox_valid_hello(fd, btype);
+        if (ox_answer(fd, index)) {
+            return fd;
+        }
+        close(fd);
+        usleep(5000);
+    }
+    die("a valid OpenPMIx handshake was refused");
+    return -1;
+}
+
+static void ox_frame(int fd, uint32_t index, uint32_t tag, const void *payload, size_t len)
+{
+    uint8_t hdr[WU_PTL_FOREIGN_HDR_SIZE] = {0};
+    uint32_t be = htonl(index);
+    memcpy(hdr, &be, 4);
+    put_frame(fd, hdr, sizeof hdr, tag, payload, len);
+}
+
+/* End an OpenPMIx connection with a FINALIZE: 1 if answered, 0 if the server had closed it. */
+static int ox_finish(int fd, uint8_t btype, uint32_t index)
+{
+    uint8_t cmd = 5; /* PMIX_FINALIZE_CMD */
+    pmix_status_t st;
+    wu_buffer_t b;
+    int answered;
+    wu_buffer_construct(&b);
+    if (PMIX_SUCCESS != wu_obfr_pack(&b, btype, &cmd, 1, PMIX_COMMAND)) {
+        die("cannot pack a FINALIZE");
+    }
+    ox_frame(fd, index, TAG_FINAL, b.base, b.used);
+    wu_buffer_destruct(&b);
+    answered = wait_reply_of(fd, WU_PTL_FOREIGN_HDR_SIZE, btype, TAG_FINAL, &st);
+    close(fd);
+    return answered;
+}
+
 /* the first FZ_SEP in [s, end), or NULL */
 static const uint8_t *find_sep(const uint8_t *s, const uint8_t *end)
 {
@@ -477,16 +645,76 @@ static const uint8_t *find_sep(const uint8_t *s, const uint8_t *end)
     return NULL;
 }
 
+/* Split [s, end) at FZ_SEP into at most MAX_FRAMES frames (the last takes the rest). */
+static size_t split(const uint8_t *s, const uint8_t *end, const uint8_t **start, size_t *len)
+{
+    size_t nf = 0;
+    while (nf < MAX_FRAMES) {
+        const uint8_t *sep = nf + 1 < MAX_FRAMES ? find_sep(s, end) : NULL;
+        start[nf] = s;
+        len[nf++] = (size_t)((NULL != sep ? sep : end) - s);
+        if (NULL == sep) {
+            break;
+        }
+        s = sep + 4;
+    }
+    return nf;
+}
+
+/* An FZ_OPMIX input (after its first byte). */
+static void openpmix(const uint8_t *data, size_t size)
+{
+    const uint8_t *start[MAX_FRAMES];
+    size_t len[MAX_FRAMES], nf, first = 0;
+    uint8_t opts = size > 0 ? data[0] : 0;
+    uint8_t btype = 0 != (opts & FZ_OX_FDESC) ? WU_OBFR_FULLY_DESC : WU_OBFR_NON_DESC;
+    uint32_t index = 0;
+    int fd, fd2;
+
+    nf = size > 1 ? split(data + 1, data + size, start, len) : 0;
+    if (0 != (opts & FZ_OX_HELLO) && nf > 0) {
+        fd = ox_open();
+        ox_send_hello(fd, start[0], len[0]);
+        first = 1;
+        if (!ox_answer(fd, &index)) {
+            close(fd); /* refused: the server must still serve both kinds of client */
+            fd = -1;
+        }
+    } else {
+        fd = ox_connect(btype, &index);
+    }
+    for (size_t i = first; fd >= 0 && i < nf; i++) {
+        if (len[i] > 0) {
+            ox_frame(fd, index, (uint32_t)i + 1, start[i], len[i]);
+        }
+    }
+    if (fd >= 0 && ox_finish(fd, btype, index)) {
+        return;
+    }
+    fd2 = connect_rank0();
+    if (!finish(fd2)) {
+        die("the server dropped a valid FINALIZE");
+    }
+    fd2 = ox_connect(btype, &index);
+    if (!ox_finish(fd2, btype, index)) {
+        die("the server dropped an OpenPMIx client's valid FINALIZE");
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const uint8_t *start[MAX_FRAMES], *s = data, *end = data + size;
-    size_t len[MAX_FRAMES], nf = 0;
+    const uint8_t *start[MAX_FRAMES], *end = data + size;
+    size_t len[MAX_FRAMES], nf;
     int fd;
 
     if (NULL == ptl) {
         server_start();
     }
     if (0 == size) {
+        return 0;
+    }
+    if (FZ_OPMIX == data[0]) {
+        openpmix(data + 1, size - 1);
         return 0;
     }
     if (FZ_RAW == data[0]) {
@@ -497,16 +725,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         return 0;
     }
-    /* split at FZ_SEP; the last frame takes the rest */
-    while (nf < MAX_FRAMES) {
-        const uint8_t *sep = nf + 1 < MAX_FRAMES ? find_sep(s, end) : NULL;
-        start[nf] = s;
-        len[nf++] = (size_t)((NULL != sep ? sep : end) - s);
-        if (NULL == sep) {
-            break;
-        }
-        s = sep + 4;
-    }
+    nf = split(data, end, start, len); /* at FZ_SEP; the last frame takes the rest */
     if (WU_CMD_CONNECT == data[0]) {
         fd = sock_open(); /* the first frame is the handshake */
     } else {

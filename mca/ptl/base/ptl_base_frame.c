@@ -654,6 +654,13 @@ static int parse_header(wu_ptl_conn_t *c)
     memcpy(&len, c->hdr + 8, 4);
     c->wire = WU_PTL_WIRE_WU;
     c->flags = ntohs(flags);
+    if (0 != (c->flags & (WU_PTL_FLAG_FOREIGN | WU_PTL_FLAG_HELLO | WU_PTL_FLAG_RAW))) {
+        /* ptl's own marks of OpenPMIx frames: never on Wireup's wire */
+        WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_WARN,
+                       "ptl:base: dropping peer: a frame flagged 0x%04x (OpenPMIx's marks)",
+                       c->flags);
+        return WU_ERR_BAD_FORMAT;
+    }
     c->tag = ntohl(tag);
     c->plen = ntohl(len);
     if (!c->trusted && c->plen > handshake_max) {

@@ -31,8 +31,9 @@ static const char *const comps[] = {"usock", "tcp"};
 
 static wu_progress_t *pt;
 
-/* A frame flag (of the test's own) asking the echo server to pass a descriptor back. */
-#define ASK_FD 0x4000u
+/* A frame flag (of the test's own) asking the echo server to pass a descriptor back: above the
+ * flags round_trip sends (its tags, < 2048), below those ptl reserves (0x1000 and up). */
+#define ASK_FD 0x0800u
 
 /* ---- server: echoes every frame, counts closes ------------------------------------------- */
 typedef struct {
@@ -491,6 +492,8 @@ START_TEST(test_bad_peers_dropped)
          WU_ERR_BAD_FORMAT},
         {"mid-header close", WU_PTL_WIRE_MAGIC, WU_PTL_WIRE_VERSION, 100, 0, true,
          WU_ERR_BAD_FORMAT},
+        {"OpenPMIx's flags", WU_PTL_WIRE_MAGIC, WU_PTL_WIRE_VERSION, 4, 4, false,
+         WU_ERR_BAD_FORMAT},
     };
     client_t good;
     unsigned char buf[WU_PTL_HDR_SIZE + 100] = {0};
@@ -503,6 +506,8 @@ START_TEST(test_bad_peers_dropped)
         hdr(buf, cases[k].magic, cases[k].ver, cases[k].len);
         if (0 == strcmp(cases[k].what, "mid-header close")) {
             n = 5;
+        } else if (0 == strcmp(cases[k].what, "OpenPMIx's flags")) {
+            buf[2] = (WU_PTL_FLAG_FOREIGN | WU_PTL_FLAG_HELLO) >> 8; /* only ptl sets them */
         }
         ck_assert_int_eq((ssize_t)n, write(s, buf, n));
         if (cases[k].close_after) {
