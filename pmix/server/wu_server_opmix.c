@@ -11,6 +11,9 @@
  * gid, checked against the registration and against the kernel's owner of the peer's socket)
  * or none when the server's own mode is none. Anything else is refused by closing the
  * connection, as OpenPMIx does, after a message naming what the peer sent. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* struct ucred */
+#endif
 #include "pmix/server/wu_server_opmix.h"
 
 #include "opal/util/wu_escape.h"
@@ -23,6 +26,7 @@
 #include "pmix.h"
 
 #include <arpa/inet.h>
+#include <sys/socket.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -193,7 +197,16 @@ pmix_status_t wu_srv_opmix_validate(wu_ptl_conn_t *conn, uid_t uid, gid_t gid, c
         (WU_PSEC_ANY_ID != (unsigned)gid && got->gid != gid)) {
         return PMIX_ERR_INVALID_CRED;
     }
-    if (0 == wu_tcp_peer_uid(wu_ptl_conn_fd(conn), &owner) && owner != got->uid) {
+    if (wu_ptl_conn_passes_fds(conn)) {
+        /* a Unix socket (a hand-made peer: OpenPMIx's own clients speak TCP): the kernel knows
+         * both ids */
+        struct ucred uc;
+        socklen_t len = sizeof uc;
+        if (0 != getsockopt(wu_ptl_conn_fd(conn), SOL_SOCKET, SO_PEERCRED, &uc, &len) ||
+            uc.uid != got->uid || uc.gid != got->gid) {
+            return PMIX_ERR_INVALID_CRED;
+        }
+    } else if (0 == wu_tcp_peer_uid(wu_ptl_conn_fd(conn), &owner) && owner != got->uid) {
         got->uid = owner;
         return PMIX_ERR_INVALID_CRED;
     }
