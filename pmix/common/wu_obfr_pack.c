@@ -55,6 +55,8 @@ size_t wu_obfr_elem_size(pmix_data_type_t t)
         return sizeof(wu_obfr_kval_t);
     case PMIX_BUFFER:
         return sizeof(wu_obfr_nested_t);
+    case PMIX_POINTER: /* a one-byte sentinel on the wire: a pointer means nothing elsewhere */
+        return sizeof(void *);
     case PMIX_BOOL:
     case PMIX_STRING:
     case PMIX_FLOAT:
@@ -464,6 +466,8 @@ static int pack_elem(wu_buffer_t *b, const void *src, pmix_data_type_t t)
     switch (t) {
     case PMIX_BOOL:
         return wu_buffer_put_u8(b, *(const bool *)src ? 1 : 0);
+    case PMIX_POINTER:
+        return wu_buffer_put_u8(b, 1);
     case PMIX_STRING:
         return put_str(b, *(char *const *)src);
     case PMIX_FLOAT:

@@ -493,6 +493,9 @@ static int unpack_elem(wu_buffer_t *b, void *dst, pmix_data_type_t t)
         rc = wu_buffer_get_u8(b, &c);
         *(bool *)dst = 1 == c;
         return PMIX_SUCCESS == rc && c > 1 ? PMIX_ERR_UNPACK_FAILURE : rc;
+    case PMIX_POINTER: /* the sentinel byte: the receiver gets a NULL pointer */
+        *(void **)dst = NULL;
+        return wu_buffer_get_u8(b, &c);
     case PMIX_STRING:
         return get_str(b, dst);
     case PMIX_FLOAT:

@@ -276,6 +276,8 @@ void wu_srv_opmix_connected(wu_srv_peer_t *peer);
 bool wu_srv_opmix_event(wu_ptl_conn_t *conn, const wu_buffer_t *b);
 /* Release peer's OpenPMIx state. */
 void wu_srv_opmix_free(wu_srv_peer_t *peer);
+/* Forget the groups OpenPMIx clients constructed (at the server's end). */
+void wu_srv_opmix_groups_free(void);
 /* A namespace or client was registered: retry CONNECTs waiting for it. */
 void wu_srv_pconn_retry(void);
 /* Fail every waiting CONNECT (finalize). */

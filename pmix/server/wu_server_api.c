@@ -385,6 +385,7 @@ static void stop_fn(wu_wait_call_t *w)
     wu_srv_get_fail_all(PMIX_ERR_INIT);
     wu_srv_dmx_fail_all(PMIX_ERR_INIT);
     wu_srv_ops_orphan();
+    wu_srv_opmix_groups_free();
     wu_wait_call_done(w, WU_SUCCESS);
 }
 

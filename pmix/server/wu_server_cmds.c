@@ -146,7 +146,8 @@ int wu_srv_cmd_job_control(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
             rc = wu_srv.host.job_control(&op->proc, targets, ntargets, dirs, ndirs,
                                          wu_srv_op_info_cb, op);
             wu_srv_op_started(op, rc);
-            goto out; /* answered by jobctl_done */
+            rc = PMIX_SUCCESS; /* answered by jobctl_done, whatever the host said */
+            goto out;
         }
     }
     if (PMIX_SUCCESS == rc) {

@@ -34,6 +34,8 @@ bool wu_srv_openpmix = true;
 
 /* The tag ptl gives a handshake frame; the connect logic answers it. */
 #define HELLO_TAG UINT32_MAX
+/* OpenPMIx's tag of a client's heartbeats (one-way). */
+#define HEARTBEAT_TAG 1u
 
 static uint32_t next_index = 0;
 
@@ -266,9 +268,12 @@ void wu_srv_opmix_reply(wu_ptl_conn_t *conn, uint32_t tag, const void *payload, 
             break;
         }
     }
-    if (NULL == p) {
-        wu_output_verbose(WU_VERB_WARN, wu_srv.out,
-                          "server: no OpenPMIx request of tag %u awaits a reply", tag);
+    if (NULL == p || WU_OCMD_HEARTBEAT == p->cmd) {
+        if (NULL == p) {
+            wu_output_verbose(WU_VERB_WARN, wu_srv.out,
+                              "server: no OpenPMIx request of tag %u awaits a reply", tag);
+        }
+        free(p);
         return;
     }
     wu_buffer_construct(&r);
@@ -299,32 +304,34 @@ void wu_srv_opmix_free(wu_srv_peer_t *peer)
         peer->ox->pending = p->next;
         pending_free(p);
     }
-    wu_srv_opmix_groups_free(peer);
     free(peer->ox);
     peer->ox = NULL;
 }
 
 /* ---- job data (PMIX_REQ_CMD) ---------------------------------------------------------------- */
 
-/* The namespace's registration as OpenPMIx's hash data store hands it to a client: the
- * namespace, then one KVAL per registered value (the per-process arrays included). */
+pmix_status_t wu_srv_opmix_pack_job(const char *nspace, int bt, wu_buffer_t *out)
+{
+    wu_srv_nspace_t *ns = wu_srv_nspace_find(nspace);
+    pmix_status_t rc = NULL != ns ? PMIX_SUCCESS : PMIX_ERR_NOT_FOUND;
+    for (size_t i = 0; NULL != ns && i < ns->ninfo && PMIX_SUCCESS == rc; i++) {
+        wu_obfr_kval_t kv = {ns->info[i].key, &ns->info[i].value};
+        rc = wu_obfr_pack(out, bt, &kv, 1, PMIX_KVAL);
+    }
+    return rc;
+}
+
+/* The job data a client asks for at init (PMIX_REQ_CMD): its namespace, then the KVALs. */
 static void job_data(wu_srv_peer_t *peer, uint32_t tag)
 {
-    wu_srv_nspace_t *ns = wu_srv_nspace_find(peer->proc.nspace);
     const char *name = peer->proc.nspace;
     wu_buffer_t b;
     pmix_status_t rc;
-    int bt = peer->ox->btype;
 
-    if (NULL == ns) {
-        wu_srv_opmix_status(peer, tag, PMIX_ERR_NOT_FOUND);
-        return;
-    }
     wu_buffer_construct(&b);
-    rc = wu_obfr_pack(&b, bt, &name, 1, PMIX_STRING);
-    for (size_t i = 0; i < ns->ninfo && PMIX_SUCCESS == rc; i++) {
-        wu_obfr_kval_t kv = {ns->info[i].key, &ns->info[i].value};
-        rc = wu_obfr_pack(&b, bt, &kv, 1, PMIX_KVAL);
+    rc = wu_obfr_pack(&b, peer->ox->btype, &name, 1, PMIX_STRING);
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_srv_opmix_pack_job(name, peer->ox->btype, &b);
     }
     if (PMIX_SUCCESS == rc) {
         (void)wu_ptl_send(peer->conn, tag, 0, b.base, b.used);
@@ -390,6 +397,26 @@ bool wu_srv_opmix_event(wu_ptl_conn_t *conn, const wu_buffer_t *msg)
 
 /* ---- requests -------------------------------------------------------------------------------- */
 
+/* A heartbeat (a one-way message on its own tag, whatever it holds): Wireup's MONITOR with
+ * PMIX_SEND_HEARTBEAT, whose reply is not sent on. */
+static void heartbeat(wu_srv_peer_t *peer)
+{
+    pmix_info_t beat;
+    pmix_status_t none = PMIX_SUCCESS;
+    bool yes = true;
+    wu_buffer_t b;
+    wu_buffer_construct(&b);
+    PMIX_INFO_LOAD(&beat, PMIX_SEND_HEARTBEAT, &yes, PMIX_BOOL);
+    if (NULL != wu_srv_opmix_expect(peer, HEARTBEAT_TAG, WU_OCMD_HEARTBEAT) &&
+        PMIX_SUCCESS == wu_pack(&b, &beat, 1, PMIX_INFO) &&
+        PMIX_SUCCESS == wu_pack(&b, &none, 1, PMIX_STATUS) &&
+        PMIX_SUCCESS == wu_proto_pack_list(&b, NULL, 0, PMIX_INFO)) {
+        wu_srv_dispatch(peer, HEARTBEAT_TAG, WU_CMD_MONITOR, &b);
+    }
+    PMIX_INFO_DESTRUCT(&beat);
+    wu_buffer_destruct(&b);
+}
+
 void wu_srv_opmix_recv(wu_srv_peer_t *peer, uint32_t tag, uint16_t flags, const void *payload,
                        size_t len)
 {
@@ -405,6 +432,10 @@ void wu_srv_opmix_recv(wu_srv_peer_t *peer, uint32_t tag, uint16_t flags, const 
             return;
         }
         hello(peer, payload, len);
+        return;
+    }
+    if (HEARTBEAT_TAG == tag && peer->connected && NULL != peer->ox) {
+        heartbeat(peer);
         return;
     }
     wu_buffer_construct(&b);

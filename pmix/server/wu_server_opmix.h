@@ -28,11 +28,13 @@ enum {
     WU_OCMD_QUERY = 15,
     WU_OCMD_LOG = 16,
     WU_OCMD_JOB_CONTROL = 18,
+    WU_OCMD_MONITOR = 19,
     WU_OCMD_GROUP_CONSTRUCT = 24,
-    WU_OCMD_GROUP_DESTRUCT = 28
+    WU_OCMD_GROUP_DESTRUCT = 28,
+    WU_OCMD_HEARTBEAT = 255 /* not a command: a heartbeat, whose reply is not sent */
 };
 
-/* A group a peer took part in constructing: OpenPMIx 4.x destructs one by its name alone. */
+/* A group OpenPMIx clients constructed: 4.x destructs one by its name alone. */
 typedef struct wu_srv_ogroup {
     struct wu_srv_ogroup *next;
     char *name;
@@ -57,7 +59,6 @@ struct wu_srv_opmix {
     int major;        /* of its version: the layouts of groups differ between 4 and 5 */
     size_t next_ref;  /* event registrations made for it */
     wu_srv_opending_t *pending;
-    wu_srv_ogroup_t *groups;
 };
 
 /* Translate one OpenPMIx request (b after the command) into Wireup's and run it; an error
@@ -66,8 +67,9 @@ void wu_srv_opmix_request(wu_srv_peer_t *peer, uint32_t tag, uint8_t cmd, wu_buf
 /* Convert the Wireup reply r (after its status) to the reply of p's command to peer into out. */
 pmix_status_t wu_srv_opmix_convert(wu_srv_peer_t *peer, const wu_srv_opending_t *p,
                                    pmix_status_t status, wu_buffer_t *r, wu_buffer_t *out);
-/* Forget the groups recorded for peer. */
-void wu_srv_opmix_groups_free(wu_srv_peer_t *peer);
+/* The registration of nspace as the KVALs OpenPMIx's hash data store takes (its job data at
+ * init, a spawned job's in the spawn reply); PMIX_ERR_NOT_FOUND if it is not registered. */
+pmix_status_t wu_srv_opmix_pack_job(const char *nspace, int bt, wu_buffer_t *out);
 /* Remember that tag's reply answers cmd; NULL: no memory. */
 wu_srv_opending_t *wu_srv_opmix_expect(wu_srv_peer_t *peer, uint32_t tag, uint8_t cmd);
 /* Send a reply holding only status. */

@@ -36,12 +36,27 @@ static pmix_status_t get1(tr_t *t, void *dst, pmix_data_type_t type)
     return wu_obfr_unpack(t->in, t->bt, dst, &one, type);
 }
 
+/* A pointer value (PMIX_SEND_HEARTBEAT, a heartbeat monitor: the key is the request) travels in
+ * Wireup's protocol as "true", as Wireup's client sends it. */
+static void unpointer(pmix_info_t *info, size_t n)
+{
+    bool yes = true;
+    for (size_t i = 0; i < n; i++) {
+        if (PMIX_POINTER == info[i].value.type) {
+            PMIx_Value_load(&info[i].value, &yes, PMIX_BOOL);
+        }
+    }
+}
+
 /* Read an OpenPMIx "list of X" and write it as Wireup's. */
 static pmix_status_t relist(tr_t *t, pmix_data_type_t type)
 {
     void *arr = NULL;
     size_t n = 0;
     pmix_status_t rc = wu_obfr_unpack_list(t->in, t->bt, &arr, &n, type);
+    if (PMIX_SUCCESS == rc && PMIX_INFO == type) {
+        unpointer(arr, n);
+    }
     if (PMIX_SUCCESS == rc) {
         rc = wu_proto_pack_list(&t->out, arr, n, type);
         wu_obfr_free(arr, n, type);
@@ -166,8 +181,58 @@ static pmix_status_t tr_commit(tr_t *t, wu_srv_opending_t *p)
     return rc;
 }
 
-/* FENCE, CONNECT, DISCONNECT: SIZE n, n PROCs, list of INFO -- Wireup's: list of PROC, list of
- * INFO. */
+static wu_srv_ogroup_t *group_find(wu_srv_peer_t *peer, const char *name);
+static void group_record(const char *name, const pmix_proc_t *members, size_t n);
+static void group_forget(const char *name);
+
+/* FENCE: as tr_procs_info, but a proc named after a group the peer constructed (OpenPMIx's
+ * clients fence over a group by its name, the server knowing the members) stands for the
+ * group's members. */
+static pmix_status_t tr_fence(tr_t *t, wu_srv_opending_t *p)
+{
+    pmix_proc_t *procs = NULL, *all = NULL;
+    size_t n = 0, nall = 0;
+    pmix_status_t rc = wu_obfr_unpack_list(t->in, t->bt, (void **)&procs, &n, PMIX_PROC);
+    (void)p;
+    for (size_t i = 0; PMIX_SUCCESS == rc && i < n; i++) {
+        wu_srv_ogroup_t *g = group_find(t->peer, procs[i].nspace);
+        size_t add = NULL != g ? g->nmembers : 1;
+        pmix_proc_t *grown = realloc(all, (nall + add) * sizeof *all);
+        if (NULL == grown) {
+            rc = PMIX_ERR_NOMEM;
+            break;
+        }
+        all = grown;
+        memcpy(all + nall, NULL != g ? g->members : &procs[i], add * sizeof *all);
+        nall += add;
+    }
+    if (PMIX_SUCCESS == rc &&
+        PMIX_SUCCESS == (rc = wu_proto_pack_list(&t->out, all, nall, PMIX_PROC))) {
+        rc = relist(t, PMIX_INFO);
+    }
+    free(procs);
+    free(all);
+    return rc;
+}
+
+/* MONITOR: INFO monitor, STATUS error, list of INFO -- the same fields in Wireup's. */
+static pmix_status_t tr_monitor(tr_t *t, wu_srv_opending_t *p)
+{
+    pmix_info_t mon;
+    pmix_status_t err = 0, rc;
+    (void)p;
+    PMIX_INFO_CONSTRUCT(&mon);
+    if (PMIX_SUCCESS == (rc = get1(t, &mon, PMIX_INFO)) && (unpointer(&mon, 1), true) &&
+        PMIX_SUCCESS == (rc = get1(t, &err, PMIX_STATUS)) &&
+        PMIX_SUCCESS == (rc = put1(t, &mon, PMIX_INFO)) &&
+        PMIX_SUCCESS == (rc = put1(t, &err, PMIX_STATUS))) {
+        rc = relist(t, PMIX_INFO);
+    }
+    PMIX_INFO_DESTRUCT(&mon);
+    return rc;
+}
+
+/* CONNECT, DISCONNECT: SIZE n, n PROCs, list of INFO -- Wireup's: list of PROC, list of INFO. */
 static pmix_status_t tr_procs_info(tr_t *t, wu_srv_opending_t *p)
 {
     (void)p;
@@ -249,16 +314,41 @@ static pmix_status_t tr_keys(tr_t *t, wu_srv_opending_t *p)
  * DATA_RANGE, list of INFO. */
 static pmix_status_t tr_notify(tr_t *t, wu_srv_opending_t *p)
 {
-    (void)p;
     pmix_status_t status = 0, rc;
     pmix_data_range_t range = 0;
+    pmix_info_t *info = NULL;
+    size_t n = 0;
+    (void)p;
     if (PMIX_SUCCESS == (rc = get1(t, &status, PMIX_STATUS)) &&
         PMIX_SUCCESS == (rc = get1(t, &range, PMIX_DATA_RANGE)) &&
+        PMIX_SUCCESS == (rc = wu_obfr_unpack_list(t->in, t->bt, (void **)&info, &n, PMIX_INFO)) &&
         PMIX_SUCCESS == (rc = put1(t, &status, PMIX_STATUS)) &&
         PMIX_SUCCESS == (rc = put1(t, &t->peer->proc, PMIX_PROC)) &&
         PMIX_SUCCESS == (rc = put1(t, &range, PMIX_DATA_RANGE))) {
-        rc = relist(t, PMIX_INFO);
+        unpointer(info, n);
+        rc = wu_proto_pack_list(&t->out, info, n, PMIX_INFO);
     }
+    if (PMIX_SUCCESS == rc && PMIX_GROUP_CONSTRUCT_COMPLETE == status) {
+        /* a 4.x group made by invitation: its leader announces the members (the event's custom
+         * range) for the servers to note, and the members then fence over the group's name */
+        const char *name = NULL;
+        const pmix_data_array_t *m = NULL;
+        for (size_t i = 0; i < n; i++) {
+            if (PMIX_CHECK_KEY(&info[i], PMIX_GROUP_ID) && PMIX_STRING == info[i].value.type) {
+                name = info[i].value.data.string;
+            } else if ((PMIX_CHECK_KEY(&info[i], PMIX_GROUP_MEMBERSHIP) ||
+                        PMIX_CHECK_KEY(&info[i], PMIX_EVENT_CUSTOM_RANGE)) &&
+                       PMIX_DATA_ARRAY == info[i].value.type && NULL != info[i].value.data.darray &&
+                       PMIX_PROC == info[i].value.data.darray->type) {
+                m = info[i].value.data.darray;
+            }
+        }
+        if (NULL != name && NULL != m) {
+            group_record(name, m->array, m->size);
+        }
+    }
+    wu_obfr_free(info, n, PMIX_INFO);
+    free(info);
     return rc;
 }
 
@@ -338,10 +428,15 @@ static pmix_status_t get_procs(tr_t *t, pmix_proc_t **procs, size_t *n)
     return rc;
 }
 
-/* The members a peer constructed the group name with (OpenPMIx 4.x destructs by name). */
+/* The groups constructed through this server by OpenPMIx clients, with their members: a 4.x
+ * client destructs one by its name alone, and every client fences over a group by its name
+ * (also a member that joined by invitation and did not construct it itself). */
+static wu_srv_ogroup_t *groups = NULL;
+
 static wu_srv_ogroup_t *group_find(wu_srv_peer_t *peer, const char *name)
 {
-    for (wu_srv_ogroup_t *g = peer->ox->groups; NULL != g; g = g->next) {
+    (void)peer;
+    for (wu_srv_ogroup_t *g = groups; NULL != g; g = g->next) {
         if (0 == strcmp(g->name, name)) {
             return g;
         }
@@ -390,7 +485,8 @@ static const struct {
     {WU_OCMD_FINALIZE, WU_CMD_FINALIZE, tr_finalize},
     {WU_OCMD_ABORT, WU_CMD_ABORT, tr_abort},
     {WU_OCMD_COMMIT, WU_CMD_COMMIT, tr_commit},
-    {WU_OCMD_FENCE, WU_CMD_FENCE, tr_procs_info},
+    {WU_OCMD_FENCE, WU_CMD_FENCE, tr_fence},
+    {WU_OCMD_MONITOR, WU_CMD_MONITOR, tr_monitor},
     {WU_OCMD_CONNECT, WU_CMD_CONNECT_PROCS, tr_procs_info},
     {WU_OCMD_DISCONNECT, WU_CMD_DISCONNECT_PROCS, tr_procs_info},
     {WU_OCMD_GET, WU_CMD_GET, tr_get},
@@ -525,7 +621,6 @@ static pmix_status_t conv_group(wu_srv_peer_t *peer, const wu_srv_opending_t *p,
     const pmix_proc_t *members = NULL;
     bool has_ctx = false;
     int bt = peer->ox->btype;
-    wu_srv_ogroup_t *g;
     pmix_status_t rc = wu_proto_unpack_list(r, (void **)&res, &nres, PMIX_INFO);
     for (size_t i = 0; PMIX_SUCCESS == rc && i < nres; i++) {
         if (PMIX_CHECK_KEY(&res[i], PMIX_GROUP_CONTEXT_ID) && PMIX_SIZE == res[i].value.type) {
@@ -547,20 +642,8 @@ static pmix_status_t conv_group(wu_srv_peer_t *peer, const wu_srv_opending_t *p,
     if (PMIX_SUCCESS == rc && has_ctx) {
         rc = wu_obfr_pack(out, bt, &ctx, 1, PMIX_SIZE);
     }
-    if (PMIX_SUCCESS == rc && n > 0 && NULL == group_find(peer, p->key) &&
-        NULL != (g = calloc(1, sizeof *g))) {
-        g->name = strdup(p->key);
-        g->members = malloc(n * sizeof *members);
-        if (NULL == g->name || NULL == g->members) {
-            free(g->name);
-            free(g->members);
-            free(g);
-        } else {
-            memcpy(g->members, members, n * sizeof *members);
-            g->nmembers = n;
-            g->next = peer->ox->groups;
-            peer->ox->groups = g;
-        }
+    if (PMIX_SUCCESS == rc) {
+        group_record(p->key, members, n);
     }
     if (NULL != res) {
         PMIX_INFO_FREE(res, nres);
@@ -568,9 +651,34 @@ static pmix_status_t conv_group(wu_srv_peer_t *peer, const wu_srv_opending_t *p,
     return rc;
 }
 
-static void group_forget(wu_srv_peer_t *peer, const char *name)
+/* Record (or replace) the members of the group name. */
+static void group_record(const char *name, const pmix_proc_t *members, size_t n)
 {
-    for (wu_srv_ogroup_t **gg = &peer->ox->groups; NULL != *gg; gg = &(*gg)->next) {
+    wu_srv_ogroup_t *g;
+    if (0 == n || NULL == name) {
+        return;
+    }
+    group_forget(name);
+    if (NULL == (g = calloc(1, sizeof *g))) {
+        return;
+    }
+    g->name = strdup(name);
+    g->members = malloc(n * sizeof *members);
+    if (NULL == g->name || NULL == g->members) {
+        free(g->name);
+        free(g->members);
+        free(g);
+        return;
+    }
+    memcpy(g->members, members, n * sizeof *members);
+    g->nmembers = n;
+    g->next = groups;
+    groups = g;
+}
+
+static void group_forget(const char *name)
+{
+    for (wu_srv_ogroup_t **gg = &groups; NULL != *gg; gg = &(*gg)->next) {
         if (0 == strcmp((*gg)->name, name)) {
             wu_srv_ogroup_t *g = *gg;
             *gg = g->next;
@@ -582,10 +690,10 @@ static void group_forget(wu_srv_peer_t *peer, const char *name)
     }
 }
 
-void wu_srv_opmix_groups_free(wu_srv_peer_t *peer)
+void wu_srv_opmix_groups_free(void)
 {
-    while (NULL != peer->ox->groups) {
-        group_forget(peer, peer->ox->groups->name);
+    while (NULL != groups) {
+        group_forget(groups->name);
     }
 }
 
@@ -595,6 +703,10 @@ pmix_status_t wu_srv_opmix_convert(wu_srv_peer_t *peer, const wu_srv_opending_t 
     int bt = peer->ox->btype;
     pmix_status_t rc;
     bool ok = PMIX_SUCCESS == status;
+    if (PMIX_OPERATION_SUCCEEDED == status) {
+        status = PMIX_SUCCESS; /* a host's "done at once" is a success to the client */
+        ok = true;
+    }
     if (WU_OCMD_LOOKUP == p->cmd && PMIX_ERR_PARTIAL_SUCCESS == status) {
         /* OpenPMIx's client reads the data only with a success: it gets what was found so */
         status = PMIX_SUCCESS;
@@ -617,16 +729,20 @@ pmix_status_t wu_srv_opmix_convert(wu_srv_peer_t *peer, const wu_srv_opending_t 
         return ok ? conv_group(peer, p, r, out) : PMIX_SUCCESS;
     case WU_OCMD_GROUP_DESTRUCT:
         if (ok) {
-            group_forget(peer, p->key);
+            group_forget(p->key);
         }
         return PMIX_SUCCESS;
     case WU_OCMD_JOB_CONTROL:
+    case WU_OCMD_MONITOR:
         return wu_obfr_pack_list(out, bt, NULL, 0, PMIX_INFO);
     case WU_OCMD_SPAWN: {
         char *nspace = NULL;
         int32_t one = 1;
-        if (ok && PMIX_SUCCESS == (rc = wu_unpack(r, &nspace, &one, PMIX_STRING))) {
-            rc = wu_obfr_pack(out, bt, &nspace, 1, PMIX_STRING);
+        if (ok && PMIX_SUCCESS == (rc = wu_unpack(r, &nspace, &one, PMIX_STRING)) &&
+            PMIX_SUCCESS == (rc = wu_obfr_pack(out, bt, &nspace, 1, PMIX_STRING)) &&
+            NULL != nspace) {
+            /* the new job's data, which the client stores (a Get of a child's data is local) */
+            (void)wu_srv_opmix_pack_job(nspace, bt, out);
         }
         free(nspace);
         return rc;

@@ -11,9 +11,10 @@
 # TCP when mpicc is installed; exit status and message of a remote rank that fails; kill -9 of
 # node2's wired mid-job (wrun ends within 5 s naming node2); SIGKILL of wrun (the remote ranks
 # and daemons are gone within 5 s); after every run no rank, daemon or session directory is left
-# on any node. A PMIx client (e2e_nodes, also built against OpenPMIx's headers) checks its node's
-# data, Resolve_nodes/Resolve_peers of every node, direct modex, a 64 KiB-per-rank collecting
-# fence and a namespace event from rank 0 on every node. wrun's stdin reaches a rank on another
+# on any node. A PMIx client (e2e_nodes, also built against OpenPMIx's headers, and run on
+# OpenPMIx's own library on two nodes and Wireup's on the third) checks its node's data,
+# Resolve_nodes/Resolve_peers of every node, direct modex, a 64 KiB-per-rank collecting fence
+# and a namespace event from rank 0 on every node. wrun's stdin reaches a rank on another
 # node intact (5 MB), also when wrun's node runs no rank; SIGTERM to wrun ends the ranks of every
 # node (exit 143). PMIx_Job_control kills a rank of another node, asked on the head's node and
 # on a daemon's. A rank that leaves (finalizes and exits 0) while the others wait in a fence
@@ -30,7 +31,7 @@
 # is cut mid-job: wrun ends within 12 s naming node2, and node2's daemon and ranks go away by
 # themselves. The lab is taken down at exit whatever happens.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-lab_tests=44
+lab_tests=45
 e2e_plan $lab_tests
 e2e_mktemp
 . "$s/test/e2e/lab_lib.sh"
@@ -503,6 +504,28 @@ if [ -r "$sys_inc/pmix.h" ] && [ -r "$sys_libdir/libpmix.so" ] &&
     else
         e2e_not_ok "e2e_nodes (OpenPMIx headers) across 3 nodes (exit $e2e_rc, $n ranks ok)"
         e2e_diag "$e2e_tmp/nodes2.out"
+    fi
+else
+    e2e_skip "OpenPMIx development files not installed (libpmix-dev)"
+fi
+# 14b: one job, two libraries: 4 ranks on node1 and node2 load OpenPMIx's own library (an RPATH
+# build under --keep-library-path: they speak OpenPMIx's protocol to wrun's and wired's
+# servers), the 2 on node3 Wireup's; the same checks pass across them (direct modex between
+# the two kinds, a 64 KiB-per-rank collecting fence, an event seen by every rank)
+if [ -r "$sys_inc/pmix.h" ] && [ -r "$sys_libdir/libpmix.so" ] &&
+    $cc -std=gnu11 -I"$sys_inc" -o "$e2e_tmp/e2e_nodes_wire" "$s/test/e2e/e2e_nodes.c" \
+        -L"$sys_libdir" -Wl,--disable-new-dtags,-rpath,"$sys_libdir" -lpmix 2>"$e2e_tmp/cc3.err"; then
+    on1 "$e2e_tmp/nodes3.out" ./wrun -H node1,node2,node3 --keep-library-path \
+        --mca server_verbose 100 -np 4 "$e2e_tmp/e2e_nodes_wire" 3 : -np 2 test/e2e/e2e_nodes 3
+    n=$(e2e_count_lines "$e2e_tmp/nodes3.out" "^nodes rank [0-5]: ok")
+    # wrun's own server (node1) logs its two OpenPMIx clients
+    o=$(e2e_count_lines "$e2e_tmp/nodes3.out" "OpenPMIx [^ ]* client .* connecting (")
+    if [ "$e2e_rc" -eq 0 ] && [ "$n" -eq 6 ] && [ "$o" -eq 2 ] &&
+        leftovers "e2e_nodes (OpenPMIx's library and ours)"; then
+        e2e_ok "one job on OpenPMIx's library (node1, node2) and Wireup's (node3): e2e_nodes passes"
+    else
+        e2e_not_ok "mixed libraries across 3 nodes (exit $e2e_rc, $n ranks ok, $o OpenPMIx clients on node1)"
+        grep -v 'server: server: .* request (tag' "$e2e_tmp/nodes3.out" | tail -n 20 | sed 's/^/# /'
     fi
 else
     e2e_skip "OpenPMIx development files not installed (libpmix-dev)"

@@ -10,6 +10,9 @@
 # the ABI-version queries with and without PMIx_Init. Where a program prints an error that is
 # a known gap, the test names it (fabric coordinates: none on this
 # machine). Skipped when libpmix-dev is not installed (contrib/deps.sh --test installs it).
+# With WU_EXAMPLES_WIRE=1 (openpmix_examples_wire.sh) the same programs are built with an RPATH
+# to OpenPMIx's library and run under `wrun --keep-library-path`: they run on OpenPMIx's own
+# library and talk to wrun's server in OpenPMIx's protocol, and must pass all the same.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
 sys_inc=${WU_OPENPMIX_INCDIR:-/usr/lib/x86_64-linux-gnu/pmix2/include}
 sys_libdir=${WU_OPENPMIX_LIBDIR:-/usr/lib/x86_64-linux-gnu/pmix2/lib}
@@ -20,11 +23,20 @@ if [ ! -r "$sys_inc/pmix.h" ] || [ ! -r "$sys_libdir/libpmix.so" ] || [ ! -r "$e
 fi
 e2e_plan 15
 e2e_mktemp
+wire=${WU_EXAMPLES_WIRE:-0}
+keep=""
+rpath=""
+if [ "$wire" = 1 ]; then
+    keep=--keep-library-path
+    rpath="-Wl,--disable-new-dtags,-rpath,$sys_libdir"
+fi
 
 # build NAME: compile examples/NAME.c against OpenPMIx (e2e_openpmix_build: our library first in
 # LD_LIBRARY_PATH, the sanitizer runtimes preloaded); false, with the compiler's words, if not
 build() {
-    e2e_openpmix_build "$e2e_tmp/$1" "$exdir/$1.c" -I"$s/test/e2e/openpmix_examples" -lpthread || {
+    # shellcheck disable=SC2086 # $rpath: one word or none
+    e2e_openpmix_build "$e2e_tmp/$1" "$exdir/$1.c" -I"$s/test/e2e/openpmix_examples" -lpthread \
+        $rpath || {
         e2e_diag "$e2e_tmp/cc.err"
         return 1
     }
@@ -42,7 +54,8 @@ example() {
         e2e_not_ok "$name: could not build $exdir/$name.c against OpenPMIx"
         return
     fi
-    e2e_wrun "$e2e_tmp/$name.out" "$np" "$e2e_tmp/$name"
+    # shellcheck disable=SC2086 # $keep: one word or none
+    e2e_wrun "$e2e_tmp/$name.out" "$np" $keep "$e2e_tmp/$name"
     out="$e2e_tmp/$name.out"
     why=""
     [ "$e2e_rc" -eq 0 ] || why="wrun exit $e2e_rc"
@@ -98,8 +111,17 @@ if build abi_no_init; then
 else
     e2e_not_ok "abi_no_init: could not build $exdir/abi_no_init.c against OpenPMIx"
 fi
-# the programs ran on our library, not OpenPMIx's
-if grep -q 'Wireup' "$e2e_tmp/abi_no_init.out" 2>/dev/null ||
+# the programs ran on our library, not OpenPMIx's (with WU_EXAMPLES_WIRE, on OpenPMIx's)
+if [ "$wire" = 1 ]; then
+    if ! grep -q 'Wireup' "$e2e_tmp/abi_no_init.out" 2>/dev/null &&
+        ldd "$e2e_tmp/hello" 2>/dev/null | grep -q "$sys_libdir/libpmix.so.2"; then
+        e2e_ok "the examples load OpenPMIx's libpmix.so.2 ($sys_libdir)"
+    else
+        e2e_not_ok "the examples do not load OpenPMIx's libpmix.so.2"
+        ldd "$e2e_tmp/hello" >"$e2e_tmp/ldd.out" 2>&1
+        e2e_diag "$e2e_tmp/ldd.out"
+    fi
+elif grep -q 'Wireup' "$e2e_tmp/abi_no_init.out" 2>/dev/null ||
     ldd "$e2e_tmp/hello" 2>/dev/null | grep -q "$b/.libs/libpmix.so.2"; then
     e2e_ok "the examples load our libpmix.so.2 ($b/.libs)"
 else

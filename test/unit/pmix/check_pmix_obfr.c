@@ -426,6 +426,31 @@ START_TEST(hostile)
 }
 END_TEST
 
+/* a pointer travels as OpenPMIx's one-byte sentinel and arrives as a NULL pointer (how
+ * PMIx_Heartbeat's PMIX_SEND_HEARTBEAT and a heartbeat monitor come) */
+START_TEST(pointer_sentinel)
+{
+    static const unsigned char want[] = {0x02, 0x06, 'h', 'b', 0x00, 0x00, 0x1f, 0x01};
+    pmix_info_t in, out;
+    int32_t n = 1;
+    wu_buffer_t b;
+
+    wu_buffer_construct(&b);
+    PMIX_INFO_LOAD(&in, "hb", NULL, PMIX_POINTER);
+    in.value.data.ptr = &in;
+    ck_assert_int_eq(PMIX_SUCCESS, wu_obfr_pack(&b, ND, &in, 1, PMIX_INFO));
+    ck_assert_uint_eq(sizeof want, b.used);
+    ck_assert_mem_eq(want, b.base, sizeof want);
+    PMIX_INFO_CONSTRUCT(&out);
+    ck_assert_int_eq(PMIX_SUCCESS, wu_obfr_unpack(&b, ND, &out, &n, PMIX_INFO));
+    ck_assert_int_eq(PMIX_POINTER, out.value.type);
+    ck_assert_ptr_null(out.value.data.ptr);
+    ck_assert_uint_eq(0, wu_buffer_remaining(&b));
+    PMIX_INFO_DESTRUCT(&out);
+    wu_buffer_destruct(&b);
+}
+END_TEST
+
 START_TEST(pack_refusals)
 {
     pmix_info_t info[2];
@@ -440,7 +465,7 @@ START_TEST(pack_refusals)
     /* all or nothing: the second info cannot travel */
     PMIX_INFO_LOAD(&info[0], "a", "x", PMIX_STRING);
     PMIX_INFO_LOAD(&info[1], "b", NULL, PMIX_BOOL);
-    info[1].value.type = PMIX_POINTER;
+    info[1].value.type = PMIX_REGATTR;
     ck_assert_int_eq(PMIX_ERR_NOT_SUPPORTED, wu_obfr_pack(&b, FD, info, 2, PMIX_INFO));
     memset(info[1].key, 'k', sizeof(info[1].key)); /* unterminated */
     info[1].value.type = PMIX_BOOL;
@@ -585,6 +610,7 @@ static Suite *pmix_obfr_suite(void)
     tcase_add_loop_test(tc, truncated, 0, sizeof(trunc_types) / sizeof(trunc_types[0]));
     tcase_add_test(tc, hostile);
     tcase_add_test(tc, pack_refusals);
+    tcase_add_test(tc, pointer_sentinel);
     tcase_add_test(tc, garbage);
     suite_add_tcase(s, tc);
     return s;
