@@ -62,10 +62,13 @@ TMPDIR="$e2e_tmp/t" timeout 300 "$s/contrib/bench/pmix" -b "$b" -n 2 -r 1 -i 50 
     >"$e2e_tmp/pmix" 2>"$e2e_tmp/pmix.err"
 rc=$?
 e2e_check_leaks "contrib/bench/pmix"
-form='^metric=[a-zA-Z0-9_]+ n=2 wrun=[0-9.]+ mpirun=([0-9.e+-]+|-) ratio=([0-9.e+-]+|-) unit=(us|kB|count)$'
+form='^metric=[a-zA-Z0-9_]+ n=2 wrun=[0-9.]+ mpirun=([0-9.e+-]+|-) ratio=([0-9.e+-]+|-)'
+form="$form"' wrun_openpmix=([0-9.e+-]+|-) ratio_openpmix=([0-9.e+-]+|-) unit=(us|kB|count)$'
 good=$(grep -cE "$form" "$e2e_tmp/pmix")
 if [ "$rc" -eq 0 ] && [ "$good" -eq 11 ] && [ "$(wc -l <"$e2e_tmp/pmix")" -eq 11 ] &&
     grep -q '^metric=stale_reads n=2 wrun=0 ' "$e2e_tmp/pmix"; then
+    # (OpenPMIx's client caches a peer's values across fences, under mpirun too: its stale
+    # reads are its own)
     e2e_ok "contrib/bench/pmix -n 2 -r 1: 11 well-formed lines, wrun's stale reads 0"
 else
     e2e_not_ok "contrib/bench/pmix: exit $rc, $good well-formed lines of 11"
