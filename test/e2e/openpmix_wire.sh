@@ -143,8 +143,13 @@ else
     # MPI_Comm_spawn of 2 children, and MPI_Abort's exit code. The children start with wrun's
     # own environment, here libtool's LD_LIBRARY_PATH with our library first: parents on
     # OpenPMIx's library and children on Wireup's meet in one intercommunicator.
+    # (the children load our library: in a sanitizer build its runtime must come first)
+    saved_asan=${ASAN_OPTIONS-}
+    e2e_foreign_preload
     e2e_wrun "$e2e_tmp/out" 2 --keep-library-path --mca server_verbose 100 \
         env -u LD_LIBRARY_PATH "$e2e_tmp/mpi_dpm" spawn 2 1
+    unset LD_PRELOAD
+    ASAN_OPTIONS=$saved_asan
     good=$(e2e_count_lines "$e2e_tmp/out" "^mpi_dpm \(spawn\|child\): rank [0-9]* ok")
     e2e_wrun "$e2e_tmp/abort" 4 --keep-library-path env -u LD_LIBRARY_PATH \
         "$e2e_tmp/mpi_shapes" abort 1 7

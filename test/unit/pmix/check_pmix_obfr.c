@@ -46,7 +46,9 @@ static void load(wu_buffer_t *b, const void *p, size_t n)
     wu_buffer_construct(b);
     b->base = malloc(n > 0 ? n : 1);
     ck_assert_ptr_nonnull(b->base);
-    memcpy(b->base, p, n);
+    if (n > 0) {
+        memcpy(b->base, p, n);
+    }
     b->used = b->cap = n;
 }
 
