@@ -218,6 +218,19 @@ WU_EXPORT void wu_ptl_listener_close(wu_ptl_listener_t *l);
  * error, WU_ERR_NOMEM. */
 WU_EXPORT int wu_ptl_connect(wu_progress_t *pt, const char *uri, wu_ptl_recv_fn_t recv,
                              wu_ptl_closed_fn_t closed, void *cbdata, wu_ptl_conn_t **out);
+/* Connect to an OpenPMIx server at uri (its transport part, "tcp4://a.b.c.d:port") as a client
+ * on OpenPMIx's library does (docs/openpmix-wire.md, 2.1-2.3): send hello, the body of the
+ * handshake (ptl writes its header), then read the server's bare answer, its status and the
+ * index it gave this client (4 bytes each, network order), in the calling thread, for at most
+ * timeout seconds in all. The connection then speaks OpenPMIx's framing both ways: frames
+ * arrive with WU_PTL_FLAG_FOREIGN, frames sent carry the index. *out holds one reference.
+ * WU_SUCCESS; WU_ERR_BAD_PARAM, WU_ERR_NOT_SUPPORTED, the module's error (as wu_ptl_connect);
+ * WU_ERR_TIMEOUT (no answer in time); WU_ERR_NO_PERMISSIONS (the server closed the connection
+ * without an answer: it refused the handshake, or answered a status other than success, which
+ * is then in *status when status is not NULL); WU_ERR_SYS. Not from pt's thread. */
+int wu_ptl_connect_foreign(wu_progress_t *pt, const char *uri, const void *hello, size_t hlen,
+                           double timeout, wu_ptl_recv_fn_t recv, wu_ptl_closed_fn_t closed,
+                           void *cbdata, int32_t *status, wu_ptl_conn_t **out);
 /* Send one frame, in call order. Any thread: the frame is written at once from payload when
  * nothing waits to be written before it and the socket takes it, else (what is left of it)
  * copied and queued for the progress thread. WU_SUCCESS (sent or queued; a queued frame is

@@ -71,6 +71,10 @@ typedef struct wu_client {
     const wu_gds_module_t *gds;
     bool plog_open, ptl_open, psec_open;
     bool singleton; /* set by init, constant until finalize: any thread may read it */
+    /* The server is OpenPMIx's (wu_client_opmix.c), and the buffer type it was told (WU_OBFR_*):
+     * set by init, constant until finalize. */
+    bool opmix;
+    uint8_t obtype;
     /* Guards store against the Gets answered in their callers' threads (wu_client_data.c):
      * once initialized, the progress thread changes store only while it holds this for
      * writing, and other threads read store only while they hold it for reading. The progress
@@ -160,6 +164,31 @@ void wu_client_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *
 void wu_client_closed(wu_ptl_conn_t *c, int status, void *cbdata);
 /* Fail every pending request with status (progress thread). */
 void wu_client_fail_pending(int status);
+
+/* ---- wu_client_opmix.c: under an OpenPMIx server ---------------------------------------- */
+
+/* What a request sent to an OpenPMIx server needs for its reply to be read back as Wireup's. */
+typedef struct wu_client_ox {
+    uint8_t wcmd;                  /* the Wireup command */
+    pmix_proc_t proc;              /* GET: whose data */
+    char key[PMIX_MAX_KEYLEN + 1]; /* GET: the key */
+} wu_client_ox_t;
+/* Connect to the OpenPMIx server of uri ("<nspace>.<rank>;tcp4://...", PMIX_SERVER_URI41's
+ * value) as this process (wu_client.myproc), on wu_client.pt: sets wu_client.conn, server,
+ * obtype. Not from the progress thread. PMIX_SUCCESS, PMIX_ERR_BAD_PARAM (uri), PMIX_ERR_UNREACH
+ * (refused, or nobody there), PMIX_ERR_TIMEOUT, PMIX_ERR_NOMEM. */
+int wu_client_opmix_connect(const char *uri);
+/* Rewrite the Wireup request in buf as the OpenPMIx request that does the same, and fill ox.
+ * PMIX_ERR_NOT_SUPPORTED (said at ptl's verbose level) for a request OpenPMIx's server is not
+ * asked here; buf is left as it was on any error. Any thread. */
+int wu_client_opmix_request(wu_buffer_t *buf, wu_client_ox_t *ox);
+/* Read the OpenPMIx reply payload to the request of ox: *status its status, out (constructed
+ * by the caller) the Wireup reply's fields after the status. Data a GET brought are stored
+ * (takes the store's lock). Returns an unpack error when the reply cannot be read. */
+int wu_client_opmix_reply(const wu_client_ox_t *ox, const void *payload, size_t len,
+                          pmix_status_t *status, wu_buffer_t *out);
+/* The server's own message (tag 0): an event, handed on as Wireup's (wu_client_event_recv). */
+void wu_client_opmix_event(const void *payload, size_t len);
 
 /* ---- helpers shared by the API files ---------------------------------------------------- */
 

@@ -10,7 +10,8 @@
  * lasts, wu_event_deliver_lasting); the first call also tells the server, whose process's
  * handlers hear of it when the connection is accepted. The first call either connects to the server named in
  * the environment (PMIX_NAMESPACE, PMIX_RANK, WU_PMIX_SERVER_URI; see wu_proto.h for the
- * CONNECT handshake) or, when none of them is set, makes this process a singleton with a
+ * CONNECT handshake; with PMIX_SERVER_URI41 or PMIX_SERVER_URI4 in place of the last, an
+ * OpenPMIx server, wu_client_opmix.c) or, when none of them is set, makes this process a singleton with a
  * one-process job registered in its own store. A partial environment is refused: it means a
  * launcher this library cannot talk to. */
 #include "mca/plog/plog.h"
@@ -179,6 +180,19 @@ static void connect_fn(wu_wait_call_t *call)
     int rc;
 
     wu_client.mode = WU_CLIENT_CONNECTED;
+    if (wu_client.opmix) {
+        /* to an OpenPMIx server, the handshake was made: this asks for the job data (REQ) */
+        rc = wu_client_msg_start(&b, WU_CMD_CONNECT);
+        if (PMIX_SUCCESS == rc) {
+            rc = wu_client_request(&b, WU_CLIENT_HANDSHAKE_TIMEOUT, connect_reply, call);
+        } else {
+            wu_buffer_destruct(&b);
+        }
+        if (PMIX_SUCCESS != rc) {
+            wu_wait_call_done(call, rc);
+        }
+        return;
+    }
     rc = wu_psec_base_create_cred(wu_ptl_conn_fd(wu_client.conn), &cred.bytes, &cred.size);
     if (WU_SUCCESS != rc) {
         wu_wait_call_done(call, PMIX_ERR_INVALID_CRED);
@@ -270,15 +284,24 @@ static int connect_to_server(const char *ns, const char *rank, const char *uri,
         return PMIX_ERR_INIT;
     }
     wu_client.ptl_open = true;
-    choose_psec_mode();
-    if (WU_SUCCESS != wu_psec_base_open()) {
-        return PMIX_ERR_INIT;
+    if (!wu_client.opmix) {
+        choose_psec_mode();
+        if (WU_SUCCESS != wu_psec_base_open()) {
+            return PMIX_ERR_INIT;
+        }
+        wu_client.psec_open = true;
     }
-    wu_client.psec_open = true;
     for (int attempt = 0;; attempt++) {
-        rc = wu_ptl_connect(wu_client.pt, uri, wu_client_recv, wu_client_closed, NULL,
-                            &wu_client.conn);
-        if (WU_SUCCESS != rc) {
+        if (wu_client.opmix) {
+            /* an OpenPMIx server (wu_client_opmix.c): its handshake is made here */
+            rc = wu_client_opmix_connect(uri);
+            if (PMIX_SUCCESS != rc) {
+                wu_show_help("help-wu-client.txt", "connect-failed", true, uri,
+                             PMIx_Error_string(rc));
+                return PMIX_ERR_UNREACH;
+            }
+        } else if (WU_SUCCESS != (rc = wu_ptl_connect(wu_client.pt, uri, wu_client_recv,
+                                                      wu_client_closed, NULL, &wu_client.conn))) {
             wu_show_help("help-wu-client.txt", "connect-failed", true, uri, wu_strerror(rc));
             return PMIX_ERR_UNREACH;
         }
@@ -357,6 +380,15 @@ static int setup(const connect_args_t *args)
     const char *ns = env("PMIX_NAMESPACE"), *rank = env("PMIX_RANK");
     const char *uri = env(WU_PROTO_URI_ENV), *host = env("PMIX_HOSTNAME");
     int rc;
+
+    /* no server of Wireup's, but one of OpenPMIx's (4.1-compatible, as 4.2 and 5.0 announce
+     * themselves): talk its protocol (wu_client_opmix.c) */
+    wu_client.opmix = false;
+    if (NULL == uri && NULL != ns && NULL != (uri = env("PMIX_SERVER_URI41"))) {
+        wu_client.opmix = true;
+    } else if (NULL == uri && NULL != ns && NULL != (uri = env("PMIX_SERVER_URI4"))) {
+        wu_client.opmix = true;
+    }
 
     if ((NULL != ns || NULL != rank || NULL != uri) &&
         (NULL == ns || NULL == rank || NULL == uri)) {

@@ -30,7 +30,8 @@ struct wu_client_req {
     wu_timer_t *timer;
     wu_client_reply_fn_t cb;
     void *cbdata;
-    bool any_thread; /* cb may run in a thread waiting in wu_client_await */
+    bool any_thread;   /* cb may run in a thread waiting in wu_client_await */
+    wu_client_ox_t ox; /* to an OpenPMIx server: how to read its reply */
 };
 
 /* ---- thread shifting ------------------------------------------------------------------ */
@@ -264,6 +265,12 @@ int wu_client_request_opt(wu_buffer_t *buf, double timeout, wu_client_reply_fn_t
         wu_buffer_destruct(buf);
         return PMIX_ERR_NOMEM;
     }
+    /* to an OpenPMIx server: its form of the request (the one place they all pass) */
+    if (wu_client.opmix && PMIX_SUCCESS != (rc = wu_client_opmix_request(buf, &r->ox))) {
+        free(r);
+        wu_buffer_destruct(buf);
+        return rc;
+    }
     r->cb = cb;
     r->cbdata = cbdata;
     r->any_thread = 0 != (opts & WU_CLIENT_REQ_ANY_THREAD);
@@ -276,8 +283,9 @@ int wu_client_request_opt(wu_buffer_t *buf, double timeout, wu_client_reply_fn_t
         wu_buffer_destruct(buf);
         return PMIX_ERR_UNREACH;
     }
-    if (0 == ++wu_client.next_tag) {
-        ++wu_client.next_tag; /* tag 0 is the server's own */
+    if (0 == ++wu_client.next_tag || (wu_client.opmix && wu_client.next_tag <= 100)) {
+        /* tag 0 is the server's own; an OpenPMIx server reserves those up to 100 too */
+        wu_client.next_tag = wu_client.opmix ? 101 : 1;
     }
     r->tag = wu_client.next_tag;
     if (timeout > 0 &&
@@ -321,7 +329,7 @@ static bool await_mine(uint32_t tag, uint16_t flags, void *arg)
 {
     bool mine = false;
     (void)arg;
-    if (0 == (flags & WU_PROTO_FLAG_REPLY) || 0 == tag) {
+    if (0 == (flags & (WU_PROTO_FLAG_REPLY | WU_PTL_FLAG_FOREIGN)) || 0 == tag) {
         return false;
     }
     pthread_mutex_lock(&wu_client.req_lock);
@@ -364,6 +372,44 @@ void wu_client_fail_pending(int status)
     }
 }
 
+/* The pending request tagged tag, unlinked; NULL if none (a late reply). */
+static wu_client_req_t *req_take(uint32_t tag)
+{
+    wu_client_req_t *r;
+    pthread_mutex_lock(&wu_client.req_lock);
+    for (r = wu_client.pending; NULL != r && r->tag != tag; r = r->next) {
+    }
+    if (NULL != r) {
+        req_unlink(r);
+    }
+    pthread_mutex_unlock(&wu_client.req_lock);
+    return r;
+}
+
+/* A message of an OpenPMIx server: its events (tag 0) and replies read back as Wireup's. */
+static void foreign_recv(uint32_t tag, const void *payload, size_t len)
+{
+    wu_client_req_t *r;
+    wu_buffer_t b;
+    pmix_status_t status = PMIX_SUCCESS;
+    if (0 == tag) {
+        wu_client_opmix_event(payload, len);
+        return;
+    }
+    if (NULL == (r = req_take(tag))) {
+        return; /* a late reply, or forwarded output (tag 2) nobody asked for */
+    }
+    wu_buffer_construct(&b);
+    if (PMIX_SUCCESS != wu_client_opmix_reply(&r->ox, payload, len, &status, &b)) {
+        wu_buffer_destruct(&b);
+        req_finish(r, PMIX_ERR_UNPACK_FAILURE, NULL);
+        wu_client_event_comm_failure();
+        return;
+    }
+    req_finish(r, status, &b);
+    wu_buffer_destruct(&b);
+}
+
 void wu_client_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *payload, size_t len,
                     void *cbdata)
 {
@@ -373,6 +419,10 @@ void wu_client_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *
     int32_t one = 1;
     (void)c;
     (void)cbdata;
+    if (0 != (flags & WU_PTL_FLAG_FOREIGN)) {
+        foreign_recv(tag, payload, len);
+        return;
+    }
     if (0 == (flags & WU_PROTO_FLAG_REPLY) && 0 == tag) {
         wu_client_event_recv(payload, len); /* the server's own message: an event */
         return;
@@ -381,14 +431,7 @@ void wu_client_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *
         wu_client_event_comm_failure(); /* neither a reply nor a message of the server's own */
         return;
     }
-    pthread_mutex_lock(&wu_client.req_lock);
-    for (r = wu_client.pending; NULL != r && r->tag != tag; r = r->next) {
-    }
-    if (NULL != r) {
-        req_unlink(r);
-    }
-    pthread_mutex_unlock(&wu_client.req_lock);
-    if (NULL == r) {
+    if (NULL == (r = req_take(tag))) {
         return; /* a late reply to a request that timed out */
     }
     wu_buffer_construct(&b);

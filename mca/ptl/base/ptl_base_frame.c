@@ -889,7 +889,7 @@ static wu_ptl_conn_t *conn_new(wu_progress_t *pt, int fd, wu_ptl_recv_fn_t recv,
     return c;
 }
 
-static const wu_ptl_module_t *module_for_uri(const char *uri)
+const wu_ptl_module_t *wu_ptl_base_module_for_uri(const char *uri)
 {
     const char *colon = strchr(uri, ':');
     char scheme[32];
@@ -905,21 +905,32 @@ int wu_ptl_connect(wu_progress_t *pt, const char *uri, wu_ptl_recv_fn_t recv,
                    wu_ptl_closed_fn_t closed, void *cbdata, wu_ptl_conn_t **out)
 {
     const wu_ptl_module_t *m;
-    wu_ptl_conn_t *c;
     int fd = -1, rc;
     if (NULL == pt || NULL == uri || NULL == recv || NULL == out) {
         return WU_ERR_BAD_PARAM;
     }
     *out = NULL;
-    if (NULL == (m = module_for_uri(uri))) {
+    if (NULL == (m = wu_ptl_base_module_for_uri(uri))) {
         return NULL == strchr(uri, ':') ? WU_ERR_BAD_PARAM : WU_ERR_NOT_SUPPORTED;
     }
     if (WU_SUCCESS != (rc = m->connect(uri, &fd))) {
         return rc;
     }
+    return wu_ptl_base_conn_start(pt, fd, recv, closed, cbdata, -1, out);
+}
+
+int wu_ptl_base_conn_start(wu_progress_t *pt, int fd, wu_ptl_recv_fn_t recv,
+                           wu_ptl_closed_fn_t closed, void *cbdata, int64_t foreign_index,
+                           wu_ptl_conn_t **out)
+{
+    wu_ptl_conn_t *c;
     if (NULL == (c = conn_new(pt, fd, recv, closed, cbdata))) {
         close(fd);
         return WU_ERR_NOMEM;
+    }
+    if (foreign_index >= 0) {
+        c->wire = WU_PTL_WIRE_FOREIGN;
+        c->peer_index = (int32_t)foreign_index;
     }
     c->trusted = true; /* it reached the server it asked for */
     wu_ptl_base_direct_setup(c);

@@ -116,6 +116,15 @@ void wu_ptl_base_rx_drop(wu_ptl_conn_t *c);
 /* Account for bytes a frame's buffer no longer holds (negative) or newly holds. */
 void wu_ptl_base_rx_account(size_t add, size_t sub);
 
+/* The active module serving uri's scheme, NULL if none. */
+const wu_ptl_module_t *wu_ptl_base_module_for_uri(const char *uri);
+/* Make a connection of the connected socket fd (its owner from now on, closed on failure), as
+ * wu_ptl_connect does after the module connected; foreign_index >= 0: the peer is an OpenPMIx
+ * server that gave this index in its handshake (frames in its framing from the first byte). */
+int wu_ptl_base_conn_start(wu_progress_t *pt, int fd, wu_ptl_recv_fn_t recv,
+                           wu_ptl_closed_fn_t closed, void *cbdata, int64_t foreign_index,
+                           wu_ptl_conn_t **out);
+
 /* ptl_base_foreign.c: OpenPMIx's framing (ptl.h). */
 /* Bytes of the header of the frame whose first hdr_got bytes c has received. */
 size_t wu_ptl_base_hdr_want(const wu_ptl_conn_t *c);

@@ -1,0 +1,147 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# TAP test (issue 30, the client side): programs on WIREUP's library under an OPENPMIX server.
+# Debian's own mpirun (Open MPI 4.1's ORTE on Debian 12's OpenPMIx 4.2.2; PRRTE on Debian 13's
+# 5.0.7) runs on its own libpmix; only its ranks get ours (-x LD_LIBRARY_PATH), find
+# PMIX_SERVER_URI41 and no WU_PMIX_SERVER_URI, and must speak OpenPMIx's protocol to it
+# (pmix/client/wu_client_opmix.c). Checked: the ranks report Wireup's PMIx_Get_version; the
+# exchange program in every mode (fence with and without data, direct modex, a fence that
+# times out) and the job-info program at -np 4; a request this client does not translate
+# (PMIx_Publish) fails at once with PMIX_ERR_NOT_SUPPORTED instead of hanging; an Open MPI
+# ring/allreduce/alltoall at -np 2 and 4 whose ranks load our library (LD_DEBUG). Skipped when
+# mpirun or OpenPMIx's development files (libpmix-dev) are not installed.
+. "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
+sys_inc=${WU_OPENPMIX_INCDIR:-/usr/lib/x86_64-linux-gnu/pmix2/include}
+if ! command -v mpirun >/dev/null 2>&1; then
+    echo "1..0 # SKIP mpirun (Open MPI, on OpenPMIx) is not installed"
+    exit 0
+fi
+if [ ! -r "$sys_inc/pmix.h" ]; then
+    echo "1..0 # SKIP OpenPMIx development files not installed (libpmix-dev)"
+    exit 0
+fi
+e2e_plan 9
+e2e_mktemp
+unset OMPI_MCA_btl
+libdir=$(cd "$b/.libs" && pwd)
+# mpirun itself must run on OpenPMIx's library: nothing of ours in its own environment
+case ":${LD_LIBRARY_PATH:-}:" in
+*":$b/.libs:"* | *":$libdir:"*) unset LD_LIBRARY_PATH ;;
+esac
+unset WU_PMIX_SERVER_URI
+# where `make check` points our library for its components: for the ranks only (OpenPMIx in
+# mpirun would search there too)
+ranks_mca=${PMIX_MCA_mca_base_component_path:-}
+unset PMIX_MCA_mca_base_component_path
+
+# opmix_run OUT NP PROG [ARGS...]: PROG under Debian's mpirun, its ranks on our library, 120 s
+# at most; sets e2e_rc
+opmix_run() {
+    out=$1
+    np=$2
+    shift 2
+    TMPDIR="$e2e_tmp/t" timeout 120 mpirun --allow-run-as-root --oversubscribe -np "$np" \
+        -x LD_LIBRARY_PATH="$libdir" ${E2E_SHOW_VERSION:+-x E2E_SHOW_VERSION} \
+        ${E2E_OPENPMIX_SERVER:+-x E2E_OPENPMIX_SERVER} \
+        ${ranks_mca:+-x PMIX_MCA_mca_base_component_path="$ranks_mca"} \
+        ${LD_PRELOAD:+-x LD_PRELOAD} ${ASAN_OPTIONS:+-x ASAN_OPTIONS} "$@" >"$out" 2>&1
+    e2e_rc=$?
+    e2e_check_leaks "mpirun -np $np ${1##*/} ${2:-}"
+}
+
+# 1: the ranks run on Wireup's library, under OpenPMIx's server
+E2E_SHOW_VERSION=1 opmix_run "$e2e_tmp/out" 4 "$e2e/e2e_exchange" collect
+vers=$(sed -n 's/.*library: //p' "$e2e_tmp/out" | sort -u)
+good=$(e2e_count_lines "$e2e_tmp/out" "^exchange collect: rank .* of 4: ok")
+case "$vers" in
+*"implemented by Wireup"*)
+    if [ "$e2e_rc" -eq 0 ] && [ "$good" -eq 4 ] && [ "$(echo "$vers" | wc -l)" -eq 1 ]; then
+        e2e_ok "4 ranks on Wireup's library ($vers) run under OpenPMIx's mpirun"
+    else
+        e2e_not_ok "ranks on Wireup's library under mpirun (exit $e2e_rc, $good of 4 ok)"
+        e2e_diag "$e2e_tmp/out"
+    fi
+    ;;
+*)
+    e2e_not_ok "the ranks did not run on Wireup's library (PMIx_Get_version: '${vers:-none}', exit $e2e_rc)"
+    e2e_diag "$e2e_tmp/out"
+    ;;
+esac
+
+# 2-5: data exchange through OpenPMIx's server: commit, fence, get
+for mode in collect nocollect direct fencetimeout; do
+    opmix_run "$e2e_tmp/out" 4 "$e2e/e2e_exchange" $mode
+    good=$(e2e_count_lines "$e2e_tmp/out" "^exchange $mode: rank .* of 4: ok")
+    if [ "$e2e_rc" -eq 0 ] && [ "$good" -eq 4 ]; then
+        e2e_ok "mpirun -np 4: exchange ($mode) through OpenPMIx's server"
+    else
+        e2e_not_ok "mpirun -np 4: exchange ($mode) (exit $e2e_rc, $good of 4 ranks ok)"
+        e2e_diag "$e2e_tmp/out"
+    fi
+done
+
+# 6: the job data of OpenPMIx's REQ reply, as the program's Gets see it
+E2E_OPENPMIX_SERVER=1 opmix_run "$e2e_tmp/out" 4 "$e2e/e2e_jobinfo" 4
+good=$(e2e_count_lines "$e2e_tmp/out" "^jobinfo rank .* of 4: ok")
+if [ "$e2e_rc" -eq 0 ] && [ "$good" -eq 4 ]; then
+    e2e_ok "mpirun -np 4: job, node and proc data from OpenPMIx's server"
+else
+    e2e_not_ok "mpirun -np 4: jobinfo (exit $e2e_rc, $good of 4 ranks ok)"
+    e2e_diag "$e2e_tmp/out"
+fi
+
+# 7: a request with no OpenPMIx translation fails at once, it does not hang
+cat >"$e2e_tmp/unsup.c" <<'EOF'
+#include <pmix.h>
+#include <stdio.h>
+int main(void)
+{
+    pmix_proc_t me;
+    pmix_info_t d;
+    pmix_status_t rc = PMIx_Init(&me, NULL, 0);
+    if (PMIX_SUCCESS != rc) {
+        printf("unsup: init %d\n", rc);
+        return 1;
+    }
+    PMIX_INFO_LOAD(&d, "wu.e2e.key", "v", PMIX_STRING);
+    rc = PMIx_Publish(&d, 1);
+    printf("unsup: rank %u: publish %s\n", me.rank, PMIx_Error_string(rc));
+    PMIX_INFO_DESTRUCT(&d);
+    return PMIX_SUCCESS == PMIx_Finalize(NULL, 0) ? 0 : 1;
+}
+EOF
+if ${CC:-cc} -std=gnu11 -I"$s/pmix/include" -I"$b/pmix/include" -o "$e2e_tmp/unsup" \
+    "$e2e_tmp/unsup.c" -L"$libdir" -lpmix 2>"$e2e_tmp/cc.err"; then
+    opmix_run "$e2e_tmp/out" 2 "$e2e_tmp/unsup"
+    good=$(e2e_count_lines "$e2e_tmp/out" "^unsup: rank [01]: publish NOT-SUPPORTED\$")
+    if [ "$e2e_rc" -eq 0 ] && [ "$good" -eq 2 ]; then
+        e2e_ok "PMIx_Publish under OpenPMIx's server: PMIX_ERR_NOT_SUPPORTED at once"
+    else
+        e2e_not_ok "PMIx_Publish under OpenPMIx's server (exit $e2e_rc, $good of 2 as expected)"
+        e2e_diag "$e2e_tmp/out"
+    fi
+else
+    e2e_not_ok "could not build the PMIx_Publish program against our headers"
+    e2e_diag "$e2e_tmp/cc.err"
+fi
+
+# 8-9: Open MPI's ranks (its PMIx component links libpmix.so.2) on our library
+if ! command -v mpicc >/dev/null 2>&1 ||
+    ! mpicc -o "$e2e_tmp/mpi_shapes" "$s/test/e2e/mpi_shapes.c" 2>"$e2e_tmp/cc.err"; then
+    e2e_skip "Open MPI's mpicc is missing or cannot build test/e2e/mpi_shapes.c"
+    e2e_skip "(idem)"
+    e2e_exit
+fi
+e2e_foreign_preload
+for np in 2 4; do
+    LD_DEBUG=libs opmix_run "$e2e_tmp/out" $np -x LD_DEBUG "$e2e_tmp/mpi_shapes"
+    ours=$(e2e_count_lines "$e2e_tmp/out" "calling init: $libdir/libpmix.so.2\$")
+    if [ "$e2e_rc" -eq 0 ] && [ "$ours" -eq $np ] &&
+        grep -q "^mpi_shapes: $np ranks: ring allreduce alltoall barrier ok$" "$e2e_tmp/out"; then
+        e2e_ok "mpirun -np $np: Open MPI ring, allreduce, alltoall, barrier on Wireup's library"
+    else
+        e2e_not_ok "mpirun -np $np mpi_shapes (exit $e2e_rc, $ours ranks load ours)"
+        grep "libpmix\|^mpi_shapes\|rror" "$e2e_tmp/out" | head -20 | sed 's/^/# /'
+    fi
+done
+e2e_exit
