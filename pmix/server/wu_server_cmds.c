@@ -249,6 +249,11 @@ static bool proc_table(results_t *r, const char *key, const char *nspace, bool l
         }
         free(pi[k].hostname);
         pi[k].hostname = strdup(wu_srv.hostname);
+        if (cl->pid <= 0) {
+            /* a client that did not say (OpenPMIx's clients do not): the host's record, which
+             * may have come after the client connected */
+            cl->pid = wu_srv_host_pid(cl->proc.nspace, cl->proc.rank);
+        }
         pi[k].pid = cl->pid > 0 ? cl->pid : 0;
         pi[k].state = WU_SRV_CL_CONNECTED == cl->state    ? PMIX_PROC_STATE_CONNECTED
                       : WU_SRV_CL_FINALIZED == cl->state  ? PMIX_PROC_STATE_TERMINATED

@@ -37,9 +37,11 @@ START_TEST(test_init_finalize_twice)
 }
 END_TEST
 
-static const char *const fork_vars[] = {"PMIX_NAMESPACE",     "PMIX_RANK",     WU_PROTO_URI_ENV,
-                                        "PMIX_SECURITY_MODE", "PMIX_HOSTNAME", "PMIX_VERSION",
-                                        "PMIX_SERVER_TMPDIR"};
+/* Wireup's, then what a process on OpenPMIx's own library looks for (server_openpmix) */
+static const char *const fork_vars[] = {
+    "PMIX_NAMESPACE",   "PMIX_RANK",       WU_PROTO_URI_ENV,        "PMIX_SECURITY_MODE",
+    "PMIX_HOSTNAME",    "PMIX_VERSION",    "PMIX_SERVER_TMPDIR",    "PMIX_SERVER_URI41",
+    "PMIX_SERVER_URI4", "PMIX_GDS_MODULE", "PMIX_BFROP_BUFFER_TYPE"};
 
 START_TEST(test_setup_fork_env)
 {
@@ -53,8 +55,15 @@ START_TEST(test_setup_fork_env)
         ck_assert_msg(NULL != wu_getenv(fork_vars[i], env), "%s missing", fork_vars[i]);
     }
     for (int i = 0; NULL != env[i]; i++) {
-        ck_assert_msg(0 != strncmp(env[i], "PMIX_SERVER_URI", 15), "%s set", env[i]);
+        ck_assert_msg(0 != strncmp(env[i], "PMIX_SERVER_URI=", 16) &&
+                          0 != strncmp(env[i], "PMIX_SERVER_URI2", 16) &&
+                          0 != strncmp(env[i], "PMIX_SERVER_URI3", 16),
+                      "%s set", env[i]);
     }
+    /* OpenPMIx's URI: the server's name, then its loopback TCP listener */
+    ck_assert_str_eq(wu_getenv("PMIX_SERVER_URI41", env), wu_getenv("PMIX_SERVER_URI4", env));
+    ck_assert_ptr_nonnull(strstr(wu_getenv("PMIX_SERVER_URI41", env), ";tcp4://127.0.0.1:"));
+    ck_assert_str_eq("hash", wu_getenv("PMIX_GDS_MODULE", env));
     ck_assert_str_eq(NS, wu_getenv("PMIX_NAMESPACE", env));
     ck_assert_str_eq("3", wu_getenv("PMIX_RANK", env));
     ck_assert_str_eq(WU_PMIX_COMPAT_VERSION, wu_getenv("PMIX_VERSION", env));
