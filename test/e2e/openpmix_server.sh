@@ -112,6 +112,8 @@ int main(void)
 EOF
 if ${CC:-cc} -std=gnu11 -I"$s/pmix/include" -I"$b/pmix/include" -o "$e2e_tmp/unsup" \
     "$e2e_tmp/unsup.c" -L"$libdir" -lpmix 2>"$e2e_tmp/cc.err"; then
+    # (a program built here, not by libtool: in a sanitizer build our library's runtime first)
+    e2e_foreign_preload
     opmix_run "$e2e_tmp/out" 2 "$e2e_tmp/unsup"
     good=$(e2e_count_lines "$e2e_tmp/out" "^unsup: rank [01]: publish NOT-SUPPORTED\$")
     if [ "$e2e_rc" -eq 0 ] && [ "$good" -eq 2 ]; then
