@@ -113,19 +113,22 @@ else
 fi
 # the programs ran on our library, not OpenPMIx's (with WU_EXAMPLES_WIRE, on OpenPMIx's)
 if [ "$wire" = 1 ]; then
-    if ! grep -q 'Wireup' "$e2e_tmp/abi_no_init.out" 2>/dev/null &&
-        ldd "$e2e_tmp/hello" 2>/dev/null | grep -q "$sys_libdir/libpmix.so.2"; then
-        e2e_ok "the examples load OpenPMIx's libpmix.so.2 ($sys_libdir)"
-    else
-        e2e_not_ok "the examples do not load OpenPMIx's libpmix.so.2"
-        ldd "$e2e_tmp/hello" >"$e2e_tmp/ldd.out" 2>&1
-        e2e_diag "$e2e_tmp/ldd.out"
-    fi
-elif grep -q 'Wireup' "$e2e_tmp/abi_no_init.out" 2>/dev/null ||
-    ldd "$e2e_tmp/hello" 2>/dev/null | grep -q "$b/.libs/libpmix.so.2"; then
-    e2e_ok "the examples load our libpmix.so.2 ($b/.libs)"
+    whose="OpenPMIx's"
+    want="$sys_libdir/libpmix.so.2"
+    ! grep -q 'Wireup' "$e2e_tmp/abi_no_init.out" 2>/dev/null &&
+        ldd "$e2e_tmp/hello" 2>/dev/null | grep -q "$want"
+    loaded=$?
 else
-    e2e_not_ok "the examples do not load our libpmix.so.2"
+    whose=our
+    want="$b/.libs/libpmix.so.2"
+    { grep -q 'Wireup' "$e2e_tmp/abi_no_init.out" 2>/dev/null ||
+        ldd "$e2e_tmp/hello" 2>/dev/null | grep -q "$want"; }
+    loaded=$?
+fi
+if [ $loaded -eq 0 ]; then
+    e2e_ok "the examples load $whose libpmix.so.2 (${want%/*})"
+else
+    e2e_not_ok "the examples do not load $whose libpmix.so.2"
     ldd "$e2e_tmp/hello" >"$e2e_tmp/ldd.out" 2>&1
     e2e_diag "$e2e_tmp/ldd.out"
 fi
