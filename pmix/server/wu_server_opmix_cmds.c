@@ -557,7 +557,9 @@ static pmix_status_t pack_bo(wu_buffer_t *out, int bt, const pmix_proc_t *proc, 
     }
     for (size_t i = 0; i < n && PMIX_SUCCESS == rc; i++) {
         wu_obfr_kval_t kv = {(char *)info[i].key, (pmix_value_t *)&info[i].value};
-        rc = wu_obfr_pack(&in, bt, &kv, 1, PMIX_KVAL);
+        if (NULL == key || !PMIX_CHECK_KEY(&info[i], key)) { /* key's value went first */
+            rc = wu_obfr_pack(&in, bt, &kv, 1, PMIX_KVAL);
+        }
     }
     if (PMIX_SUCCESS == rc) {
         bo.bytes = in.base;
@@ -566,6 +568,28 @@ static pmix_status_t pack_bo(wu_buffer_t *out, int bt, const pmix_proc_t *proc, 
     }
     wu_buffer_destruct(&in);
     return rc;
+}
+
+/* The values of proc, a client of this server, that a client of this server may see (*rest,
+ * n of them; NULL if none or proc is not one): they go with the value asked for, as
+ * OpenPMIx's own server sends all of a proc's data, so that the client's next Gets of it stay
+ * in its own store. */
+static void local_rest(const pmix_proc_t *proc, pmix_info_t **rest, size_t *n)
+{
+    wu_buffer_t blob;
+    pmix_proc_t who;
+    *rest = NULL;
+    *n = 0;
+    if (PMIX_RANK_VALID < proc->rank || NULL == wu_srv_client_find(proc)) {
+        return;
+    }
+    wu_buffer_construct(&blob);
+    if (PMIX_SUCCESS != wu_srv_blob_of(proc, false, &blob) ||
+        PMIX_SUCCESS != wu_proto_blob_next(&blob, &who, rest, n)) {
+        *rest = NULL;
+        *n = 0;
+    }
+    wu_buffer_destruct(&blob);
 }
 
 /* GET: Wireup's VALUE and list of INFO (the job data of another namespace). */
@@ -582,7 +606,13 @@ static pmix_status_t conv_get(const wu_srv_opending_t *p, wu_buffer_t *r, int bt
     }
     rc = wu_proto_unpack_list(r, (void **)&job, &njob, PMIX_INFO);
     if (PMIX_SUCCESS == rc) {
-        rc = pack_bo(out, bt, &p->proc, p->key, &val, NULL, 0);
+        pmix_info_t *rest;
+        size_t nrest;
+        local_rest(&p->proc, &rest, &nrest);
+        rc = pack_bo(out, bt, &p->proc, p->key, &val, rest, nrest);
+        if (NULL != rest) {
+            PMIX_INFO_FREE(rest, nrest);
+        }
     }
     if (PMIX_SUCCESS == rc && njob > 0) {
         pmix_proc_t wild;
