@@ -18,16 +18,19 @@
  * started by a server). The credential (native: uid and gid) must match the ids in the
  * handshake and what the kernel says about the peer's socket, and the uid must be the
  * server's or root's; a peer whose owner the kernel cannot tell is refused (tools connect
- * over the loopback). The answer: status, the identifier assigned to a tool that needs one
- * ("<server namespace>.tool.<n>", rank 0), the server's identifier, the credential's status;
- * then the connection is closed if the credential failed. The host's tool_connected upcall is
- * not asked.
+ * over the loopback). A tool that gives itself the name of a process of a job this server
+ * has registered must run as the user that process was registered for (or root). The
+ * answer: status, the identifier assigned to a tool that needs one ("<server
+ * namespace>.tool.<n>", rank 0), the server's identifier, the credential's status; then the
+ * connection is closed if the credential failed. The host's tool_connected upcall is not
+ * asked.
  *
  * A tool is not a client: it has no registration, no job data (REQ is answered with its
  * namespace alone), gets no events from this server. It may query, notify events, control
- * jobs (not register cleanups), publish, look up and unpublish (as its own uid and gid), and
- * log; those go through the translation of wu_server_opmix_cmds.c to Wireup's handlers, which
- * know a tool by peer->tool. Anything else is answered PMIX_ERR_NOT_SUPPORTED. */
+ * jobs (register cleanups only as the client it is), publish, look up and unpublish (as its
+ * own uid and gid), and log; those go through the translation of wu_server_opmix_cmds.c to
+ * Wireup's handlers, which know a tool by peer->tool. Anything else is answered
+ * PMIX_ERR_NOT_SUPPORTED. */
 #include "pmix/server/wu_server_opmix.h"
 
 #include "opal/util/wu_argv.h"
@@ -117,6 +120,17 @@ void wu_srv_opmix_tool_hello(wu_srv_peer_t *peer, uint8_t type, const char *cred
         return;
     }
     rc = check_tool(peer, cred, ncred, uid, gid, &owner);
+    if (PMIX_SUCCESS == rc && !needs_id && NULL != wu_srv_nspace_find(nspace)) {
+        /* a name of a job of this server: only that process itself (a tool started by the
+         * server) may give it, as the user the host registered it for */
+        pmix_proc_t p;
+        const wu_srv_client_t *cl;
+        PMIX_LOAD_PROCID(&p, nspace, rank);
+        cl = wu_srv_client_find(&p);
+        if (NULL == cl || (cl->uid != peer->uid && 0 != peer->uid)) {
+            rc = PMIX_ERR_NO_PERMISSIONS;
+        }
+    }
     if (PMIX_SUCCESS != rc) {
         wu_show_help(WU_SRV_HELP, "tool-refused", true, peer->ox->version, (unsigned)uid,
                      (unsigned)gid, owner, (unsigned)geteuid(), PMIx_Error_string(rc));
