@@ -10,7 +10,8 @@
  * the serializers v4 and v41, both buffer types, the hash data store, and psec native (uid and
  * gid, checked against the registration and against the kernel's owner of the peer's socket)
  * or none when the server's own mode is none. Anything else is refused by closing the
- * connection, as OpenPMIx does, after a message naming what the peer sent. */
+ * connection, as OpenPMIx does, after a message naming what the peer sent. Tools and launchers
+ * (process types 3-8) are checked and served by wu_server_opmix_tool.c. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* struct ucred */
 #endif
