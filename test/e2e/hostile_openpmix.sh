@@ -4,8 +4,8 @@
 # job under wrun. A rank runs test/e2e/hostile_openpmix.py, which reads PMIX_SERVER_URI41 from
 # its environment and speaks OpenPMIx's handshake by hand. Job A: OpenPMIx 2.0's handshake, the
 # serializers v3 and v21, the data store ds21, psec munge, a legacy tool's, a tool with a
-# forged credential, a wrong uid, a rank and a namespace not registered, noise, a header announcing 4 GiB, a truncated handshake then
-# silence. Job B: a valid handshake followed by garbage commands, a frame announcing 4 GiB and
+# forged credential, a wrong uid, a rank and a namespace not registered, noise, a header
+# announcing 4 GiB, a truncated handshake then silence. Job B: a valid handshake followed by garbage commands, a frame announcing 4 GiB and
 # one announcing 512 MiB cut short, then a well-behaved client as the same rank. Job C: a valid
 # handshake with server_openpmix off. Checks: the server closes every connection (none hangs),
 # wrun names what was refused by policy in its "openpmix-refused" message
