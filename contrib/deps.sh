@@ -5,7 +5,7 @@
 # for the README's MPI example)
 set -e
 pkgs="gcc make perl autoconf automake libtool pkg-config libhwloc-dev libevent-dev libltdl-dev"
-# --test: Check, the formatter, nm/readelf, OpenPMIx 4.2 (headers, library, python binding) and mpi4py for
+# --test: Check, the formatter, nm/readelf, OpenPMIx 4.2 (headers, library, python binding, tools) and mpi4py for
 # the ABI comparison tests; Open MPI 4.1 (openmpi-bin, libopenmpi-dev) and procps for the MPI
 # end-to-end tests; clang with its sanitizer and libFuzzer runtimes for contrib/fuzz.sh; for the
 # multi-node lab (test/lab/lab.sh): ip, nsenter/unshare, sshd, ssh and ssh-keygen. The lab starts its
@@ -14,7 +14,7 @@ pkgs="gcc make perl autoconf automake libtool pkg-config libhwloc-dev libevent-d
 # groff-base renders the manual pages for test/unit/tools/man_pages.sh (which skips that check
 # without it).
 [ "${1:-}" = "--mpi" ] && pkgs="$pkgs openmpi-bin libopenmpi-dev"
-[ "${1:-}" = "--test" ] && pkgs="$pkgs check clang-format binutils procps libpmix-dev python3-pmix python3-mpi4py openmpi-bin libopenmpi-dev clang libclang-rt-dev openssh-server openssh-client iproute2 util-linux groff-base slurm-wlm munge"
+[ "${1:-}" = "--test" ] && pkgs="$pkgs check clang-format binutils procps libpmix-dev libpmix-bin python3-pmix python3-mpi4py openmpi-bin libopenmpi-dev clang libclang-rt-dev openssh-server openssh-client iproute2 util-linux groff-base slurm-wlm munge"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

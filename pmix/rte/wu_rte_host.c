@@ -270,6 +270,7 @@ int wu_rte_server_init(void)
     pmix_info_t *info;
     pmix_rank_t rank = 0;
     char nspace[PMIX_MAX_NSLEN + 1];
+    bool tools;
     pmix_status_t rc;
 
     memset(&module, 0, sizeof module);
@@ -289,14 +290,19 @@ int wu_rte_server_init(void)
     wu_server_set_pid_hook(wu_rte_pids_lookup);
 
     snprintf(nspace, sizeof nspace, "%s.%.64s.%d", wu_rte_tool, wu_rte_hostname, (int)getpid());
-    PMIX_INFO_CREATE(info, 2);
+    PMIX_INFO_CREATE(info, 4);
     if (NULL == info) {
         return WU_ERR_NOMEM;
     }
     PMIx_Info_load(&info[0], PMIX_SERVER_NSPACE, nspace, PMIX_STRING);
     PMIx_Info_load(&info[1], PMIX_SERVER_RANK, &rank, PMIX_PROC_RANK);
-    rc = PMIx_server_init(&module, info, 2);
-    PMIX_INFO_FREE(info, 2);
+    /* wrun, like OpenPMIx's launchers, can be found by tools (pps, pquery...): by its pid, its
+     * server's namespace, or as the session's server; wired cannot */
+    tools = !wu_rte_daemon_mode;
+    PMIx_Info_load(&info[2], PMIX_SERVER_TOOL_SUPPORT, &tools, PMIX_BOOL);
+    PMIx_Info_load(&info[3], PMIX_SERVER_SESSION_SUPPORT, &tools, PMIX_BOOL);
+    rc = PMIx_server_init(&module, info, 4);
+    PMIX_INFO_FREE(info, 4);
     if (PMIX_SUCCESS != rc) {
         wu_show_help("help-wu-rte.txt", "server-init-failed", true, wu_rte_tool,
                      PMIx_Error_string(rc));

@@ -9,7 +9,8 @@
  * here, and so are the other directives (PMIX_JOB_CTRL_PREEMPTIBLE, checkpoint methods...: they
  * inform, this launcher has nothing to do with them) unless marked required, which gives
  * PMIX_ERR_NOT_SUPPORTED. Targets: none means every rank of the caller's job; else ranks of the
- * running job, PMIX_RANK_WILDCARD for all of them. A bad signal number is PMIX_ERR_BAD_PARAM, a
+ * running job, PMIX_RANK_WILDCARD for all of them. A caller outside the job (a tool connected to
+ * wrun's server, such as OpenPMIx's pctrl) must name its targets. A bad signal number is PMIX_ERR_BAD_PARAM, a
  * target the job does not have PMIX_ERR_NOT_FOUND, both before anything is done. The caller is
  * answered once the request is checked, then it is carried out (so a caller that kills itself
  * hears its answer first).
@@ -27,6 +28,7 @@
  * head carries out the same way. JOBCTL: u32 requesting rank, i32 signal (0: terminate), u32
  * 1 when the ends are no failure, u32 n and n u32 ranks (n = 0: every rank). */
 #include "opal/util/wu_argv.h"
+#include "opal/util/wu_escape.h"
 #include "pmix/common/wu_regex.h"
 #include "pmix/common/wu_value.h"
 #include "pmix/rte/wu_rte_dmsg.h"
@@ -108,8 +110,8 @@ static pmix_status_t select_ranks(const rte_job_t *job, const jc_req_t *r, jc_se
     s->all = 0 == r->ntargets;
     s->ranks = NULL;
     s->n = 0;
-    if (0 != strncmp(r->requester.nspace, job->nspace, PMIX_MAX_NSLEN)) {
-        return PMIX_ERR_NOT_FOUND;
+    if (0 != strncmp(r->requester.nspace, job->nspace, PMIX_MAX_NSLEN) && 0 == r->ntargets) {
+        return PMIX_ERR_NOT_FOUND; /* a tool (or another job) must name its targets */
     }
     for (size_t i = 0; i < r->ntargets; i++) {
         const pmix_proc_t *t = &r->targets[i];
@@ -195,8 +197,10 @@ static bool unpack(wu_dmsg_t *m, uint32_t np, pmix_rank_t *from, jc_act_t *a, jc
     return true;
 }
 
-/* Head node: the ends of the selected ranks are no failure; tell the user. */
-static void mark_ordered(rte_job_t *job, pmix_rank_t from, const jc_act_t *a, const jc_sel_t *s)
+/* Head node: the ends of the selected ranks are no failure; tell the user (by: the tool that
+ * asked, NULL: rank from of the job). */
+static void mark_ordered(rte_job_t *job, pmix_rank_t from, const char *by, const jc_act_t *a,
+                         const jc_sel_t *s)
 {
     char *list = NULL;
     uint32_t n = 0;
@@ -208,21 +212,27 @@ static void mark_ordered(rte_job_t *job, pmix_rank_t from, const jc_act_t *a, co
         }
     }
     if (n > 0 && PMIX_SUCCESS == wu_regex_ranks_compress(job->scratch, n, &list)) {
-        wu_rte_say("jobctl-end", wu_rte_tool, 1 == n ? "" : "s", list, job->nspace,
-                   a->sig > 0 ? "killed" : "terminated", from);
+        if (NULL != by) {
+            wu_rte_say("jobctl-end-tool", wu_rte_tool, 1 == n ? "" : "s", list, job->nspace,
+                       a->sig > 0 ? "killed" : "terminated", by);
+        } else {
+            wu_rte_say("jobctl-end", wu_rte_tool, 1 == n ? "" : "s", list, job->nspace,
+                       a->sig > 0 ? "killed" : "terminated", from);
+        }
     }
     free(list);
 }
 
 /* Head node: carry out one action of rank from (rte thread). */
-static void carry_out(rte_job_t *job, pmix_rank_t from, const jc_act_t *a, const jc_sel_t *s)
+static void carry_out(rte_job_t *job, pmix_rank_t from, const char *by, const jc_act_t *a,
+                      const jc_sel_t *s)
 {
     wu_dmsg_t m;
     if (job->terminating) {
         return; /* the job is ending: everything is being terminated */
     }
     if (a->ordered) {
-        mark_ordered(job, from, a, s);
+        mark_ordered(job, from, by, a, s);
     }
     apply_here(job, a->sig, s);
     if (NULL != job->dvm) {
@@ -259,8 +269,15 @@ static void req_in_rte(void *arg)
         rc = send_up(r->requester.rank, &r->acts[i], &s);
     }
     r->cbfunc(rc, NULL, 0, r->cbdata, NULL, NULL);
-    for (size_t i = 0; PMIX_SUCCESS == rc && !wu_rte_daemon_mode && i < r->nacts; i++) {
-        carry_out(job, r->requester.rank, &r->acts[i], &s);
+    if (PMIX_SUCCESS == rc && !wu_rte_daemon_mode) {
+        /* a tool names itself: its name is shown escaped */
+        char esc[4 * WU_ESC_SHORT + 4];
+        bool tool = 0 != strncmp(r->requester.nspace, job->nspace, PMIX_MAX_NSLEN);
+        const char *by =
+            tool ? wu_str_escape(r->requester.nspace, WU_ESC_SHORT, esc, sizeof esc, 0) : NULL;
+        for (size_t i = 0; i < r->nacts; i++) {
+            carry_out(job, r->requester.rank, by, &r->acts[i], &s);
+        }
     }
     free(s.ranks);
     req_free(r);
@@ -309,7 +326,7 @@ bool wu_rte_jobctl_from_daemon(rte_job_t *job, wu_dmsg_t *m)
     if (!unpack(m, job->np, &from, &a, &s)) {
         return false;
     }
-    carry_out(job, from, &a, &s);
+    carry_out(job, from, NULL, &a, &s);
     free(s.ranks);
     return true;
 }

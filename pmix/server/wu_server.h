@@ -95,6 +95,12 @@ typedef struct wu_srv_peer {
     bool connected;
     pmix_proc_t proc;
     struct wu_srv_opmix *ox; /* a process on OpenPMIx's library (wu_server_opmix.c), or NULL */
+    /* An OpenPMIx tool (wu_server_opmix_tool.c): connected without a client registration, proc
+     * is the identifier it has or was given, uid and gid what the kernel and its credential
+     * agree on. The handlers that need a client's registration refuse it or use these. */
+    bool tool;
+    uid_t uid;
+    gid_t gid;
 } wu_srv_peer_t;
 
 /* A request waiting for the host (upcall accepted, cbfunc not called yet). The host's cbfunc
@@ -274,6 +280,16 @@ void wu_srv_opmix_connected(wu_srv_peer_t *peer);
 /* An event message as Wireup packs it (command NOTIFY or REGISTER_EVENTS, fields) sent to an
  * OpenPMIx client. */
 bool wu_srv_opmix_event(wu_ptl_conn_t *conn, const wu_buffer_t *b);
+/* An OpenPMIx tool's handshake (process type 3 to 8, wu_server_opmix_tool.c) whose modules
+ * were accepted (peer->ox set): check its credential, answer it, mark peer a connected tool.
+ * uid, gid: what it claims; nspace, rank: its identifier ("" when it asks for one). */
+void wu_srv_opmix_tool_hello(wu_srv_peer_t *peer, uint8_t type, const char *cred, size_t ncred,
+                             uint32_t uid, uint32_t gid, const char *nspace, uint32_t rank);
+/* Write the rendezvous files OpenPMIx's tools look for (tool: by pid and by the server's
+ * namespace; session: the plain one; system: pmix.sys.<host> in systmp, NULL: the usual
+ * temporary directory), after the OpenPMIx URI; remove them with wu_srv_rendezvous_remove. */
+pmix_status_t wu_srv_rendezvous_write(bool tool, bool session, bool system, const char *systmp);
+void wu_srv_rendezvous_remove(void);
 /* Release peer's OpenPMIx state. */
 void wu_srv_opmix_free(wu_srv_peer_t *peer);
 /* Forget the groups OpenPMIx clients constructed (at the server's end). */

@@ -188,8 +188,16 @@ static const char *info_string(const pmix_info_t *info, size_t ninfo, const char
     return NULL != i && PMIX_STRING == i->value.type ? i->value.data.string : NULL;
 }
 
+/* Is key among the infos and true (a bool without a value counts as true)? */
+static bool info_true(const pmix_info_t *info, size_t ninfo, const char *key)
+{
+    const pmix_info_t *i = find_info(info, ninfo, key);
+    return NULL != i && PMIX_INFO_TRUE(i);
+}
+
 static void teardown_state(void)
 {
+    wu_srv_rendezvous_remove();
     wu_pnet_base_close();
     while (NULL != wu_srv.clients) {
         wu_srv_client_t *cl = wu_srv.clients;
@@ -369,6 +377,16 @@ pmix_status_t PMIx_server_init(pmix_server_module_t *module, pmix_info_t info[],
         wu_output_verbose(WU_VERB_INFO, wu_srv.out, "server: %s:%u listening on %s%s",
                           wu_srv.me.nspace, wu_srv.me.rank, wu_ptl_listener_uri(l),
                           0 == i ? " (handed to clients)" : "");
+    }
+    /* rendezvous files for OpenPMIx's tools, when the host asks for them */
+    if (wu_srv_openpmix && (info_true(info, ninfo, PMIX_SERVER_TOOL_SUPPORT) ||
+                            info_true(info, ninfo, PMIX_SERVER_SESSION_SUPPORT) ||
+                            info_true(info, ninfo, PMIX_SERVER_SYSTEM_SUPPORT))) {
+        s = info_string(info, ninfo, PMIX_SYSTEM_TMPDIR);
+        (void)wu_srv_rendezvous_write(info_true(info, ninfo, PMIX_SERVER_TOOL_SUPPORT),
+                                      info_true(info, ninfo, PMIX_SERVER_SESSION_SUPPORT),
+                                      info_true(info, ninfo, PMIX_SERVER_SYSTEM_SUPPORT),
+                                      NULL != s ? s : getenv("PMIX_SYSTEM_TMPDIR"));
     }
     wu_srv.initialized = true;
     wu_event_rt_set(WU_EVENT_SERVER, &wu_srv_event_rt);

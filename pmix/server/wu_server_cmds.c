@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wu_server_cmds.c -- the requests that mostly go to the host: ABORT, JOB_CONTROL (cleanup
- * registration is handled here), QUERY (namespaces, job size, proc tables and the query keys
+ * registration is handled here; a tool, which has no job, may not register any), QUERY (namespaces, job size, proc tables and the query keys
  * answered here; the rest goes to the host), LOG (the host's log upcall, else plog) and SPAWN
  * (the host's spawn upcall). */
 #include "mca/plog/base/plog_base.h"
@@ -112,7 +112,7 @@ int wu_srv_cmd_job_control(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
         0 != wu_buffer_remaining(b)) {
         goto out;
     }
-    if (NULL == cl || NULL == ns) {
+    if ((NULL == cl || NULL == ns) && !peer->tool) {
         rc = PMIX_ERR_NOT_FOUND;
         goto out;
     }
@@ -125,7 +125,9 @@ int wu_srv_cmd_job_control(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
     for (size_t i = 0; i < ndirs && PMIX_SUCCESS == rc; i++) {
         bool file = PMIX_CHECK_KEY(&dirs[i], PMIX_REGISTER_CLEANUP);
         bool dir = PMIX_CHECK_KEY(&dirs[i], PMIX_REGISTER_CLEANUP_DIR);
-        if (file || dir) {
+        if ((file || dir) && (NULL == cl || NULL == ns)) {
+            rc = PMIX_ERR_NOT_SUPPORTED; /* a tool: no job of its own to clean up after */
+        } else if (file || dir) {
             if (PMIX_STRING != dirs[i].value.type || NULL == dirs[i].value.data.string) {
                 rc = PMIX_ERR_BAD_PARAM;
             } else {

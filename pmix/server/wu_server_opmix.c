@@ -10,7 +10,8 @@
  * the serializers v4 and v41, both buffer types, the hash data store, and psec native (uid and
  * gid, checked against the registration and against the kernel's owner of the peer's socket)
  * or none when the server's own mode is none. Anything else is refused by closing the
- * connection, as OpenPMIx does, after a message naming what the peer sent. */
+ * connection, as OpenPMIx does, after a message naming what the peer sent. Tools and launchers
+ * (process types 3-8) are checked and served by wu_server_opmix_tool.c. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* struct ucred */
 #endif
@@ -104,8 +105,9 @@ static void hello(wu_srv_peer_t *peer, const void *payload, size_t len)
     rd_t r = {payload, len, false};
     const char *psec, *cred, *nspace = "", *version, *bfrops, *gds;
     const char *mode = wu_psec_base_mode();
-    uint32_t ncred, rank = 0;
+    uint32_t ncred, rank = 0, uid = 0, gid = 0;
     uint8_t type, btype;
+    bool tool;
     pmix_proc_t proc;
     pmix_info_t *model = NULL;
 
@@ -117,25 +119,28 @@ static void hello(wu_srv_peer_t *peer, const void *payload, size_t len)
         nspace = rd_str(&r);
         rank = rd_u32(&r);
     } else if (type <= 10) {
-        /* a tool's, launcher's or singleton's identity: uid, gid and for some a name, so that
-         * the refusal can name its version */
-        (void)rd_bytes(&r, 8);
+        /* a tool's, launcher's or singleton's identity: uid, gid and for some a name */
+        uid = rd_u32(&r);
+        gid = rd_u32(&r);
         if (type >= 4 && 6 != type) {
-            (void)rd_str(&r);
-            (void)rd_u32(&r);
+            nspace = rd_str(&r);
+            rank = rd_u32(&r);
         }
     }
     version = rd_str(&r);
-    if (r.bad || NULL != peer->ox || peer->has_proc) {
+    if (r.bad || NULL != peer->ox || peer->has_proc || peer->tool) {
         wu_output_verbose(WU_VERB_WARN, wu_srv.out,
                           "server: dropping a peer whose OpenPMIx handshake is malformed");
         wu_ptl_close(peer->conn);
         return;
     }
-    if (0 != type) {
+    /* tools (3-5) and launchers (6-8) connect as tools; legacy types, singletons and
+     * schedulers are not served */
+    tool = type >= 3 && type <= 8;
+    if (0 != type && !tool) {
         char flag[4];
         snprintf(flag, sizeof flag, "%u", (unsigned)type);
-        refuse(peer, "a tool's connection, process type", flag, version);
+        refuse(peer, "a connection of process type", flag, version);
         return;
     }
     if (0 == r.left) {
@@ -146,7 +151,9 @@ static void hello(wu_srv_peer_t *peer, const void *payload, size_t len)
     bfrops = rd_str(&r);
     btype = rd_u8(&r);
     gds = rd_str(&r);
-    if (r.bad || '\0' == nspace[0] || strlen(nspace) > PMIX_MAX_NSLEN || PMIX_RANK_VALID < rank) {
+    /* what follows (a tool's attributes) is not needed */
+    if (r.bad || (!tool && '\0' == nspace[0]) || strlen(nspace) > PMIX_MAX_NSLEN ||
+        (!tool && PMIX_RANK_VALID < rank)) {
         wu_output_verbose(WU_VERB_WARN, wu_srv.out,
                           "server: dropping a peer whose OpenPMIx handshake is malformed");
         wu_ptl_close(peer->conn);
@@ -167,6 +174,10 @@ static void hello(wu_srv_peer_t *peer, const void *payload, size_t len)
         peer->ox->btype = btype;
         snprintf(peer->ox->version, sizeof peer->ox->version, "%s", version);
         peer->ox->major = atoi(version);
+        if (tool) {
+            wu_srv_opmix_tool_hello(peer, type, cred, ncred, uid, gid, nspace, rank);
+            return;
+        }
         peer->ox->index = next_index++;
         PMIX_LOAD_PROCID(&proc, nspace, rank);
         wu_output_verbose(WU_VERB_INFO, wu_srv.out,
@@ -434,7 +445,7 @@ void wu_srv_opmix_recv(wu_srv_peer_t *peer, uint32_t tag, uint16_t flags, const 
         hello(peer, payload, len);
         return;
     }
-    if (HEARTBEAT_TAG == tag && peer->connected && NULL != peer->ox) {
+    if (HEARTBEAT_TAG == tag && peer->connected && NULL != peer->ox && !peer->tool) {
         heartbeat(peer);
         return;
     }
@@ -450,7 +461,9 @@ void wu_srv_opmix_recv(wu_srv_peer_t *peer, uint32_t tag, uint16_t flags, const 
     }
     wu_output_verbose(WU_VERB_TRACE, wu_srv.out, "server: OpenPMIx request %u (tag %u, %zu bytes)",
                       cmd, tag, len);
-    if (WU_OCMD_REQ == cmd) {
+    if (peer->tool) {
+        wu_srv_opmix_tool_request(peer, tag, cmd, &b);
+    } else if (WU_OCMD_REQ == cmd) {
         job_data(peer, tag);
     } else {
         wu_srv_opmix_request(peer, tag, cmd, &b);

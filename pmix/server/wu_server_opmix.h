@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wu_server_opmix.h -- what the two files serving clients on OpenPMIx's library share
+/* wu_server_opmix.h -- what the files serving processes on OpenPMIx's library share
  * (wu_server_opmix.c: handshake, job data, replies and events; wu_server_opmix_cmds.c: each
- * command translated to Wireup's and its reply back). Internal to the server. */
+ * command translated to Wireup's and its reply back; wu_server_opmix_tool.c: tools). Internal
+ * to the server. */
 #ifndef WU_SERVER_OPMIX_H
 #define WU_SERVER_OPMIX_H
 
@@ -64,6 +65,8 @@ struct wu_srv_opmix {
 /* Translate one OpenPMIx request (b after the command) into Wireup's and run it; an error
  * status is sent back as the whole reply. */
 void wu_srv_opmix_request(wu_srv_peer_t *peer, uint32_t tag, uint8_t cmd, wu_buffer_t *b);
+/* A request of a tool (peer->tool): served as a client's, answered here, or refused. */
+void wu_srv_opmix_tool_request(wu_srv_peer_t *peer, uint32_t tag, uint8_t cmd, wu_buffer_t *b);
 /* Convert the Wireup reply r (after its status) to the reply of p's command to peer into out. */
 pmix_status_t wu_srv_opmix_convert(wu_srv_peer_t *peer, const wu_srv_opending_t *p,
                                    pmix_status_t status, wu_buffer_t *r, wu_buffer_t *out);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wu_server_pubsub.c -- PUBLISH, LOOKUP and UNPUBLISH (wu_proto.h): a client's request goes to
- * the host's publish, lookup or unpublish upcall, with the client's PMIX_USERID and PMIX_GRPID
- * added to its directives as the Standard requires; the host's answer goes back to the client.
- * The data service is the host's: without the upcall the answer is PMIX_ERR_NOT_SUPPORTED. */
+/* wu_server_pubsub.c -- PUBLISH, LOOKUP and UNPUBLISH (wu_proto.h): a client's (or an OpenPMIx
+ * tool's) request goes to the host's publish, lookup or unpublish upcall, with its PMIX_USERID
+ * and PMIX_GRPID added to its directives as the Standard requires; the host's answer goes
+ * back. The data service is the host's: without the upcall the answer is PMIX_ERR_NOT_SUPPORTED. */
 #include "pmix/common/wu_pack.h"
 #include "pmix/common/wu_proto.h"
 #include "pmix/server/wu_server.h"
@@ -34,8 +34,8 @@ static void lookup_done(wu_srv_op_t *op)
     wu_buffer_destruct(&body);
 }
 
-/* The client's directives (or data) with its PMIX_USERID and PMIX_GRPID appended, in *out. */
-static pmix_status_t with_ids(const wu_srv_client_t *cl, const pmix_info_t *in, size_t n,
+/* The directives (or data) with the requester's PMIX_USERID and PMIX_GRPID appended, in *out. */
+static pmix_status_t with_ids(uint32_t uid, uint32_t gid, const pmix_info_t *in, size_t n,
                               pmix_info_t **out, size_t *nout)
 {
     pmix_info_t *a;
@@ -49,8 +49,8 @@ static pmix_status_t with_ids(const wu_srv_client_t *cl, const pmix_info_t *in, 
             return PMIX_ERR_NOMEM;
         }
     }
-    PMIX_INFO_LOAD(&a[n], PMIX_USERID, &cl->uid, PMIX_UINT32);
-    PMIX_INFO_LOAD(&a[n + 1], PMIX_GRPID, &cl->gid, PMIX_UINT32);
+    PMIX_INFO_LOAD(&a[n], PMIX_USERID, &uid, PMIX_UINT32);
+    PMIX_INFO_LOAD(&a[n + 1], PMIX_GRPID, &gid, PMIX_UINT32);
     *out = a;
     *nout = n + 2;
     return PMIX_SUCCESS;
@@ -115,7 +115,7 @@ static int pubsub(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b, uint8_t cmd
         rc = PMIX_ERR_BAD_PARAM;
         goto out;
     }
-    if (NULL == cl) {
+    if (NULL == cl && !peer->tool) {
         rc = PMIX_ERR_NOT_FOUND;
         goto out;
     }
@@ -125,7 +125,10 @@ static int pubsub(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b, uint8_t cmd
         rc = PMIX_ERR_NOT_SUPPORTED; /* no data service */
         goto out;
     }
-    if (PMIX_SUCCESS != (rc = with_ids(cl, info, ninfo, &all, &nall))) {
+    /* a client's registered ids, or a tool's as the kernel told them */
+    if (PMIX_SUCCESS != (rc = with_ids(NULL != cl ? (uint32_t)cl->uid : (uint32_t)peer->uid,
+                                       NULL != cl ? (uint32_t)cl->gid : (uint32_t)peer->gid, info,
+                                       ninfo, &all, &nall))) {
         goto out;
     }
     if (NULL ==

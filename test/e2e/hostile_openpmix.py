@@ -97,6 +97,14 @@ def run_hello(b):
     return r
 
 
+def run_hello_answered(b):
+    """A handshake the server answers (a tool's: status, ids, credential status) and closes."""
+    s, t = send_hello(b)
+    r = wait_closed(s, t, answer_ok=True)
+    s.close()
+    return r
+
+
 def run_raw(data, shut=True):
     s, t = connect()
     try:
@@ -194,7 +202,9 @@ CASES = [
     ("v21", lambda: run_hello(body(version="3.2.5", bfrops="v21"))),
     ("ds21", lambda: run_hello(body(gds="ds21"))),
     ("munge", lambda: run_hello(body(psec="munge", cred=b"MUNGE:fake-credential"))),
-    ("tool", lambda: run_hello(body(flag=3))),
+    ("tool", lambda: run_hello(body(flag=1))),  # a legacy tool
+    # a tool whose credential claims another uid than its handshake (and the kernel) says
+    ("tool-uid", lambda: run_hello_answered(body(flag=3, uid=os.geteuid() + 4242))),
     ("wrong-uid", lambda: run_hello(body(uid=os.geteuid() + 4242))),
     ("bad-rank", lambda: run_hello(body(rank=99))),
     ("bad-nspace", lambda: run_hello(body(nspace="no-such-job"))),

@@ -3,19 +3,19 @@
 # TAP test (acceptance, issue 30): outdated and hostile "OpenPMIx" peers at the server of a
 # job under wrun. A rank runs test/e2e/hostile_openpmix.py, which reads PMIX_SERVER_URI41 from
 # its environment and speaks OpenPMIx's handshake by hand. Job A: OpenPMIx 2.0's handshake, the
-# serializers v3 and v21, the data store ds21, psec munge, a tool's, a wrong uid, a rank and a
-# namespace not registered, noise, a header announcing 4 GiB, a truncated handshake then
-# silence. Job B: a valid handshake followed by garbage commands, a frame announcing 4 GiB and
+# serializers v3 and v21, the data store ds21, psec munge, a legacy tool's, a tool with a
+# forged credential, a wrong uid, a rank and a namespace not registered, noise, a header
+# announcing 4 GiB, a truncated handshake then silence. Job B: a valid handshake followed by garbage commands, a frame announcing 4 GiB and
 # one announcing 512 MiB cut short, then a well-behaved client as the same rank. Job C: a valid
 # handshake with server_openpmix off. Checks: the server closes every connection (none hangs),
 # wrun names what was refused by policy in its "openpmix-refused" message
 # (pmix/server/help-wu-server.txt), the jobs' ranks complete, wrun's memory stays bounded and
 # nothing is left in TMPDIR.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-e2e_plan 18
+e2e_plan 19
 e2e_mktemp
 if ! command -v python3 >/dev/null 2>&1; then
-    for _ in $(seq 18); do
+    for _ in $(seq 19); do
         e2e_skip "python3 is not installed"
     done
     e2e_exit
@@ -55,7 +55,7 @@ hwm_ok() {
 }
 
 # Job A: rank 0 runs the peer's refused handshakes, then both ranks exchange data as usual.
-cases_a="v20 v3 v21 ds21 munge tool wrong-uid bad-rank bad-nspace noise 4gib truncated"
+cases_a="v20 v3 v21 ds21 munge tool tool-uid wrong-uid bad-rank bad-nspace noise 4gib truncated"
 # shellcheck disable=SC2016
 e2e_wrun_hwm "$out" 2 sh -c 'if [ "$PMIX_RANK" = 0 ]; then python3 "$1" $2 >"$3" 2>&1; fi
 exec "$4" collect' sh "$peer" "$cases_a" "$e2e_tmp/peer.a" "$e2e/e2e_exchange"
@@ -88,7 +88,13 @@ refused "bfrops v3" 'with the serialization "v3"'
 refused "bfrops v21" 'with the serialization "v21"'
 refused "gds ds21" 'with the data store (gds) "ds21"'
 refused "psec munge" 'with the security mode (psec) "munge"'
-refused "tool" 'process type "3"'
+refused "legacy tool" 'process type "1"'
+if grep -qF "refused a tool on OpenPMIx's library" "$out" && grep -qF 'Reason: INVALID-CREDENTIAL' "$out"; then
+    e2e_ok "a tool whose credential claims another uid: answered with its status, then closed"
+else
+    e2e_not_ok "no tool-refused message for the forged tool credential"
+    e2e_diag "$out" 60
+fi
 
 wrong=$(($(id -u) + 4242))
 if grep -qF "uid $wrong," "$out" && grep -q 'Reason: INVALID-CREDENTIAL' "$out"; then

@@ -259,6 +259,18 @@ e2e_python() {
     fi
 }
 
+# e2e_need_openpmix: set sys_inc and sys_libdir to OpenPMIx's installed headers and library
+# (WU_OPENPMIX_INCDIR, WU_OPENPMIX_LIBDIR) and cc; skip the whole test when they are missing
+e2e_need_openpmix() {
+    sys_inc=${WU_OPENPMIX_INCDIR:-/usr/lib/x86_64-linux-gnu/pmix2/include}
+    sys_libdir=${WU_OPENPMIX_LIBDIR:-/usr/lib/x86_64-linux-gnu/pmix2/lib}
+    cc=${CC:-cc}
+    if [ ! -r "$sys_inc/pmix.h" ] || [ ! -r "$sys_libdir/libpmix.so" ]; then
+        echo "1..0 # SKIP OpenPMIx development files not installed (libpmix-dev)"
+        exit 0
+    fi
+}
+
 # e2e_openpmix_build PROG SRC [LIBS...]: build SRC against OpenPMIx's installed headers and
 # library (WU_OPENPMIX_INCDIR, WU_OPENPMIX_LIBDIR) into PROG, and have the programs run next load
 # our libpmix.so.2 (LD_LIBRARY_PATH; in a sanitizer build also the runtimes a program built

@@ -12,13 +12,7 @@
 # Skipped when libpmix-dev is not installed (contrib/deps.sh --test installs it); the Open MPI
 # checks when mpicc is not.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-sys_inc=${WU_OPENPMIX_INCDIR:-/usr/lib/x86_64-linux-gnu/pmix2/include}
-sys_libdir=${WU_OPENPMIX_LIBDIR:-/usr/lib/x86_64-linux-gnu/pmix2/lib}
-cc=${CC:-cc}
-if [ ! -r "$sys_inc/pmix.h" ] || [ ! -r "$sys_libdir/libpmix.so" ]; then
-    echo "1..0 # SKIP OpenPMIx development files not installed (libpmix-dev)"
-    exit 0
-fi
+e2e_need_openpmix
 e2e_plan 8
 e2e_mktemp
 # the ranks must load OpenPMIx's library, not ours: they are built with an RPATH (which
