@@ -652,7 +652,10 @@ static int parse_header(wu_ptl_conn_t *c)
     memcpy(&flags, c->hdr + 2, 2);
     memcpy(&tag, c->hdr + 4, 4);
     memcpy(&len, c->hdr + 8, 4);
-    c->wire = WU_PTL_WIRE_WU;
+    if (WU_PTL_WIRE_ANY == c->wire) {
+        c->wire = WU_PTL_WIRE_WU; /* an accepted peer's first frame: written once, before any
+                                   * reply to it is sent */
+    }
     c->flags = ntohs(flags);
     if (0 != (c->flags & (WU_PTL_FLAG_FOREIGN | WU_PTL_FLAG_HELLO | WU_PTL_FLAG_RAW))) {
         /* ptl's own marks of OpenPMIx frames: never on Wireup's wire */
@@ -928,8 +931,9 @@ int wu_ptl_base_conn_start(wu_progress_t *pt, int fd, wu_ptl_recv_fn_t recv,
         close(fd);
         return WU_ERR_NOMEM;
     }
+    /* known before any thread sends on it (a send reads the framing) */
+    c->wire = foreign_index >= 0 ? WU_PTL_WIRE_FOREIGN : WU_PTL_WIRE_WU;
     if (foreign_index >= 0) {
-        c->wire = WU_PTL_WIRE_FOREIGN;
         c->peer_index = (int32_t)foreign_index;
     }
     c->trusted = true; /* it reached the server it asked for */
