@@ -75,6 +75,7 @@ typedef struct wu_client {
      * set by init, constant until finalize. */
     bool opmix;
     uint8_t obtype;
+    int omajor; /* its release's major number (4, 5) */
     /* Guards store against the Gets answered in their callers' threads (wu_client_data.c):
      * once initialized, the progress thread changes store only while it holds this for
      * writing, and other threads read store only while they hold it for reading. The progress

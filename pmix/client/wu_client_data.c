@@ -488,6 +488,11 @@ static int get_local(get_req_t *g, pmix_value_t **val, bool *ask)
     if (wu_info_flag(g->info, g->ninfo, PMIX_OPTIONAL) ||
         wu_info_flag(g->info, g->ninfo, PMIX_IMMEDIATE)) {
         *ask = false;
+    } else if (*ask && wu_client.opmix && 0 == strncmp(g->key, "pmix", 4) &&
+               wu_client.gds->has_proc(wu_client.store, ns, PMIX_RANK_WILDCARD)) {
+        /* an OpenPMIx server gave a known namespace's reserved keys with its job data, and
+         * would wait for one it lacks: not found (as OpenPMIx's own client answers) */
+        *ask = false;
     } else if (*ask && wu_info_flag(g->info, g->ninfo, PMIX_GET_REFRESH_CACHE)) {
         return PMIX_ERR_NOT_FOUND; /* skip the cache: ask the server again */
     }

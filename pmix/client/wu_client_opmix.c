@@ -17,9 +17,13 @@
  *   reply then carries an empty blob, and the data of peers come with GETs), GET (the byte
  *   objects of the reply are all stored; the value asked for is the reply), NOTIFY,
  *   REGISTER_EVENTS (without the affected-procs filter, which OpenPMIx's request lacks),
- *   JOB_CONTROL (Open MPI registers its cleanup so; the reply's infos are not read);
- *   the server's events (tag 0) become Wireup's NOTIFY messages.
- * Every other request fails at once with PMIX_ERR_NOT_SUPPORTED (said at verbose level).
+ *   JOB_CONTROL (Open MPI registers its cleanup so; the reply's infos are not read),
+ *   PUBLISH, LOOKUP, UNPUBLISH, SPAWN and CONNECT (the job data their replies carry are
+ *   stored), DISCONNECT, QUERY, LOG, GET_CRED, VALIDATE_CRED, GROUP_CONSTRUCT/DESTRUCT (a 5.x
+ *   server's layouts carry the members); the server's events (tag 0) become Wireup's NOTIFY
+ *   messages.
+ * Every other request (MONITOR: OpenPMIx's server never answers a heartbeat) fails at once with
+ * PMIX_ERR_NOT_SUPPORTED (said at verbose level).
  * This file connects and writes the requests; wu_client_opmix_reply.c reads what comes back. */
 #include "opal/util/wu_output.h"
 #include "pmix/client/wu_client.h"
@@ -31,20 +35,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
-
-/* OpenPMIx's command numbers (pmix_cmd_t) this client sends. */
-enum {
-    OCMD_REQ = 0,
-    OCMD_ABORT = 1,
-    OCMD_COMMIT = 2,
-    OCMD_FENCE = 3,
-    OCMD_GET = 4,
-    OCMD_FINALIZE = 5,
-    OCMD_NOTIFY = 12,
-    OCMD_REGEVENTS = 13,
-    OCMD_JOB_CONTROL = 18
-};
 
 /* Said on the ptl framework's stream (ptl_base_verbose): this is about the transport. */
 #define say(...) WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_WARN, "client:opmix: " __VA_ARGS__)
@@ -124,7 +116,7 @@ static int hello_build(wu_buffer_t *b, const pmix_proc_t *me, uint8_t btype)
 int wu_client_opmix_connect(const char *uri)
 {
     const char *semi = strchr(uri, ';'), *dot;
-    const char *bt = getenv("PMIX_BFROP_BUFFER_TYPE");
+    const char *bt = getenv("PMIX_BFROP_BUFFER_TYPE"), *ver = getenv("PMIX_VERSION");
     char who[PMIX_MAX_NSLEN + 16];
     wu_buffer_t hello;
     int32_t status = 0;
@@ -152,6 +144,8 @@ int wu_client_opmix_connect(const char *uri)
     wu_client.obtype = NULL != bt && 0 == strcmp(bt, "PMIX_BFROP_BUFFER_FULLY_DESC")
                            ? WU_OBFR_FULLY_DESC
                            : WU_OBFR_NON_DESC;
+    /* the server's release (its PMIX_VERSION): 5.x reads a group destruct with its members */
+    wu_client.omajor = NULL != ver && ver[0] >= '1' && ver[0] <= '9' ? atoi(ver) : 4;
 
     wu_buffer_construct(&hello);
     rc = hello_build(&hello, &wu_client.myproc, wu_client.obtype);
@@ -204,23 +198,6 @@ static int relist(tr_t *t, pmix_data_type_t type)
         wu_obfr_free(arr, n, type);
         free(arr);
     }
-    return rc;
-}
-
-/* ABORT: STATUS, STRING message, list of PROC -- the same fields. */
-static int tr_abort(tr_t *t, wu_client_ox_t *ox)
-{
-    pmix_status_t status = 0;
-    char *msg = NULL;
-    int rc;
-    (void)ox;
-    if (PMIX_SUCCESS == (rc = get1(t, &status, PMIX_STATUS)) &&
-        PMIX_SUCCESS == (rc = get1(t, &msg, PMIX_STRING)) &&
-        PMIX_SUCCESS == (rc = put1(t, &status, PMIX_STATUS)) &&
-        PMIX_SUCCESS == (rc = put1(t, &msg, PMIX_STRING))) {
-        rc = relist(t, PMIX_PROC);
-    }
-    free(msg);
     return rc;
 }
 
@@ -374,34 +351,128 @@ static int tr_regevents(tr_t *t, wu_client_ox_t *ox)
     return rc;
 }
 
-/* JOB_CONTROL: list of PROC targets, list of INFO directives -- the same fields. */
-static int tr_jobctl(tr_t *t, wu_client_ox_t *ox)
+/* The SIZE n and PROC call (made even when n is 0: the groups' and connect's layout) of a
+ * Wireup list of PROC; dropped instead when !keep (a 4.x server's group destruct has none). */
+static int procs_call(tr_t *t, bool keep)
 {
-    int rc = relist(t, PMIX_PROC);
-    (void)ox;
-    return PMIX_SUCCESS == rc ? relist(t, PMIX_INFO) : rc;
+    pmix_proc_t *procs = NULL;
+    size_t n = 0;
+    int rc = wu_proto_unpack_list(t->in, (void **)&procs, &n, PMIX_PROC);
+    if (PMIX_SUCCESS == rc && keep && n > INT32_MAX) {
+        rc = PMIX_ERR_BAD_PARAM;
+    }
+    if (PMIX_SUCCESS == rc && keep && PMIX_SUCCESS == (rc = put1(t, &n, PMIX_SIZE))) {
+        rc = wu_obfr_pack(t->out, t->bt, procs, (int32_t)n, PMIX_PROC);
+    }
+    free(procs);
+    return rc;
 }
 
-static int tr_none(tr_t *t, wu_client_ox_t *ox)
+/* A Wireup list of STRING keys as OpenPMIx's lookup and unpublish send them: SIZE n, then one
+ * STRING call per key. */
+static int keys(tr_t *t)
 {
-    (void)t;
-    (void)ox;
-    return PMIX_SUCCESS;
+    char **k = NULL;
+    size_t n = 0;
+    int rc = wu_proto_unpack_list(t->in, (void **)&k, &n, PMIX_STRING);
+    if (PMIX_SUCCESS == rc) {
+        rc = put1(t, &n, PMIX_SIZE);
+    }
+    for (size_t i = 0; PMIX_SUCCESS == rc && i < n; i++) {
+        rc = put1(t, &k[i], PMIX_STRING);
+    }
+    if (NULL != k) {
+        wu_obfr_free(k, n, PMIX_STRING);
+        free(k);
+    }
+    return rc;
 }
 
+/* One field of type type, the same in both. */
+static int copy1(tr_t *t, pmix_data_type_t type)
+{
+    union {
+        char *str;
+        pmix_status_t status;
+        pmix_byte_object_t bo;
+    } v;
+    int rc;
+    memset(&v, 0, sizeof v);
+    if (PMIX_SUCCESS == (rc = get1(t, &v, type))) {
+        rc = put1(t, &v, type);
+        wu_obfr_free(&v, 1, type);
+    }
+    return rc;
+}
+
+/* One field of a request's shape (see table): the Wireup field read, OpenPMIx's written. */
+static int field(tr_t *t, char op)
+{
+    uint32_t uid = (uint32_t)geteuid();
+    time_t now = time(NULL);
+    switch (op) {
+    case 'I':
+        return relist(t, PMIX_INFO);
+    case 'P':
+        return relist(t, PMIX_PROC);
+    case 'A':
+        return relist(t, PMIX_APP);
+    case 'Q':
+        return relist(t, PMIX_QUERY);
+    case 'C':
+        return procs_call(t, true);
+    case 'X':
+        return procs_call(t, false);
+    case 'K':
+        return keys(t);
+    case 's':
+        return copy1(t, PMIX_STRING);
+    case 't':
+        return copy1(t, PMIX_STATUS);
+    case 'b':
+        return copy1(t, PMIX_BYTE_OBJECT);
+    case 'u': /* (not in Wireup's: the server knows it) */
+        return put1(t, &uid, PMIX_UINT32);
+    case 'T': /* (not in Wireup's) */
+        return put1(t, &now, PMIX_TIME);
+    default:
+        return PMIX_ERR_NOT_SUPPORTED;
+    }
+}
+
+/* Each Wireup request this client sends to an OpenPMIx server: OpenPMIx's command, and either
+ * a translation of its own or its shape, one letter per field of the Wireup request (after the
+ * command) in order: I P A Q a list of INFO, PROC, APP, QUERY (both: SIZE n, then a call of the
+ * n elements if n > 0); C a list of PROC as SIZE n and a call even when n is 0; X a list of PROC
+ * not sent; K a list of STRING as SIZE n and n calls of one; s t b one STRING, STATUS,
+ * BYTE_OBJECT; u T fields OpenPMIx's has and Wireup's lacks: the caller's UINT32 uid, the TIME
+ * of the call. shape5 replaces shape under a 5.x server. */
 static const struct {
     uint8_t wcmd, ocmd;
     int (*tr)(tr_t *t, wu_client_ox_t *ox);
+    const char *shape, *shape5;
 } table[] = {
-    {WU_CMD_CONNECT, OCMD_REQ, tr_none},
-    {WU_CMD_FINALIZE, OCMD_FINALIZE, tr_none},
-    {WU_CMD_ABORT, OCMD_ABORT, tr_abort},
-    {WU_CMD_COMMIT, OCMD_COMMIT, tr_commit},
-    {WU_CMD_FENCE, OCMD_FENCE, tr_fence},
-    {WU_CMD_GET, OCMD_GET, tr_get},
-    {WU_CMD_NOTIFY, OCMD_NOTIFY, tr_notify},
-    {WU_CMD_REGISTER_EVENTS, OCMD_REGEVENTS, tr_regevents},
-    {WU_CMD_JOB_CONTROL, OCMD_JOB_CONTROL, tr_jobctl},
+    {WU_CMD_CONNECT, WU_OCMD_REQ, NULL, "", NULL},
+    {WU_CMD_FINALIZE, WU_OCMD_FINALIZE, NULL, "", NULL},
+    {WU_CMD_ABORT, WU_OCMD_ABORT, NULL, "tsP", NULL},
+    {WU_CMD_COMMIT, WU_OCMD_COMMIT, tr_commit, NULL, NULL},
+    {WU_CMD_FENCE, WU_OCMD_FENCE, tr_fence, NULL, NULL},
+    {WU_CMD_GET, WU_OCMD_GET, tr_get, NULL, NULL},
+    {WU_CMD_NOTIFY, WU_OCMD_NOTIFY, tr_notify, NULL, NULL},
+    {WU_CMD_REGISTER_EVENTS, WU_OCMD_REGEVENTS, tr_regevents, NULL, NULL},
+    {WU_CMD_JOB_CONTROL, WU_OCMD_JOB_CONTROL, NULL, "PI", NULL},
+    {WU_CMD_PUBLISH, WU_OCMD_PUBLISH, NULL, "uI", NULL},
+    {WU_CMD_LOOKUP, WU_OCMD_LOOKUP, NULL, "uKI", NULL},
+    {WU_CMD_UNPUBLISH, WU_OCMD_UNPUBLISH, NULL, "uKI", NULL},
+    {WU_CMD_SPAWN, WU_OCMD_SPAWN, NULL, "IA", NULL},
+    {WU_CMD_CONNECT_PROCS, WU_OCMD_CONNECT, NULL, "CI", NULL},
+    {WU_CMD_DISCONNECT_PROCS, WU_OCMD_DISCONNECT, NULL, "CI", NULL},
+    {WU_CMD_QUERY, WU_OCMD_QUERY, NULL, "Q", NULL},
+    {WU_CMD_LOG, WU_OCMD_LOG, NULL, "TII", NULL},
+    {WU_CMD_GET_CRED, WU_OCMD_GET_CRED, NULL, "I", NULL},
+    {WU_CMD_VALIDATE_CRED, WU_OCMD_VALIDATE_CRED, NULL, "bI", NULL},
+    {WU_CMD_GROUP_CONSTRUCT, WU_OCMD_GROUP_CONSTRUCT, NULL, "sCI", NULL},
+    {WU_CMD_GROUP_DESTRUCT, WU_OCMD_GROUP_DESTRUCT, NULL, "sXI", "sCI"},
 };
 
 int wu_client_opmix_request(wu_buffer_t *buf, wu_client_ox_t *ox)
@@ -416,14 +487,21 @@ int wu_client_opmix_request(wu_buffer_t *buf, wu_client_ox_t *ox)
         return rc;
     }
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        const char *shape = table[i].shape;
         if (table[i].wcmd != cmd) {
             continue;
+        }
+        if (NULL != table[i].shape5 && wu_client.omajor >= 5) {
+            shape = table[i].shape5;
         }
         ox->wcmd = cmd;
         wu_buffer_construct(&out);
         rc = put1(&t, &table[i].ocmd, PMIX_COMMAND);
-        if (PMIX_SUCCESS == rc) {
+        if (PMIX_SUCCESS == rc && NULL != table[i].tr) {
             rc = table[i].tr(&t, ox);
+        }
+        for (; PMIX_SUCCESS == rc && NULL != shape && '\0' != *shape; shape++) {
+            rc = field(&t, *shape);
         }
         if (PMIX_SUCCESS != rc) {
             wu_buffer_destruct(&out);
@@ -433,8 +511,7 @@ int wu_client_opmix_request(wu_buffer_t *buf, wu_client_ox_t *ox)
         *buf = out;
         return PMIX_SUCCESS;
     }
-    say("%s is not supported under an OpenPMIx server (this client speaks only init, finalize, "
-        "abort, put/commit, fence, get, events and job control to it)",
+    say("%s is not supported under an OpenPMIx server (this client does not send it to one)",
         wu_proto_cmd_name(cmd));
     return PMIX_ERR_NOT_SUPPORTED;
 }

@@ -4,8 +4,10 @@
  * the REQ reply become the registration of a CONNECT reply (per-rank blobs as PMIX_PROC_DATA,
  * and the session's and the own node's values also as job-level ones, where an OpenPMIx client
  * finds them too); the byte objects of a GET reply are stored, and the value asked for is the
- * reply; a fence's reply gets the empty blob of a fence whose data come later; events (tag 0)
- * become Wireup's NOTIFY messages. */
+ * reply; a fence's and a connect's reply get the empty blob of a collective whose data come
+ * later (a connect's other namespaces' job data are stored, as a spawn's new job's); lists
+ * (lookup, query, credentials) are rewritten in Wireup's form; a group's results are made from
+ * the context id and (5.x) members; events (tag 0) become Wireup's NOTIFY messages. */
 #include "pmix/client/wu_client.h"
 #include "pmix/common/wu_obfr.h"
 #include "pmix/common/wu_pack.h"
@@ -13,9 +15,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-/* OpenPMIx's command of its events (PMIX_NOTIFY_CMD). */
-#define OCMD_NOTIFY 12
 
 /* The keys of the REQ reply with a meaning of their own (PMIX_PROC_BLOB, PMIX_MAP_BLOB). */
 #define PROC_BLOB "pmix.pblob"
@@ -71,49 +70,110 @@ static void view(wu_buffer_t *b, const pmix_byte_object_t *bo)
     b->used = b->cap = bo->size;
 }
 
-/* A per-rank blob of the REQ reply (PROC_RANK, then KVALs) as Wireup's PMIX_PROC_DATA info
- * (PMIX_RANK first, then the rank's values), appended to *job. */
-static int pblob_to_proc_data(const pmix_value_t *v, int bt, pmix_info_t **job, size_t *njob)
+/* A per-rank blob of job data (PROC_RANK, then KVALs): *rank, and its values as *data (n). */
+static int pblob_read(const pmix_value_t *v, int bt, pmix_rank_t *rank, pmix_info_t **data,
+                      size_t *n)
 {
     wu_buffer_t b;
-    pmix_info_t *data = NULL;
-    size_t n = 0;
-    pmix_rank_t rank = 0;
-    pmix_value_t rv, arr;
-    pmix_data_array_t *da;
     int32_t one = 1;
     int rc;
+    *data = NULL;
+    *n = 0;
     if (PMIX_BYTE_OBJECT != v->type) {
         return PMIX_ERR_UNPACK_FAILURE;
     }
     view(&b, &v->data.bo);
-    if (PMIX_SUCCESS != (rc = wu_obfr_unpack(&b, bt, &rank, &one, PMIX_PROC_RANK))) {
-        return rc;
+    if (PMIX_SUCCESS == (rc = wu_obfr_unpack(&b, bt, rank, &one, PMIX_PROC_RANK))) {
+        rc = kvals_read(&b, bt, data, n);
     }
+    if (PMIX_SUCCESS != rc && NULL != *data) {
+        PMIX_INFO_FREE(*data, *n);
+        *data = NULL;
+    }
+    return rc;
+}
+
+/* A per-rank blob of the REQ reply as Wireup's PMIX_PROC_DATA info (PMIX_RANK first, then the
+ * rank's values), appended to *job. */
+static int pblob_to_proc_data(const pmix_value_t *v, int bt, pmix_info_t **job, size_t *njob)
+{
+    pmix_info_t *data = NULL, *all = NULL;
+    size_t n = 0, nall = 0;
+    pmix_rank_t rank = 0;
+    pmix_value_t rv, arr;
+    pmix_data_array_t *da;
+    int rc = pblob_read(v, bt, &rank, &data, &n);
     memset(&rv, 0, sizeof rv);
     rv.type = PMIX_PROC_RANK;
     rv.data.rank = rank;
-    if (PMIX_SUCCESS == (rc = info_push(&data, &n, PMIX_RANK, &rv))) {
-        rc = kvals_read(&b, bt, &data, &n);
+    if (PMIX_SUCCESS == rc) {
+        rc = info_push(&all, &nall, PMIX_RANK, &rv);
+    }
+    for (size_t i = 0; PMIX_SUCCESS == rc && i < n; i++) {
+        rc = info_push(&all, &nall, data[i].key, &data[i].value);
+    }
+    if (NULL != data) {
+        PMIX_INFO_FREE(data, n);
     }
     if (PMIX_SUCCESS == rc && NULL == (da = calloc(1, sizeof *da))) {
         rc = PMIX_ERR_NOMEM;
     }
     if (PMIX_SUCCESS != rc) {
-        if (NULL != data) {
-            PMIX_INFO_FREE(data, n);
+        if (NULL != all) {
+            PMIX_INFO_FREE(all, nall);
         }
         return rc;
     }
     da->type = PMIX_INFO;
-    da->size = n;
-    da->array = data;
+    da->size = nall;
+    da->array = all;
     memset(&arr, 0, sizeof arr);
     arr.type = PMIX_DATA_ARRAY;
     arr.data.darray = da;
     rc = info_push(job, njob, PMIX_PROC_DATA, &arr);
     if (PMIX_SUCCESS != rc) {
         PMIX_VALUE_DESTRUCT(&arr);
+    }
+    return rc;
+}
+
+/* The job data of another namespace (KVALs up to the end of in, as a REQ reply's), which a
+ * spawn's or a connect's reply carries: stored, per-rank blobs under their ranks. */
+static int job_import(wu_buffer_t *in, int bt, const char *nspace)
+{
+    pmix_info_t *kv = NULL, *job = NULL;
+    size_t nkv = 0, njob = 0;
+    int rc = kvals_read(in, bt, &kv, &nkv);
+    if (PMIX_CHECK_NSPACE(nspace, wu_client.myproc.nspace)) {
+        rc = PMIX_SUCCESS; /* the own job's data came at init */
+        nkv = 0;
+    }
+    wu_client_store_wrlock();
+    for (size_t i = 0; PMIX_SUCCESS == rc && i < nkv; i++) {
+        if (PMIX_CHECK_KEY(&kv[i], PROC_BLOB)) {
+            pmix_info_t *data;
+            size_t n;
+            pmix_rank_t rank;
+            if (PMIX_SUCCESS == (rc = pblob_read(&kv[i].value, bt, &rank, &data, &n))) {
+                rc = wu_client.gds->take_proc(wu_client.store, nspace, rank, data, n);
+                if (NULL != data) {
+                    PMIX_INFO_FREE(data, n);
+                }
+            }
+        } else if (!PMIX_CHECK_KEY(&kv[i], MAP_BLOB) &&
+                   !PMIX_CHECK_KEY(&kv[i], PMIX_QUALIFIED_VALUE)) {
+            rc = info_push(&job, &njob, kv[i].key, &kv[i].value);
+        }
+    }
+    if (PMIX_SUCCESS == rc && nkv > 0) {
+        rc = wu_client.gds->import_job(wu_client.store, nspace, job, njob);
+    }
+    wu_client_store_unlock();
+    if (NULL != kv) {
+        PMIX_INFO_FREE(kv, nkv);
+    }
+    if (NULL != job) {
+        PMIX_INFO_FREE(job, njob);
     }
     return rc;
 }
@@ -315,6 +375,105 @@ static int conv_get(const wu_client_ox_t *ox, wu_buffer_t *in, int bt, wu_buffer
     return rc;
 }
 
+/* An OpenPMIx "list of X" (SIZE n, then n elements; nothing left: none) as Wireup's. */
+static int copy_list(wu_buffer_t *in, int bt, wu_buffer_t *out, pmix_data_type_t t)
+{
+    void *arr = NULL;
+    size_t n = 0;
+    int rc = PMIX_SUCCESS;
+    if (wu_buffer_remaining(in) > 0) {
+        rc = wu_obfr_unpack_list(in, bt, &arr, &n, t);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_proto_pack_list(out, arr, n, t);
+    }
+    if (NULL != arr) {
+        wu_obfr_free(arr, n, t);
+        free(arr);
+    }
+    return rc;
+}
+
+/* CONNECT: BYTE_OBJECTs to the end, each a namespace (STRING) and its job data -- stored;
+ * Wireup's reply: the empty blob of a collective whose data come later with GETs. */
+static int conv_connect(wu_buffer_t *in, int bt, wu_buffer_t *out)
+{
+    pmix_byte_object_t none = {NULL, 0};
+    int rc = PMIX_SUCCESS;
+    while (PMIX_SUCCESS == rc && wu_buffer_remaining(in) > 0) {
+        pmix_byte_object_t bo = {NULL, 0};
+        wu_buffer_t b;
+        char *ns = NULL;
+        int32_t one = 1;
+        if (PMIX_SUCCESS != (rc = wu_obfr_unpack(in, bt, &bo, &one, PMIX_BYTE_OBJECT))) {
+            break;
+        }
+        view(&b, &bo);
+        if (PMIX_SUCCESS == (rc = wu_obfr_unpack(&b, bt, &ns, &one, PMIX_STRING))) {
+            rc = NULL == ns || strlen(ns) > PMIX_MAX_NSLEN ? PMIX_ERR_UNPACK_FAILURE
+                                                           : job_import(&b, bt, ns);
+        }
+        free(ns);
+        free(bo.bytes);
+    }
+    return PMIX_SUCCESS == rc ? wu_pack(out, &none, 1, PMIX_BYTE_OBJECT) : rc;
+}
+
+/* SPAWN: STRING the new namespace, its job data to the end (stored) -- Wireup's: the STRING. */
+static int conv_spawn(wu_buffer_t *in, int bt, wu_buffer_t *out)
+{
+    char *ns = NULL;
+    int32_t one = 1;
+    int rc = wu_obfr_unpack(in, bt, &ns, &one, PMIX_STRING);
+    if (PMIX_SUCCESS == rc && (NULL == ns || strlen(ns) > PMIX_MAX_NSLEN)) {
+        rc = PMIX_ERR_UNPACK_FAILURE;
+    }
+    if (PMIX_SUCCESS == rc && PMIX_SUCCESS != job_import(in, bt, ns)) {
+        say("the job data of the spawned namespace %s could not be read", ns);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_pack(out, &ns, 1, PMIX_STRING);
+    }
+    free(ns);
+    return rc;
+}
+
+/* GROUP_CONSTRUCT: 5.x the members (a list of PROC), then (4.x: perhaps) SIZE the context id --
+ * Wireup's: list of INFO results, PMIX_GROUP_CONTEXT_ID if sent, PMIX_GROUP_MEMBERSHIP if sent
+ * (OpenPMIx's 4.x client gives the context id alone too). */
+static int conv_group(wu_buffer_t *in, int bt, wu_buffer_t *out)
+{
+    pmix_proc_t *members = NULL;
+    size_t n = 0, ctx = 0, nres = 0;
+    pmix_info_t res[2];
+    pmix_data_array_t da;
+    int32_t one = 1;
+    int rc = PMIX_SUCCESS;
+    if (wu_client.omajor >= 5) {
+        rc = wu_obfr_unpack_list(in, bt, (void **)&members, &n, PMIX_PROC);
+    }
+    if (PMIX_SUCCESS == rc && wu_buffer_remaining(in) > 0 &&
+        PMIX_SUCCESS == (rc = wu_obfr_unpack(in, bt, &ctx, &one, PMIX_SIZE))) {
+        PMIX_INFO_LOAD(&res[nres], PMIX_GROUP_CONTEXT_ID, &ctx, PMIX_SIZE);
+        nres++;
+    }
+    if (PMIX_SUCCESS == rc && wu_client.omajor >= 5) {
+        da.type = PMIX_PROC;
+        da.size = n;
+        da.array = members;
+        PMIX_INFO_CONSTRUCT(&res[nres]);
+        PMIX_LOAD_KEY(res[nres].key, PMIX_GROUP_MEMBERSHIP);
+        res[nres].value.type = PMIX_DATA_ARRAY;
+        res[nres].value.data.darray = &da; /* lent */
+        nres++;
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = wu_proto_pack_list(out, res, nres, PMIX_INFO);
+    }
+    free(members);
+    return rc;
+}
+
 int wu_client_opmix_reply(const wu_client_ox_t *ox, const void *payload, size_t len,
                           pmix_status_t *status, wu_buffer_t *out)
 {
@@ -332,7 +491,10 @@ int wu_client_opmix_reply(const wu_client_ox_t *ox, const void *payload, size_t 
     if (PMIX_SUCCESS != (rc = wu_obfr_unpack(&in, bt, status, &one, PMIX_STATUS))) {
         return rc;
     }
-    if (PMIX_SUCCESS != *status) {
+    if (PMIX_ERR_PARTIAL_SUCCESS == *status &&
+        (WU_CMD_LOOKUP == ox->wcmd || WU_CMD_QUERY == ox->wcmd)) {
+        /* what was found follows, as with a success */
+    } else if (PMIX_SUCCESS != *status) {
         return PMIX_SUCCESS;
     }
     switch (ox->wcmd) {
@@ -343,8 +505,28 @@ int wu_client_opmix_reply(const wu_client_ox_t *ox, const void *payload, size_t 
         pmix_byte_object_t none = {NULL, 0};
         return wu_pack(out, &none, 1, PMIX_BYTE_OBJECT);
     }
+    case WU_CMD_CONNECT_PROCS:
+        return conv_connect(&in, bt, out);
+    case WU_CMD_SPAWN:
+        return conv_spawn(&in, bt, out);
+    case WU_CMD_GROUP_CONSTRUCT:
+        return conv_group(&in, bt, out);
+    case WU_CMD_LOOKUP:
+        return copy_list(&in, bt, out, PMIX_PDATA);
+    case WU_CMD_QUERY:
+    case WU_CMD_VALIDATE_CRED:
+        return copy_list(&in, bt, out, PMIX_INFO);
+    case WU_CMD_GET_CRED: {
+        pmix_byte_object_t cred = {NULL, 0};
+        if (PMIX_SUCCESS == (rc = wu_obfr_unpack(&in, bt, &cred, &one, PMIX_BYTE_OBJECT)) &&
+            PMIX_SUCCESS == (rc = wu_pack(out, &cred, 1, PMIX_BYTE_OBJECT))) {
+            rc = copy_list(&in, bt, out, PMIX_INFO);
+        }
+        free(cred.bytes);
+        return rc;
+    }
     default:
-        return PMIX_SUCCESS;
+        return PMIX_SUCCESS; /* the status is the whole reply */
     }
 }
 
@@ -367,7 +549,7 @@ void wu_client_opmix_event(const void *payload, size_t len)
     in.used = in.cap = len;
     wu_buffer_construct(&out);
     rc = wu_obfr_unpack(&in, bt, &cmd, &one, PMIX_COMMAND);
-    if (PMIX_SUCCESS == rc && OCMD_NOTIFY != cmd) {
+    if (PMIX_SUCCESS == rc && WU_OCMD_NOTIFY != cmd) {
         rc = PMIX_ERR_UNPACK_FAILURE;
     }
     one = 1;

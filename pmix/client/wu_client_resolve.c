@@ -266,7 +266,11 @@ static void res_fn(wu_wait_call_t *call)
             rc = wu_pack(&b, &key, 1, PMIX_STRING);
         }
         if (PMIX_SUCCESS == rc) {
-            rc = wu_proto_pack_list(&b, NULL, 0, PMIX_INFO);
+            /* an OpenPMIx server would wait for a namespace it does not know to appear: asked
+             * not to, it says NOT_FOUND at once (as its own client never asks it) */
+            pmix_info_t now;
+            PMIX_INFO_LOAD(&now, PMIX_IMMEDIATE, NULL, PMIX_BOOL);
+            rc = wu_proto_pack_list(&b, &now, wu_client.opmix ? 1 : 0, PMIX_INFO);
         }
         if (PMIX_SUCCESS != rc) {
             wu_buffer_destruct(&b);

@@ -9,32 +9,6 @@
 #include "pmix/common/wu_obfr.h"
 #include "pmix/server/wu_server.h"
 
-/* OpenPMIx's command numbers (pmix_cmd_t) that Wireup answers. */
-enum {
-    WU_OCMD_REQ = 0,
-    WU_OCMD_ABORT = 1,
-    WU_OCMD_COMMIT = 2,
-    WU_OCMD_FENCE = 3,
-    WU_OCMD_GET = 4,
-    WU_OCMD_FINALIZE = 5,
-    WU_OCMD_PUBLISH = 6,
-    WU_OCMD_LOOKUP = 7,
-    WU_OCMD_UNPUBLISH = 8,
-    WU_OCMD_SPAWN = 9,
-    WU_OCMD_CONNECT = 10,
-    WU_OCMD_DISCONNECT = 11,
-    WU_OCMD_NOTIFY = 12,
-    WU_OCMD_REGEVENTS = 13,
-    WU_OCMD_DEREGEVENTS = 14,
-    WU_OCMD_QUERY = 15,
-    WU_OCMD_LOG = 16,
-    WU_OCMD_JOB_CONTROL = 18,
-    WU_OCMD_MONITOR = 19,
-    WU_OCMD_GROUP_CONSTRUCT = 24,
-    WU_OCMD_GROUP_DESTRUCT = 28,
-    WU_OCMD_HEARTBEAT = 255 /* not a command: a heartbeat, whose reply is not sent */
-};
-
 /* A group OpenPMIx clients constructed: 4.x destructs one by its name alone. */
 typedef struct wu_srv_ogroup {
     struct wu_srv_ogroup *next;

@@ -399,6 +399,20 @@ static pmix_status_t tr_query(tr_t *t, wu_srv_opending_t *p)
     return relist(t, PMIX_QUERY);
 }
 
+/* GET_CRED: list of INFO; VALIDATE_CRED: BYTE_OBJECT credential, list of INFO -- the same
+ * fields in Wireup's. */
+static pmix_status_t tr_cred(tr_t *t, wu_srv_opending_t *p)
+{
+    pmix_byte_object_t cred = {NULL, 0};
+    pmix_status_t rc = PMIX_SUCCESS;
+    if (WU_OCMD_VALIDATE_CRED == p->cmd &&
+        PMIX_SUCCESS == (rc = get1(t, &cred, PMIX_BYTE_OBJECT))) {
+        rc = put1(t, &cred, PMIX_BYTE_OBJECT);
+        free(cred.bytes);
+    }
+    return PMIX_SUCCESS == rc ? relist(t, PMIX_INFO) : rc;
+}
+
 static pmix_status_t tr_finalize(tr_t *t, wu_srv_opending_t *p)
 {
     (void)t;
@@ -501,6 +515,8 @@ static const struct {
     {WU_OCMD_SPAWN, WU_CMD_SPAWN, tr_spawn},
     {WU_OCMD_GROUP_CONSTRUCT, WU_CMD_GROUP_CONSTRUCT, tr_group},
     {WU_OCMD_GROUP_DESTRUCT, WU_CMD_GROUP_DESTRUCT, tr_group},
+    {WU_OCMD_GET_CRED, WU_CMD_GET_CRED, tr_cred},
+    {WU_OCMD_VALIDATE_CRED, WU_CMD_VALIDATE_CRED, tr_cred},
 };
 
 void wu_srv_opmix_request(wu_srv_peer_t *peer, uint32_t tag, uint8_t cmd, wu_buffer_t *b)
@@ -755,6 +771,18 @@ pmix_status_t wu_srv_opmix_convert(wu_srv_peer_t *peer, const wu_srv_opending_t 
     case WU_OCMD_QUERY:
         return ok || PMIX_ERR_PARTIAL_SUCCESS == status ? conv_list(r, bt, out, PMIX_INFO)
                                                         : PMIX_SUCCESS;
+    case WU_OCMD_VALIDATE_CRED:
+        return ok ? conv_list(r, bt, out, PMIX_INFO) : PMIX_SUCCESS;
+    case WU_OCMD_GET_CRED: {
+        pmix_byte_object_t cred = {NULL, 0};
+        int32_t one = 1;
+        if (ok && PMIX_SUCCESS == (rc = wu_unpack(r, &cred, &one, PMIX_BYTE_OBJECT)) &&
+            PMIX_SUCCESS == (rc = wu_obfr_pack(out, bt, &cred, 1, PMIX_BYTE_OBJECT))) {
+            rc = conv_list(r, bt, out, PMIX_INFO);
+        }
+        free(cred.bytes);
+        return ok ? rc : PMIX_SUCCESS;
+    }
     case WU_OCMD_GROUP_CONSTRUCT:
         return ok ? conv_group(peer, p, r, out) : PMIX_SUCCESS;
     case WU_OCMD_GROUP_DESTRUCT:

@@ -310,3 +310,22 @@ e2e_exit() {
     fi
     exit 0
 }
+
+# e2e_reach OUT RC: how far a program run with E2E_TRACE_STEPS got: the distinct steps its
+# ranks started ("e2e-step" lines), 1000 more when the run (exit status RC) passed
+e2e_reach() {
+    n=$(grep '^e2e-step ' "$1" | sort -u | wc -l)
+    if [ "$2" -eq 0 ] && ! grep -q 'FAIL in step' "$1"; then
+        n=$((n + 1000))
+    fi
+    echo $n
+}
+
+# e2e_stopped_earlier OUT_A REACH_A OUT_B REACH_B: true when run A got less far than run B and
+# did not stop at a step that failed in B too (how far the other ranks got before a failing
+# job ended is a matter of timing, the failing step is not)
+e2e_stopped_earlier() {
+    sed -n "s/.*FAIL in step '\([^']*\)'.*/\1/p" "$1" | sort -u >"$1.fails"
+    sed -n "s/.*FAIL in step '\([^']*\)'.*/\1/p" "$3" | sort -u >"$3.fails"
+    [ "$2" -lt "$4" ] && { [ ! -s "$1.fails" ] || [ -n "$(comm -23 "$1.fails" "$3.fails")" ]; }
+}

@@ -7,11 +7,15 @@
 # (pmix/client/wu_client_opmix.c). Checked: the ranks report Wireup's PMIx_Get_version; the
 # exchange program in every mode (fence with and without data, direct modex, a fence that
 # times out) and the job-info program at -np 4; a request this client does not translate
-# (PMIx_Publish) fails at once with PMIX_ERR_NOT_SUPPORTED instead of hanging; an Open MPI
-# ring/allreduce/alltoall at -np 2 and 4 whose ranks load our library (LD_DEBUG). Skipped when
-# mpirun or OpenPMIx's development files (libpmix-dev) are not installed.
+# (PMIx_Process_monitor) fails at once with PMIX_ERR_NOT_SUPPORTED instead of hanging; an Open
+# MPI ring/allreduce/alltoall at -np 2 and 4 whose ranks load our library (LD_DEBUG); the
+# other PMIx test programs (resolve, query, spawn, groups, publish/lookup, connect,
+# credentials), built against OpenPMIx's headers, get as far on Wireup's library as on
+# OpenPMIx's own under the same mpirun. Skipped when mpirun or OpenPMIx's development files
+# (libpmix-dev) are not installed.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
 sys_inc=${WU_OPENPMIX_INCDIR:-/usr/lib/x86_64-linux-gnu/pmix2/include}
+sys_libdir=${WU_OPENPMIX_LIBDIR:-/usr/lib/x86_64-linux-gnu/pmix2/lib}
 if ! command -v mpirun >/dev/null 2>&1; then
     echo "1..0 # SKIP mpirun (Open MPI, on OpenPMIx) is not installed"
     exit 0
@@ -20,7 +24,7 @@ if [ ! -r "$sys_inc/pmix.h" ]; then
     echo "1..0 # SKIP OpenPMIx development files not installed (libpmix-dev)"
     exit 0
 fi
-e2e_plan 9
+e2e_plan 10
 e2e_mktemp
 unset OMPI_MCA_btl
 libdir=$(cd "$b/.libs" && pwd)
@@ -34,19 +38,29 @@ unset WU_PMIX_SERVER_URI
 ranks_mca=${PMIX_MCA_mca_base_component_path:-}
 unset PMIX_MCA_mca_base_component_path
 
-# opmix_run OUT NP PROG [ARGS...]: PROG under Debian's mpirun, its ranks on our library, 120 s
-# at most; sets e2e_rc
+# opmix_run OUT NP PROG [ARGS...]: PROG under Debian's mpirun, its ranks on our library (with
+# OPMIX_THEIRS=1 on OpenPMIx's, as mpirun finds it), OPMIX_TIMEOUT (120) s at most; sets e2e_rc
 opmix_run() {
     out=$1
     np=$2
     shift 2
-    TMPDIR="$e2e_tmp/t" timeout 120 mpirun --allow-run-as-root --oversubscribe -np "$np" \
-        -x LD_LIBRARY_PATH="$libdir" ${E2E_SHOW_VERSION:+-x E2E_SHOW_VERSION} \
+    if [ -n "${OPMIX_THEIRS:-}" ]; then
+        set -- -x E2E_TRACE_STEPS=1 "$@"
+    else
+        set -- -x LD_LIBRARY_PATH="$libdir" \
+            ${ranks_mca:+-x PMIX_MCA_mca_base_component_path="$ranks_mca"} \
+            ${E2E_TRACE_STEPS:+-x E2E_TRACE_STEPS} "$@"
+    fi
+    TMPDIR="$e2e_tmp/t" timeout -k 5 "${OPMIX_TIMEOUT:-120}" mpirun --allow-run-as-root \
+        --oversubscribe -np "$np" ${E2E_SHOW_VERSION:+-x E2E_SHOW_VERSION} \
         ${E2E_OPENPMIX_SERVER:+-x E2E_OPENPMIX_SERVER} \
-        ${ranks_mca:+-x PMIX_MCA_mca_base_component_path="$ranks_mca"} \
         ${LD_PRELOAD:+-x LD_PRELOAD} ${ASAN_OPTIONS:+-x ASAN_OPTIONS} "$@" >"$out" 2>&1
     e2e_rc=$?
-    e2e_check_leaks "mpirun -np $np ${1##*/} ${2:-}"
+    if [ -n "${OPMIX_THEIRS:-}" ]; then
+        rm -rf "$e2e_tmp/t" # what mpirun leaves of a run on its own library is not ours to judge
+    else
+        e2e_check_leaks "mpirun -np $np"
+    fi
 }
 
 # 1: the ranks run on Wireup's library, under OpenPMIx's server
@@ -90,7 +104,8 @@ else
     e2e_diag "$e2e_tmp/out"
 fi
 
-# 7: a request with no OpenPMIx translation fails at once, it does not hang
+# 7: a request with no OpenPMIx translation (a heartbeat monitor: OpenPMIx's server never
+# answers those) fails at once, it does not hang
 cat >"$e2e_tmp/unsup.c" <<'EOF'
 #include <pmix.h>
 #include <stdio.h>
@@ -103,9 +118,9 @@ int main(void)
         printf("unsup: init %d\n", rc);
         return 1;
     }
-    PMIX_INFO_LOAD(&d, "wu.e2e.key", "v", PMIX_STRING);
-    rc = PMIx_Publish(&d, 1);
-    printf("unsup: rank %u: publish %s\n", me.rank, PMIx_Error_string(rc));
+    PMIX_INFO_LOAD(&d, PMIX_MONITOR_HEARTBEAT, NULL, PMIX_POINTER);
+    rc = PMIx_Process_monitor(&d, PMIX_MONITOR_HEARTBEAT_ALERT, NULL, 0, NULL, NULL);
+    printf("unsup: rank %u: monitor %s\n", me.rank, PMIx_Error_string(rc));
     PMIX_INFO_DESTRUCT(&d);
     return PMIX_SUCCESS == PMIx_Finalize(NULL, 0) ? 0 : 1;
 }
@@ -115,19 +130,69 @@ if ${CC:-cc} -std=gnu11 -I"$s/pmix/include" -I"$b/pmix/include" -o "$e2e_tmp/uns
     # (a program built here, not by libtool: in a sanitizer build our library's runtime first)
     e2e_foreign_preload
     opmix_run "$e2e_tmp/out" 2 "$e2e_tmp/unsup"
-    good=$(e2e_count_lines "$e2e_tmp/out" "^unsup: rank [01]: publish NOT-SUPPORTED\$")
+    good=$(e2e_count_lines "$e2e_tmp/out" "^unsup: rank [01]: monitor \(PMIX_ERR_\)\{0,1\}NOT[-_]SUPPORTED\$")
     if [ "$e2e_rc" -eq 0 ] && [ "$good" -eq 2 ]; then
-        e2e_ok "PMIx_Publish under OpenPMIx's server: PMIX_ERR_NOT_SUPPORTED at once"
+        e2e_ok "PMIx_Process_monitor under OpenPMIx's server: PMIX_ERR_NOT_SUPPORTED at once"
     else
-        e2e_not_ok "PMIx_Publish under OpenPMIx's server (exit $e2e_rc, $good of 2 as expected)"
+        e2e_not_ok "PMIx_Process_monitor under OpenPMIx's server (exit $e2e_rc, $good of 2 as expected)"
         e2e_diag "$e2e_tmp/out"
     fi
 else
-    e2e_not_ok "could not build the PMIx_Publish program against our headers"
+    e2e_not_ok "could not build the PMIx_Process_monitor program against our headers"
     e2e_diag "$e2e_tmp/cc.err"
 fi
 
-# 8-9: Open MPI's ranks (its PMIx component links libpmix.so.2) on our library
+# 8: the PMIx test programs, built against OpenPMIx's headers, get as far on Wireup's library
+# as on OpenPMIx's own under the same mpirun (not yet e2e_events: a known gap, see
+# docs/compat-notes.md): where the host (ORTE) or OpenPMIx's server lacks
+# something (groups, some queries), both stop at the same step; a step reached on OpenPMIx's
+# library and failing on ours is a fault of our client.
+mkdir -p "$e2e_tmp/q" "$e2e_tmp/sw"
+built=1
+for p in resolve query spawn group pubsub events connect cred rfc0009; do
+    if ! ${CC:-cc} -std=gnu11 -I"$sys_inc" -o "$e2e_tmp/$p" "$s/test/e2e/e2e_$p.c" \
+        -L"$sys_libdir" -lpmix -lpthread 2>"$e2e_tmp/cc.err"; then
+        built=0
+        e2e_diag "$e2e_tmp/cc.err"
+    fi
+done
+worse=""
+passed=""
+if [ $built -eq 0 ]; then
+    worse=" (the programs could not be built)"
+elif ! LD_LIBRARY_PATH="$libdir" ldd "$e2e_tmp/resolve" | grep -q "libpmix.so.2 => $libdir/"; then
+    worse=" (with our LD_LIBRARY_PATH they would not load our library)"
+    built=0
+fi
+for run in "4 rfc0009" "4 resolve" "4 query $e2e_tmp/q" "2 spawn parent $e2e_tmp/sw" \
+    "4 group job" "3 pubsub rules" "4 connect within" \
+    "2 cred job"; do
+    [ $built -eq 1 ] || break
+    set -- $run
+    np=$1
+    prog=$2
+    shift 2
+    OPMIX_TIMEOUT=40 OPMIX_THEIRS=1 opmix_run "$e2e_tmp/m.out" $np "$e2e_tmp/$prog" "$@"
+    m=$(e2e_reach "$e2e_tmp/m.out" $e2e_rc)
+    OPMIX_TIMEOUT=40 E2E_TRACE_STEPS=1 opmix_run "$e2e_tmp/w.out" $np "$e2e_tmp/$prog" "$@"
+    w=$(e2e_reach "$e2e_tmp/w.out" $e2e_rc)
+    echo "# $prog $1: steps reached on Wireup's library $w, on OpenPMIx's $m"
+    if [ "$w" -ge 1000 ]; then
+        passed="$passed $prog:$1"
+    fi
+    if e2e_stopped_earlier "$e2e_tmp/w.out" "$w" "$e2e_tmp/m.out" "$m"; then
+        worse="$worse $prog:$1"
+        grep 'FAIL\|rror' "$e2e_tmp/w.out" | head -n 3 | sed 's/^/#   ours: /'
+    fi
+done
+echo "# passed in full on Wireup's library:${passed:- none}"
+if [ -z "$worse" ]; then
+    e2e_ok "PMIx programs get as far on Wireup's library as on OpenPMIx's under OpenPMIx's mpirun"
+else
+    e2e_not_ok "PMIx programs stop earlier on Wireup's library than on OpenPMIx's:$worse"
+fi
+
+# 9-10: Open MPI's ranks (its PMIx component links libpmix.so.2) on our library
 if ! command -v mpicc >/dev/null 2>&1 ||
     ! mpicc -o "$e2e_tmp/mpi_shapes" "$s/test/e2e/mpi_shapes.c" 2>"$e2e_tmp/cc.err"; then
     e2e_skip "Open MPI's mpicc is missing or cannot build test/e2e/mpi_shapes.c"

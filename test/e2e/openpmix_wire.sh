@@ -171,15 +171,6 @@ fi
 # itself behaves otherwise than Wireup's (e.g. a 4.2 group construct returns no membership,
 # a lookup no partial result), both stop at the same step; a step reached under mpirun and
 # failing under wrun is a fault of wrun's server.
-# reach OUT: how many distinct steps the ranks started ("e2e-step" lines), and 1000 more when
-# the run passed
-reach() {
-    n=$(grep '^e2e-step ' "$1" | sort -u | wc -l)
-    if [ "$2" -eq 0 ] && ! grep -q 'FAIL in step' "$1"; then
-        n=$((n + 1000))
-    fi
-    echo $n
-}
 mkdir -p "$e2e_tmp/q" "$e2e_tmp/sw" "$e2e_tmp/m"
 if ! command -v mpirun >/dev/null 2>&1; then
     e2e_skip "mpirun (Open MPI) is not installed: no OpenPMIx server to compare with"
@@ -193,18 +184,15 @@ else
         prog=$2
         shift 2
         E2E_TRACE_STEPS=1 e2e_wrun "$e2e_tmp/w.out" $np --keep-library-path "$e2e_tmp/$prog" "$@"
-        w=$(reach "$e2e_tmp/w.out" $e2e_rc)
+        w=$(e2e_reach "$e2e_tmp/w.out" $e2e_rc)
         # a program OpenPMIx's own server leaves hanging counts as far as it got
         E2E_TRACE_STEPS=1 TMPDIR="$e2e_tmp/m" timeout -k 5 40 mpirun --allow-run-as-root \
             --oversubscribe -x E2E_TRACE_STEPS -np $np "$e2e_tmp/$prog" "$@" >"$e2e_tmp/m.out" 2>&1
-        m=$(reach "$e2e_tmp/m.out" $?)
+        m=$(e2e_reach "$e2e_tmp/m.out" $?)
         echo "# $prog $1: steps reached under wrun $w, under mpirun $m"
         # where wrun's run stops early, it must stop at a step that fails under mpirun too
         # (how far the other ranks got before the job ended is a matter of timing)
-        sed -n "s/.*FAIL in step '\([^']*\)'.*/\1/p" "$e2e_tmp/w.out" | sort -u >"$e2e_tmp/w.fails"
-        sed -n "s/.*FAIL in step '\([^']*\)'.*/\1/p" "$e2e_tmp/m.out" | sort -u >"$e2e_tmp/m.fails"
-        if [ "$w" -lt "$m" ] && { [ ! -s "$e2e_tmp/w.fails" ] ||
-            [ -n "$(comm -23 "$e2e_tmp/w.fails" "$e2e_tmp/m.fails")" ]; }; then
+        if e2e_stopped_earlier "$e2e_tmp/w.out" "$w" "$e2e_tmp/m.out" "$m"; then
             worse="$worse $prog:$1"
             grep 'FAIL' "$e2e_tmp/w.out" | head -n 3 | sed 's/^/#   wrun: /'
         fi
