@@ -142,6 +142,12 @@ static pmix_status_t send_request(wu_buffer_t *b, pmix_status_t rc, double timeo
     return rc;
 }
 
+static void ignore_done(pmix_status_t status, void *cbdata)
+{
+    (void)status;
+    (void)cbdata;
+}
+
 /* To the server, whose reply completes the notification; a singleton has nowhere to send. */
 static pmix_status_t rt_forward(pmix_status_t status, const pmix_proc_t *source,
                                 pmix_data_range_t range, const pmix_info_t *info, size_t ninfo,
@@ -157,7 +163,18 @@ static pmix_status_t rt_forward(pmix_status_t status, const pmix_proc_t *source,
     if (PMIX_SUCCESS == rc) {
         rc = wu_event_pack(&b, status, source, range, info, ninfo);
     }
+    if (wu_client.opmix) {
+        /* an OpenPMIx server answers when its host has passed the event on, which some hosts
+         * (ORTE) never do: done once sent, as OpenPMIx's own client has it */
+        rc = send_request(&b, rc, 0, ignore_done, NULL);
+        return PMIX_SUCCESS == rc ? PMIX_OPERATION_SUCCEEDED : rc;
+    }
     return send_request(&b, rc, 0, done, cbdata);
+}
+
+static bool rt_job_level(void)
+{
+    return wu_client.opmix; /* an OpenPMIx server sends only the codes registered for */
 }
 
 /* Tell the server about a handler, so that it sends the cached events the handler takes. A
@@ -197,4 +214,5 @@ const wu_event_rt_t wu_client_event_rt = {
     .covers = rt_covers,
     .forward = rt_forward,
     .register_hdlr = rt_register,
+    .register_job_level = rt_job_level,
 };

@@ -105,6 +105,9 @@ typedef struct wu_event_rt {
     pmix_status_t (*register_hdlr)(size_t ref, const pmix_status_t *codes, size_t ncodes,
                                    const pmix_proc_t *affected, size_t naffected,
                                    pmix_op_cbfunc_t done, void *cbdata);
+    /* Must the server be told about job-level handlers too (it sends only the codes someone
+     * registered for)? NULL: no. */
+    bool (*register_job_level)(void);
 } wu_event_rt_t;
 
 /* The roles, in the order they are asked: the client's library runs the events when both are

@@ -273,9 +273,11 @@ static void reg_run(reg_t *r)
     bool ask = false;
     hdlr_t *h;
 
+    bool job_too = NULL != rt && NULL != rt->register_job_level && rt->register_job_level();
     pthread_mutex_lock(&lock);
-    /* job-level handlers stay here: the server sends its job-specific events anyway */
-    if (NULL != (h = find_ref(r->ref)) && h->pending && LEVEL_JOB != h->level) {
+    /* job-level handlers stay here: the server sends its job-specific events anyway (but a
+     * server that sends only what was registered for) */
+    if (NULL != (h = find_ref(r->ref)) && h->pending && (job_too || LEVEL_JOB != h->level)) {
         ask = (0 == h->ncodes || NULL != (codes = malloc(h->ncodes * sizeof *codes))) &&
               (0 == h->naffected || NULL != (aff = malloc(h->naffected * sizeof *aff)));
         if (ask) {
