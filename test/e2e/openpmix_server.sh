@@ -143,8 +143,8 @@ else
 fi
 
 # 8: the PMIx test programs, built against OpenPMIx's headers, get as far on Wireup's library
-# as on OpenPMIx's own under the same mpirun (not yet e2e_events: a known gap, see
-# docs/compat-notes.md): where the host (ORTE) or OpenPMIx's server lacks
+# as on OpenPMIx's own under the same mpirun (not e2e_events: ORTE serves nothing more of a job
+# after a rank's first event, whichever library the rank loads; docs/compat-notes.md): where the host (ORTE) or OpenPMIx's server lacks
 # something (groups, some queries), both stop at the same step; a step reached on OpenPMIx's
 # library and failing on ours is a fault of our client.
 mkdir -p "$e2e_tmp/q" "$e2e_tmp/sw"
