@@ -15,13 +15,14 @@
  * PMIX_APPNUM qualifier; the own application if none) in their tables; a node key (PMIX_LOCAL_PROCS,
  * ...) a process's data lack is read from its node's. When that misses and the
  * data belongs to a peer (another rank, or another namespace's job-level data not cached yet)
- * the server is asked, unless PMIX_OPTIONAL or PMIX_IMMEDIATE says not to (PMIX_ERR_NOT_FOUND
- * then). The reply's value is cached, and so is the job-level data of a foreign namespace that
- * comes with it, so later job-level Gets about that namespace are local. A proc of NULL, an
- * empty namespace or rank PMIX_RANK_UNDEF mean the caller's namespace and its job-level data. A
- * NULL key with PMIX_RANK_WILDCARD returns all job-level data of the namespace as a
- * PMIX_DATA_ARRAY of PMIX_INFO (the Standard's "all values of the proc"; for a single rank this
- * library cannot list them and says PMIX_ERR_NOT_SUPPORTED).
+ * the server is asked, unless PMIX_OPTIONAL says not to (PMIX_ERR_NOT_FOUND then); with
+ * PMIX_IMMEDIATE it is asked too, and answers at once from what it holds. The reply's value
+ * is cached, and so is the job-level data of a foreign namespace that comes with it, so later
+ * job-level Gets about that namespace are local. A proc of NULL, an empty namespace or rank
+ * PMIX_RANK_UNDEF mean the caller's namespace and its job-level data. A NULL key with
+ * PMIX_RANK_WILDCARD returns all job-level data of the namespace as a PMIX_DATA_ARRAY of
+ * PMIX_INFO (the Standard's "all values of the proc"; for a single rank this library cannot
+ * list them and says PMIX_ERR_NOT_SUPPORTED).
  *
  * PMIx_Get does the local lookup in the caller's thread, under the store's read lock
  * (wu_client.store_lock), and shifts to the progress thread only to ask the server; so many
@@ -485,8 +486,11 @@ static int get_local(get_req_t *g, pmix_value_t **val, bool *ask)
     } else {
         *ask = !(mine && g->proc.rank == wu_client.myproc.rank);
     }
-    if (wu_info_flag(g->info, g->ninfo, PMIX_OPTIONAL) ||
-        wu_info_flag(g->info, g->ninfo, PMIX_IMMEDIATE)) {
+    /* PMIX_OPTIONAL: this process's store only. PMIX_IMMEDIATE still asks the server, which
+     * answers from what it holds at once (PMIX_ERR_NOT_FOUND rather than a wait): Open MPI 5's
+     * sm BTL reads a local peer's endpoint so, and an OpenPMIx server's fence does not bring
+     * the local peers' data along */
+    if (wu_info_flag(g->info, g->ninfo, PMIX_OPTIONAL)) {
         *ask = false;
     } else if (*ask && wu_client.opmix && 0 == strncmp(g->key, "pmix", 4) &&
                wu_client.gds->has_proc(wu_client.store, ns, PMIX_RANK_WILDCARD)) {

@@ -4,7 +4,8 @@
  * with its exact type and value, for the own rank and for every peer. Single node.
  * E2E_OPENPMIX_SERVER=1 (the ranks run under an OpenPMIx server, e.g. Open MPI's mpirun): the
  * host's own choices are accepted -- PMIX_MAX_PROCS and PMIX_UNIV_SIZE are its slot count (at
- * least 1), and all five PMIX_SERVER_URI* variables are set. */
+ * least 1), pmix.lpeers may list the ranks in another order, and all five PMIX_SERVER_URI*
+ * variables are set. */
 #include "e2e_util.h"
 
 #include <stdint.h>
@@ -21,7 +22,10 @@ static void check_identity(const pmix_proc_t *p, const char *what)
               "%s: rank %u differs from PMIX_RANK %s", what, p->rank, rk);
 }
 
-static void check_peers_string(const char *lpeers, uint32_t n)
+/* lpeers lists ranks 0..n-1: in order, or with any_order (an OpenPMIx server lists them in
+ * its mapper's order, PRRTE e.g. "0,2,1,3", and numbers its node ranks in that order) each
+ * once in some order */
+static void check_peers_string(const char *lpeers, uint32_t n, bool any_order)
 {
     char want[4096];
     size_t off = 0;
@@ -29,6 +33,24 @@ static void check_peers_string(const char *lpeers, uint32_t n)
         off += (size_t)snprintf(want + off, sizeof(want) - off, r ? ",%u" : "%u", r);
     }
     E2E_CHECK(lpeers != NULL, "pmix.lpeers is a NULL string");
+    if (any_order && 0 != strcmp(lpeers, want)) {
+        uint64_t seen = 0;
+        uint32_t count = 0;
+        const char *p = lpeers;
+        E2E_CHECK(n <= 64, "pmix.lpeers of %u ranks: only 64 checked in any order", n);
+        while (*p != '\0') {
+            char *end;
+            unsigned long r = strtoul(p, &end, 10);
+            E2E_CHECK(end != p && r < n && !(seen & (UINT64_C(1) << r)) &&
+                          (*end == ',' || *end == '\0'),
+                      "pmix.lpeers is '%s', expected ranks 0..%u each once", lpeers, n - 1);
+            seen |= UINT64_C(1) << r;
+            count++;
+            p = *end == ',' ? end + 1 : end;
+        }
+        E2E_CHECK(count == n, "pmix.lpeers is '%s', expected %u ranks", lpeers, n);
+        return;
+    }
     E2E_CHECK(strcmp(lpeers, want) == 0, "pmix.lpeers is '%s', expected '%s'", lpeers, want);
 }
 
@@ -83,15 +105,23 @@ int main(int argc, char **argv)
     v32 = e2e_get_u32(ns, PMIX_RANK_WILDCARD, PMIX_NUM_NODES);
     E2E_CHECK(v32 == 1, "pmix.num.nodes = %u, expected 1", v32);
     char *s = e2e_get_str(ns, PMIX_RANK_WILDCARD, PMIX_LOCAL_PEERS);
-    check_peers_string(s, n);
-    free(s);
+    check_peers_string(s, n, opmix);
+    char *lpeers = s;
 
     e2e_step("proc-level keys of every rank");
     for (pmix_rank_t r = 0; r < n; r++) {
         uint16_t v16 = e2e_get_u16(ns, r, PMIX_LOCAL_RANK);
         E2E_CHECK(v16 == r, "pmix.lrank of rank %u = %u, expected %u", r, v16, r);
         v16 = e2e_get_u16(ns, r, PMIX_NODE_RANK);
-        E2E_CHECK(v16 == r, "pmix.nrank of rank %u = %u, expected %u", r, v16, r);
+        uint16_t want16 = (uint16_t)r;
+        if (opmix) { /* its position in pmix.lpeers */
+            char *pos = lpeers, *end;
+            for (want16 = 0; strtoul(pos, &end, 10) != r && *end == ',';) {
+                pos = end + 1;
+                want16++;
+            }
+        }
+        E2E_CHECK(v16 == want16, "pmix.nrank of rank %u = %u, expected %u", r, v16, want16);
         v32 = e2e_get_u32(ns, r, PMIX_NODEID);
         E2E_CHECK(v32 == 0, "pmix.nodeid of rank %u = %u, expected 0", r, v32);
         v32 = e2e_get_u32(ns, r, PMIX_APPNUM);
@@ -101,6 +131,8 @@ int main(int argc, char **argv)
                   r, s ? s : "(null)", host);
         free(s);
     }
+
+    free(lpeers);
 
     e2e_step("environment of a launched client");
     const char *ev = getenv("PMIX_HOSTNAME");

@@ -6,13 +6,15 @@
 # PMIX_SERVER_URI41 and no WU_PMIX_SERVER_URI, and must speak OpenPMIx's protocol to it
 # (pmix/client/wu_client_opmix.c). Checked: the ranks report Wireup's PMIx_Get_version; the
 # exchange program in every mode (fence with and without data, direct modex, a fence that
-# times out) and the job-info program at -np 4; a request this client does not translate
-# (PMIx_Process_monitor) fails at once with PMIX_ERR_NOT_SUPPORTED instead of hanging; an Open
-# MPI ring/allreduce/alltoall at -np 2 and 4 whose ranks load our library (LD_DEBUG); the
-# other PMIx test programs (resolve, query, spawn, groups, publish/lookup, connect,
-# credentials), built against OpenPMIx's headers, get as far on Wireup's library as on
-# OpenPMIx's own under the same mpirun. Skipped when mpirun or OpenPMIx's development files
-# (libpmix-dev) are not installed.
+# times out: PRRTE on 5.0.7 never times one out, then the ranks must fare as they do on
+# OpenPMIx's own library, a known gap reported) and the job-info program at -np 4; a request
+# this client does not translate (PMIx_Process_monitor) fails at once with
+# PMIX_ERR_NOT_SUPPORTED instead of hanging; an Open MPI ring/allreduce/alltoall at -np 2 and 4
+# whose ranks load our library (LD_DEBUG; under Open MPI 5 over its sm BTL, which reads each
+# local peer's endpoint with PMIX_IMMEDIATE); the other PMIx test programs (resolve, query,
+# spawn, groups, publish/lookup, connect, credentials), built against OpenPMIx's headers, get
+# as far on Wireup's library as on OpenPMIx's own under the same mpirun. Skipped when mpirun or
+# OpenPMIx's development files (libpmix-dev) are not installed.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
 sys_inc=${WU_OPENPMIX_INCDIR:-/usr/lib/x86_64-linux-gnu/pmix2/include}
 sys_libdir=${WU_OPENPMIX_LIBDIR:-/usr/lib/x86_64-linux-gnu/pmix2/lib}
@@ -83,11 +85,28 @@ case "$vers" in
 esac
 
 # 2-5: data exchange through OpenPMIx's server: commit, fence, get
+no_timeout="PMIx_Fence(PMIX_TIMEOUT=1) without the last rank returned PMIX_SUCCESS"
 for mode in collect nocollect direct fencetimeout; do
     opmix_run "$e2e_tmp/out" 4 "$e2e/e2e_exchange" $mode
     good=$(e2e_count_lines "$e2e_tmp/out" "^exchange $mode: rank .* of 4: ok")
     if [ "$e2e_rc" -eq 0 ] && [ "$good" -eq 4 ]; then
         e2e_ok "mpirun -np 4: exchange ($mode) through OpenPMIx's server"
+    elif [ $mode = fencetimeout ] && [ -r "$sys_libdir/libpmix.so.2" ] &&
+        grep -qF "$no_timeout" "$e2e_tmp/out" && ! grep -v "$no_timeout" "$e2e_tmp/out" |
+        grep -q "FAIL in step"; then
+        # PRRTE on OpenPMIx 5.0.7 completes a fence with PMIX_TIMEOUT only when every rank has
+        # joined; so it does for ranks on OpenPMIx's own library: then a known gap of that
+        # server, reported (not when OpenPMIx's own client gets the timeout)
+        TMPDIR="$e2e_tmp/t" timeout 120 mpirun --allow-run-as-root --oversubscribe -np 4 \
+            -x LD_LIBRARY_PATH="$sys_libdir" "$e2e/e2e_exchange" $mode >"$e2e_tmp/own" 2>&1
+        if grep -qF "$no_timeout" "$e2e_tmp/own"; then
+            echo "# known gap: this server does not time a fence out (OpenPMIx's client neither)"
+            e2e_ok "mpirun -np 4: exchange ($mode): fence timeout as for OpenPMIx's own client"
+        else
+            e2e_not_ok "mpirun -np 4: exchange ($mode): no timeout, which OpenPMIx's own client gets"
+            e2e_diag "$e2e_tmp/out"
+            e2e_diag "$e2e_tmp/own"
+        fi
     else
         e2e_not_ok "mpirun -np 4: exchange ($mode) (exit $e2e_rc, $good of 4 ranks ok)"
         e2e_diag "$e2e_tmp/out"
@@ -130,7 +149,9 @@ if ${CC:-cc} -std=gnu11 -I"$s/pmix/include" -I"$b/pmix/include" -o "$e2e_tmp/uns
     # (a program built here, not by libtool: in a sanitizer build our library's runtime first)
     e2e_foreign_preload
     opmix_run "$e2e_tmp/out" 2 "$e2e_tmp/unsup"
-    good=$(e2e_count_lines "$e2e_tmp/out" "^unsup: rank [01]: monitor \(PMIX_ERR_\)\{0,1\}NOT[-_]SUPPORTED\$")
+    # (the text of 4.2's PMIx_Error_string or of 5.0's: configure --with-pmix-compat)
+    good=$(e2e_count_lines "$e2e_tmp/out" \
+        "^unsup: rank [01]: monitor \(PMIX_ERR_\)\?NOT[-_]SUPPORTED\$")
     if [ "$e2e_rc" -eq 0 ] && [ "$good" -eq 2 ]; then
         e2e_ok "PMIx_Process_monitor under OpenPMIx's server: PMIX_ERR_NOT_SUPPORTED at once"
     else

@@ -35,7 +35,8 @@ fi
 otool() {
     o=$1
     shift
-    env -u LD_LIBRARY_PATH -u LD_PRELOAD TMPDIR="$e2e_tmp/t" timeout 30 "$@" >"$o" 2>&1
+    env -u LD_LIBRARY_PATH -u LD_PRELOAD -u PMIX_MCA_mca_base_component_path \
+        TMPDIR="$e2e_tmp/t" timeout 30 "$@" >"$o" 2>&1
     rc=$?
 }
 have() {
@@ -144,12 +145,22 @@ else
 fi
 
 if have pevent; then
-    otool "$e2e_tmp/pevent" pevent --event $code --range 4
+    # 4.2.2: --event CODE, and it finds the server by searching, which names it
+    # SERVER.tool.N; 5.0.7: the code as an argument, --pid, and it names itself
+    # pevent.HOST.PID
+    otool "$e2e_tmp/pevent" pevent --help
+    if grep -q -- --event "$e2e_tmp/pevent"; then
+        otool "$e2e_tmp/pevent" pevent --event $code --range 4
+        from="$srvns\.tool\.[0-9]*"
+    else
+        otool "$e2e_tmp/pevent" pevent --pid "$pid" --range 4 $code
+        from="pevent\.[^:]*\.[0-9]*"
+    fi
     for _ in $(seq 100); do
         [ "$(e2e_count_lines "$e2e_tmp/out" "^tools rank [01]: event $code from ")" -eq 2 ] && break
         sleep 0.1
     done
-    n=$(grep -c "^tools rank [01]: event $code from $srvns\.tool\.[0-9]*:0$" "$e2e_tmp/out")
+    n=$(grep -c "^tools rank [01]: event $code from $from:0$" "$e2e_tmp/out")
     if [ $rc -eq 0 ] && [ "$n" -eq 2 ]; then
         e2e_ok "pevent's event $code reaches both ranks' handlers, from the tool"
     else
@@ -161,16 +172,26 @@ else
     e2e_skip "pevent is not installed (libpmix-bin)"
 fi
 
-otool "$e2e_tmp/kill" "$tool" kill "$pid" "$ns"
+# the kill: OpenPMIx's pctrl where it is (5.0.7; it names itself pctrl.HOST.PID), else the
+# same request from e2e_tools (which wrun's server names SERVER.tool.N)
+if have pctrl; then
+    otool "$e2e_tmp/kill" pctrl --pid "$pid" --targets "$ns:*" --kill
+    grep -q '^Job control KILL granted$' "$e2e_tmp/kill" || rc="$rc, not granted"
+    killer="pctrl\.[^ ]*\.[0-9]*"
+else
+    otool "$e2e_tmp/kill" "$tool" kill "$pid" "$ns"
+    grep -qx 'kill: \(PMIX_\)\?SUCCESS' "$e2e_tmp/kill" || rc="$rc, not SUCCESS"
+    killer="$srvns\.tool\."
+fi
 wait "$job"
 jrc=$?
-if [ $rc -eq 0 ] && grep -qx 'kill: SUCCESS' "$e2e_tmp/kill"; then
-    e2e_ok "a tool's PMIX_JOB_CTRL_KILL of the job is accepted"
+if [ "$rc" = 0 ]; then
+    e2e_ok "a tool's PMIX_JOB_CTRL_KILL of the job is accepted ($(have pctrl && echo pctrl || echo e2e_tools))"
 else
     e2e_not_ok "tool kill (exit $rc)"
     e2e_diag "$e2e_tmp/kill"
 fi
-if [ $jrc -eq 0 ] && grep -q "killed at the request of the tool $srvns\.tool\." "$e2e_tmp/out" &&
+if [ $jrc -eq 0 ] && grep -q "killed at the request of the tool $killer" "$e2e_tmp/out" &&
     ! grep -q 'not killed' "$e2e_tmp/out"; then
     e2e_ok "the job ends with status 0, killed at the tool's request"
 else
