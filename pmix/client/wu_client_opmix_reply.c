@@ -213,26 +213,60 @@ static bool own_node(const pmix_info_t *a, size_t n)
     return false;
 }
 
-/* An OpenPMIx client answers a job-level Get of a key its job data lack from the session's
- * data, then from its own node's (the hash server moves such keys there: PMIX_UNIV_SIZE,
- * PMIX_LOCAL_SIZE, PMIX_LOCAL_PEERS...). Copy those into the job-level set, where Wireup's
- * store looks. */
+/* This process's application number, from its own rank's data among the n infos (0 if
+ * absent). */
+static uint32_t own_appnum(const pmix_info_t *job, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t m = 0;
+        const pmix_info_t *d = info_array(&job[i].value, &m);
+        if (NULL == d || !PMIX_CHECK_KEY(&job[i], PMIX_PROC_DATA) || 0 == m ||
+            PMIX_PROC_RANK != d[0].value.type || wu_client.myproc.rank != d[0].value.data.rank) {
+            continue;
+        }
+        for (size_t k = 1; k < m; k++) {
+            if (PMIX_CHECK_KEY(&d[k], PMIX_APPNUM) && PMIX_UINT32 == d[k].value.type) {
+                return d[k].value.data.uint32;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Is the app array a (n infos) that of application appnum? */
+static bool app_is(const pmix_info_t *a, size_t n, uint32_t appnum)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (PMIX_CHECK_KEY(&a[i], PMIX_APPNUM) && PMIX_UINT32 == a[i].value.type) {
+            return a[i].value.data.uint32 == appnum;
+        }
+    }
+    return 0 == appnum;
+}
+
+/* An OpenPMIx client answers a job-level Get of a key its job data lack from its own
+ * application's data (PMIX_WDIR, PMIX_APP_ARGV...), the session's, then its own node's (the
+ * hash server moves such keys there: PMIX_UNIV_SIZE, PMIX_LOCAL_SIZE, PMIX_LOCAL_PEERS...).
+ * Copy those into the job-level set, where Wireup's store looks. */
 static int lift_job_keys(pmix_info_t **job, size_t *njob)
 {
+    static const char *const arrays[] = {PMIX_APP_INFO_ARRAY, PMIX_SESSION_INFO_ARRAY,
+                                         PMIX_NODE_INFO_ARRAY};
     size_t nj = *njob;
+    uint32_t app = own_appnum(*job, nj);
     int rc = PMIX_SUCCESS;
-    for (int pass = 0; pass < 2; pass++) {
-        const char *want = 0 == pass ? PMIX_SESSION_INFO_ARRAY : PMIX_NODE_INFO_ARRAY;
+    for (int pass = 0; pass < 3; pass++) {
         for (size_t i = 0; PMIX_SUCCESS == rc && i < nj; i++) {
             size_t n = 0;
             const pmix_info_t *a = info_array(&(*job)[i].value, &n);
-            if (NULL == a || !PMIX_CHECK_KEY(&(*job)[i], want) || (1 == pass && !own_node(a, n))) {
+            if (NULL == a || !PMIX_CHECK_KEY(&(*job)[i], arrays[pass]) ||
+                (0 == pass && !app_is(a, n, app)) || (2 == pass && !own_node(a, n))) {
                 continue;
             }
             for (size_t k = 0; PMIX_SUCCESS == rc && k < n; k++) {
                 pmix_value_t v;
                 if (PMIX_CHECK_KEY(&a[k], PMIX_HOSTNAME) || PMIX_CHECK_KEY(&a[k], PMIX_NODEID) ||
-                    has_key(*job, *njob, a[k].key)) {
+                    PMIX_CHECK_KEY(&a[k], PMIX_APPNUM) || has_key(*job, *njob, a[k].key)) {
                     continue;
                 }
                 if (PMIX_SUCCESS == (rc = PMIx_Value_xfer(&v, &a[k].value))) {
