@@ -16,16 +16,11 @@
 # as far on Wireup's library as on OpenPMIx's own under the same mpirun. Skipped when mpirun or
 # OpenPMIx's development files (libpmix-dev) are not installed.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-sys_inc=${WU_OPENPMIX_INCDIR:-/usr/lib/x86_64-linux-gnu/pmix2/include}
-sys_libdir=${WU_OPENPMIX_LIBDIR:-/usr/lib/x86_64-linux-gnu/pmix2/lib}
 if ! command -v mpirun >/dev/null 2>&1; then
     echo "1..0 # SKIP mpirun (Open MPI, on OpenPMIx) is not installed"
     exit 0
 fi
-if [ ! -r "$sys_inc/pmix.h" ]; then
-    echo "1..0 # SKIP OpenPMIx development files not installed (libpmix-dev)"
-    exit 0
-fi
+e2e_need_openpmix
 e2e_plan 10
 e2e_mktemp
 unset OMPI_MCA_btl
@@ -172,7 +167,7 @@ fi
 mkdir -p "$e2e_tmp/q" "$e2e_tmp/sw"
 built=1
 for p in resolve query spawn group pubsub events connect cred rfc0009; do
-    if ! ${CC:-cc} -std=gnu11 -I"$sys_inc" -o "$e2e_tmp/$p" "$s/test/e2e/e2e_$p.c" \
+    if ! $cc -std=gnu11 -I"$sys_inc" -o "$e2e_tmp/$p" "$s/test/e2e/e2e_$p.c" \
         -L"$sys_libdir" -lpmix -lpthread 2>"$e2e_tmp/cc.err"; then
         built=0
         e2e_diag "$e2e_tmp/cc.err"
