@@ -15,9 +15,9 @@
  * PMIX_APPNUM qualifier; the own application if none) in their tables; a node key (PMIX_LOCAL_PROCS,
  * ...) a process's data lack is read from its node's. When that misses and the
  * data belongs to a peer (another rank, or another namespace's job-level data not cached yet)
- * the server is asked, unless PMIX_OPTIONAL says not to (PMIX_ERR_NOT_FOUND then); with
- * PMIX_IMMEDIATE it is asked too, and answers at once from what it holds. The reply's value
- * is cached, and so is the job-level data of a foreign namespace that comes with it, so later
+ * the server is asked, unless PMIX_OPTIONAL (or, under Wireup's server, PMIX_IMMEDIATE) says
+ * not to (PMIX_ERR_NOT_FOUND then); an OpenPMIx server is asked with PMIX_IMMEDIATE too.
+ * The reply's value is cached, and so is the job-level data of a foreign namespace that comes with it, so later
  * job-level Gets about that namespace are local. A proc of NULL, an empty namespace or rank
  * PMIX_RANK_UNDEF mean the caller's namespace and its job-level data. A NULL key with
  * PMIX_RANK_WILDCARD returns all job-level data of the namespace as a PMIX_DATA_ARRAY of
@@ -486,11 +486,12 @@ static int get_local(get_req_t *g, pmix_value_t **val, bool *ask)
     } else {
         *ask = !(mine && g->proc.rank == wu_client.myproc.rank);
     }
-    /* PMIX_OPTIONAL: this process's store only. PMIX_IMMEDIATE still asks the server, which
-     * answers from what it holds at once (PMIX_ERR_NOT_FOUND rather than a wait): Open MPI 5's
-     * sm BTL reads a local peer's endpoint so, and an OpenPMIx server's fence does not bring
-     * the local peers' data along */
-    if (wu_info_flag(g->info, g->ninfo, PMIX_OPTIONAL)) {
+    /* PMIX_OPTIONAL: this process's store only; so PMIX_IMMEDIATE under Wireup's server, whose
+     * fences bring the peers' data. Under an OpenPMIx server PMIX_IMMEDIATE still asks it
+     * (it answers at once from what it holds): Open MPI 5's sm BTL reads a local peer's
+     * endpoint so, and an OpenPMIx server's fence does not bring the local peers' data */
+    if (wu_info_flag(g->info, g->ninfo, PMIX_OPTIONAL) ||
+        (!wu_client.opmix && wu_info_flag(g->info, g->ninfo, PMIX_IMMEDIATE))) {
         *ask = false;
     } else if (*ask && wu_client.opmix && 0 == strncmp(g->key, "pmix", 4) &&
                wu_client.gds->has_proc(wu_client.store, ns, PMIX_RANK_WILDCARD)) {
