@@ -408,8 +408,8 @@ static int copy1(tr_t *t, pmix_data_type_t type)
 /* One field of a request's shape (see table): the Wireup field read, OpenPMIx's written. */
 static int field(tr_t *t, char op)
 {
-    uint32_t uid = (uint32_t)geteuid();
-    time_t now = time(NULL);
+    uint32_t uid;
+    time_t now;
     switch (op) {
     case 'I':
         return relist(t, PMIX_INFO);
@@ -432,8 +432,10 @@ static int field(tr_t *t, char op)
     case 'b':
         return copy1(t, PMIX_BYTE_OBJECT);
     case 'u': /* (not in Wireup's: the server knows it) */
+        uid = (uint32_t)geteuid();
         return put1(t, &uid, PMIX_UINT32);
     case 'T': /* (not in Wireup's) */
+        now = time(NULL);
         return put1(t, &now, PMIX_TIME);
     default:
         return PMIX_ERR_NOT_SUPPORTED;
