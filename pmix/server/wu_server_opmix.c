@@ -18,6 +18,7 @@
 #include "pmix/server/wu_server_opmix.h"
 
 #include "opal/util/wu_escape.h"
+#include "opal/util/wu_argv.h"
 #include "opal/util/wu_output.h"
 #include "opal/util/wu_peer_uid.h"
 #include "opal/util/wu_show_help.h"
@@ -249,6 +250,7 @@ wu_srv_opending_t *wu_srv_opmix_expect(wu_srv_peer_t *peer, uint32_t tag, uint8_
 static void pending_free(wu_srv_opending_t *p)
 {
     free(p->key);
+    wu_argv_free(p->nspaces);
     free(p);
 }
 

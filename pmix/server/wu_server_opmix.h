@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wu_server_opmix.h -- what the files serving processes on OpenPMIx's library share
  * (wu_server_opmix.c: handshake, job data, replies and events; wu_server_opmix_cmds.c: each
- * command translated to Wireup's and its reply back; wu_server_opmix_tool.c: tools). Internal
- * to the server. */
+ * command translated to Wireup's; wu_server_opmix_reply.c: each reply converted back, and the
+ * groups; wu_server_opmix_tool.c: tools). Internal to the server. */
 #ifndef WU_SERVER_OPMIX_H
 #define WU_SERVER_OPMIX_H
 
@@ -24,6 +24,7 @@ typedef struct wu_srv_opending {
     uint8_t cmd;      /* OpenPMIx's */
     pmix_proc_t proc; /* GET: whose data */
     char *key;        /* GET: the key; GROUP_*: the group's name */
+    char **nspaces;   /* CONNECT: the namespaces taking part (argv) */
 } wu_srv_opending_t;
 
 /* The OpenPMIx state of a peer (wu_srv_peer_t.ox). */
@@ -47,6 +48,11 @@ pmix_status_t wu_srv_opmix_convert(wu_srv_peer_t *peer, const wu_srv_opending_t 
 /* The registration of nspace as the KVALs OpenPMIx's hash data store takes (its job data at
  * init, a spawned job's in the spawn reply); PMIX_ERR_NOT_FOUND if it is not registered. */
 pmix_status_t wu_srv_opmix_pack_job(const char *nspace, int bt, wu_buffer_t *out);
+/* The groups OpenPMIx clients constructed (wu_server_opmix_reply.c): find one by its name
+ * (NULL: none), record one's members (replacing an older of that name), forget one. */
+wu_srv_ogroup_t *wu_srv_ogroup_find(const char *name);
+void wu_srv_ogroup_record(const char *name, const pmix_proc_t *members, size_t n);
+void wu_srv_ogroup_forget(const char *name);
 /* Remember that tag's reply answers cmd; NULL: no memory. */
 wu_srv_opending_t *wu_srv_opmix_expect(wu_srv_peer_t *peer, uint32_t tag, uint8_t cmd);
 /* Send a reply holding only status. */
