@@ -647,6 +647,18 @@ int wu_srv_cmd_get(wu_srv_peer_t *peer, uint32_t tag, wu_buffer_t *b)
         nowait = true;
     }
     rc = lookup(&target, key, &val);
+    if (wu_output_check(WU_VERB_DEBUG, wu_srv.out)) {
+        char who[PMIX_MAX_NSLEN + 16], by[PMIX_MAX_NSLEN + 16], k[4 * WU_ESC_SHORT + 4];
+        wu_output_verbose(WU_VERB_DEBUG, wu_srv.out, "server: get of %s from %s by %s: %s",
+                          wu_str_escape(key, PMIX_MAX_KEYLEN, k, sizeof k, 0),
+                          wu_srv_proc_str(&target, who, sizeof who),
+                          wu_srv_proc_str(&peer->proc, by, sizeof by),
+                          PMIX_SUCCESS == rc                      ? "found"
+                          : nowait                                ? "not waited for"
+                          : GET_WAIT == rc || GET_LATE == rc      ? "waits for its commit"
+                          : GET_DMODEX == rc || GET_REFETCH == rc ? "asks the host"
+                                                                  : "not found");
+    }
     if (PMIX_SUCCESS == rc) {
         get_reply(peer->conn, tag, &peer->proc, &target, val);
         goto out;
