@@ -112,17 +112,28 @@ static int peers_one(const char *ns, const char *node, pmix_proc_t **procs, size
     return rc;
 }
 
+/* The job's nodes in the order of its node list (PMIX_NODE_LIST), else of its node map, as
+ * OpenPMIx's client lists them (the store's order is that of arrival: an OpenPMIx server sends
+ * the own node's data first); the store's list where neither is there or the map does not
+ * decode. */
 static int nodes_one(const char *ns, char **list)
 {
-    int rc = wu_client.gds->resolve_nodes(wu_client.store, ns, list);
-    if (PMIX_SUCCESS == rc && NULL == *list) {
-        char *nmap = job_string(ns, PMIX_NODE_MAP);
-        if (NULL != nmap && PMIX_ERR_NOMEM == wu_regex_node_list(nmap, list)) {
-            rc = PMIX_ERR_NOMEM; /* a map that does not decode is as good as none */
-        }
-        free(nmap);
+    char *nmap;
+    if (NULL != (*list = job_string(ns, PMIX_NODE_LIST)) && '\0' != (*list)[0]) {
+        return PMIX_SUCCESS;
     }
-    return rc;
+    free(*list);
+    nmap = job_string(ns, PMIX_NODE_MAP);
+    *list = NULL;
+    if (NULL != nmap && PMIX_ERR_NOMEM == wu_regex_node_list(nmap, list)) {
+        free(nmap);
+        return PMIX_ERR_NOMEM;
+    }
+    free(nmap);
+    if (NULL != *list) {
+        return PMIX_SUCCESS;
+    }
+    return wu_client.gds->resolve_nodes(wu_client.store, ns, list);
 }
 
 /* Append one namespace's answer to r (all-namespaces mode). */
