@@ -13,7 +13,9 @@
  *                           line names its host
  *   mpi_dpm multiple        MPI_Comm_spawn_multiple of two commands (this program as "child",
  *                           1 and 2 processes): the same checks over 3 children
- * Prints "mpi_dpm MODE: rank R ok" per rank at the end. */
+ * Prints "mpi_dpm MODE: rank R ok" per rank at the end. The spawned command is this program,
+ * or the one the environment variable MPI_DPM_CHILD names (a script that runs this program in
+ * another environment), given the argument "child". */
 #include <mpi.h>
 
 #include <stdio.h>
@@ -194,6 +196,7 @@ static void child(void)
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
+    const char *self = NULL != getenv("MPI_DPM_CHILD") ? getenv("MPI_DPM_CHILD") : argv[0];
     MPI_Init(&argc, &argv);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
@@ -206,9 +209,9 @@ int main(int argc, char **argv)
     } else if (0 == strcmp(mode, "client") && argc > 2) {
         client(argv[2]);
     } else if (0 == strcmp(mode, "spawn") && argc > 2) {
-        spawn(argv[0], atoi(argv[2]), argc > 3 ? atoi(argv[3]) : 0, argc > 4 ? argv[4] : NULL);
+        spawn(self, atoi(argv[2]), argc > 3 ? atoi(argv[3]) : 0, argc > 4 ? argv[4] : NULL);
     } else if (0 == strcmp(mode, "multiple")) {
-        spawn_multiple(argv[0]);
+        spawn_multiple(self);
     } else if (0 == strcmp(mode, "child")) {
         child();
     } else {

@@ -171,7 +171,7 @@ fi
 # docs/compat-notes.md): where the host (ORTE) or OpenPMIx's server lacks
 # something (groups, some queries), both stop at the same step; a step reached on OpenPMIx's
 # library and failing on ours is a fault of our client.
-mkdir -p "$e2e_tmp/q" "$e2e_tmp/sw"
+mkdir -p "$e2e_tmp/q" "$e2e_tmp/spawn-wdir"
 built=1
 for p in resolve query spawn group pubsub events connect cred rfc0009; do
     if ! $cc -std=gnu11 -I"$sys_inc" -o "$e2e_tmp/$p" "$s/test/e2e/e2e_$p.c" \
@@ -192,7 +192,7 @@ events=""
 if [ "$(e2e_ompi_major)" -ge 5 ]; then
     events="3:events:targets 2:events:cache" # PRRTE carries events; ORTE stalls on them
 fi
-for run in "4 rfc0009" "4 resolve" "4 query $e2e_tmp/q" "2 spawn parent $e2e_tmp/sw" \
+for run in "4 rfc0009" "4 resolve" "4 query $e2e_tmp/q" "2 spawn parent $e2e_tmp/spawn-wdir" \
     "4 group job" "3 pubsub rules" "4 connect within" "2 cred job" $events; do
     run=$(echo "$run" | tr : ' ')
     [ $built -eq 1 ] || break

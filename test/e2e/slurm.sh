@@ -7,7 +7,8 @@
 # slurmstepd maps our library; `srun -N 3 --mpi=pmix -n 6` of an Open MPI ring/collectives
 # program; of a PMIx client exchanging data with a collecting fence, with a fence that does not
 # collect, and by direct modex; Resolve_peers/Resolve_nodes across the nodes; every task's view
-# of the job and a namespace event, each as with OpenPMIx's library; Open MPI's mpirun
+# of the job and a namespace event, each as with OpenPMIx's library; the other way round,
+# tasks on our library under slurmstepd on OpenPMIx's (issue 30); Open MPI's mpirun
 # over ssh on all three nodes; nothing of the jobs left on any node. wrun inside allocations:
 # `salloc -N 3 wrun -np 6` of Open MPI's program, placement by node and the allocation's slots
 # (with ssh disabled, so wired can only come through srun), -H among the allocation's nodes, an
@@ -16,7 +17,7 @@
 # (slurmstepd would need the sanitizer runtime) and where Slurm, munge or Open MPI are missing
 # (contrib/deps.sh --test installs them).
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-lab_tests=17
+lab_tests=19
 e2e_plan $lab_tests
 e2e_mktemp
 . "$s/test/e2e/lab_lib.sh"
@@ -69,11 +70,18 @@ fi
 # 3: Open MPI, direct launch. Open MPI 5.0.7 crashes now and then in MPI_Init under srun, with
 # OpenPMIx's library as with ours (about 1 run in 30: an early fragment, SIGSEGV in
 # mca_pml_ob1_recv_frag_callback_match): that crash, and only it, earns one more run.
-lab_on node2 "$e2e_tmp/out" srun -N 3 --mpi=pmix -n 6 "$e2e_tmp/mpi_shapes"
-if [ "$e2e_rc" -ne 0 ] && grep -q 'mca_pml_ob1_recv_frag_callback_match' "$e2e_tmp/out"; then
-    echo "# Open MPI's known crash in MPI_Init (ob1, an early fragment): once more"
-    lab_on node2 "$e2e_tmp/out" srun -N 3 --mpi=pmix -n 6 "$e2e_tmp/mpi_shapes"
-fi
+# shapes_on NODE OUT SRUN_ARG...: srun of mpi_shapes on NODE, its output in OUT
+shapes_on() {
+    sn=$1
+    so=$2
+    shift 2
+    lab_on "$sn" "$so" srun "$@" "$e2e_tmp/mpi_shapes"
+    if [ "$e2e_rc" -ne 0 ] && grep -q 'mca_pml_ob1_recv_frag_callback_match' "$so"; then
+        echo "# Open MPI's known crash in MPI_Init (ob1, an early fragment): once more"
+        lab_on "$sn" "$so" srun "$@" "$e2e_tmp/mpi_shapes"
+    fi
+}
+shapes_on node2 "$e2e_tmp/out" -N 3 --mpi=pmix -n 6
 if [ "$e2e_rc" -eq 0 ] &&
     grep -q "^mpi_shapes: 6 ranks: ring allreduce alltoall barrier ok$" "$e2e_tmp/out"; then
     e2e_ok "srun -N 3 --mpi=pmix -n 6: Open MPI ring, allreduce, alltoall, barrier"
@@ -142,6 +150,19 @@ for lib in openpmix wireup; do
     lab_on node1 "$e2e_tmp/ev.$lib" $sysenv srun -N 3 --ntasks-per-node=2 --mpi=pmix \
         "$e2e_tmp/events" nodes
     echo "exit $e2e_rc" >>"$e2e_tmp/ev.$lib"
+    if [ $lib = openpmix ]; then
+        # Wireup's client under slurmstepd on OpenPMIx's library: the tasks load ours (the
+        # build tree first in LD_LIBRARY_PATH), the step's server is OpenPMIx's (the file
+        # slurmstepd maps, as a task sees it)
+        # shellcheck disable=SC2016 # expanded by the task's shell
+        lab_on node1 "$e2e_tmp/stepd.wuclient" srun -N 3 -n 3 --mpi=pmix sh -c \
+            'awk "/libpmix/ { print \$6 }" /proc/$PPID/maps | sort -u'
+        lab_on node1 "$e2e_tmp/map.wuclient" srun -N 3 --ntasks-per-node=2 --mpi=pmix \
+            "$e2e_tmp/mapinfo"
+        echo "exit $e2e_rc" >>"$e2e_tmp/map.wuclient"
+        shapes_on node1 "$e2e_tmp/ring.wuclient" -N 3 --ntasks-per-node=2 --mpi=pmix
+        echo "exit $e2e_rc" >>"$e2e_tmp/ring.wuclient"
+    fi
 done
 view "$e2e_tmp/map.openpmix" >"$e2e_tmp/view.openpmix"
 view "$e2e_tmp/map.wireup" >"$e2e_tmp/view.wireup"
@@ -170,7 +191,33 @@ else
     e2e_diag "$e2e_tmp/ev.wireup"
 fi
 
-# 11: Open MPI's own mpirun (over ssh, orted on each node) on our library. Open MPI 5's
+# 11-12: Wireup's library in the tasks, OpenPMIx's in slurmstepd (runs above): every task on
+# ours, the server OpenPMIx's on every node; each task's view of the job has every answer
+# OpenPMIx's client has (as in 9, node ids aside); an Open MPI ring and collectives
+stepd_libs=$(grep -c "^$target\$" "$e2e_tmp/stepd.wuclient")
+wu_tasks=$(e2e_count_lines "$e2e_tmp/map.wuclient" "^# rank [0-5] library .*implemented by Wireup")
+view "$e2e_tmp/map.wuclient" >"$e2e_tmp/view.wuclient"
+grep -v -e 'NOT_FOUND$' -e 'pmix\.nodeid: uint32 [0-9]*$' "$e2e_tmp/view.openpmix" |
+    LC_ALL=C comm -23 - "$e2e_tmp/view.wuclient" >"$e2e_tmp/view.wumissing"
+if grep -q "^exit 0$" "$e2e_tmp/map.wuclient" && [ "$stepd_libs" -eq 3 ] &&
+    ! grep -q "$b" "$e2e_tmp/stepd.wuclient" && [ "$wu_tasks" -eq 6 ] && [ "$known" -gt 250 ] &&
+    [ ! -s "$e2e_tmp/view.wumissing" ]; then
+    e2e_ok "Wireup's client under slurmstepd on OpenPMIx's library: 6 tasks see the job as OpenPMIx's client does"
+else
+    e2e_not_ok "Wireup's client under slurmstepd on OpenPMIx's library: $wu_tasks of 6 tasks on ours, $stepd_libs of 3 servers OpenPMIx's; missing or different:"
+    e2e_diag "$e2e_tmp/stepd.wuclient"
+    e2e_diag "$e2e_tmp/view.wumissing"
+    e2e_diag "$e2e_tmp/map.wuclient" 10
+fi
+if grep -q "^exit 0$" "$e2e_tmp/ring.wuclient" &&
+    grep -q "^mpi_shapes: 6 ranks: ring allreduce alltoall barrier ok$" "$e2e_tmp/ring.wuclient"; then
+    e2e_ok "Wireup's client under slurmstepd on OpenPMIx's library: Open MPI ring, allreduce, alltoall, barrier"
+else
+    e2e_not_ok "Open MPI on Wireup's library under slurmstepd on OpenPMIx's"
+    e2e_diag "$e2e_tmp/ring.wuclient"
+fi
+
+# 13: Open MPI's own mpirun (over ssh, orted on each node) on our library. Open MPI 5's
 # mpirun is PRRTE's prterun, which needs OpenPMIx's internal symbols and so cannot load our
 # library (reached through the wire protocol, a later issue): only Open MPI 4's is run.
 if [ "$(e2e_ompi_major)" -ge 5 ]; then
@@ -187,7 +234,7 @@ else
 fi
 fi
 
-# 12-16: wrun inside allocations. ssh is disabled (the remote agent is false): wired can only
+# 14-18: wrun inside allocations. ssh is disabled (the remote agent is false): wired can only
 # be started through srun, by pls/slurm.
 nossh="env PMIX_MCA_pls_rsh_agent=false"
 lab_on node1 "$e2e_tmp/out" salloc -N 3 $nossh ./wrun -np 6 --map-by node "$e2e_tmp/mpi_shapes"
@@ -199,7 +246,7 @@ else
     e2e_diag "$e2e_tmp/out"
 fi
 
-# 13: the allocation's nodes and slots: by node, rank r on node (r mod 3)+1; without -np one
+# 15: the allocation's nodes and slots: by node, rank r on node (r mod 3)+1; without -np one
 # rank per slot (4 CPUs a node, whole nodes); -H picks among the nodes; a node outside it, or
 # more ranks than the tasks asked for, is refused with a message that says so
 lab_on node1 "$e2e_tmp/out" salloc -N 3 $nossh ./wrun -np 6 --map-by node --tag-output hostname
@@ -223,7 +270,7 @@ else
     for f in out out2 out3 out4 out5; do e2e_diag "$e2e_tmp/$f"; done
 fi
 
-# 14: an sbatch script running wrun (sbatch --wait: its exit is the script's)
+# 16: an sbatch script running wrun (sbatch --wait: its exit is the script's)
 printf '#!/bin/sh\n%s ./wrun -np 6 --map-by node %s\n' "$nossh" "$e2e_tmp/mpi_shapes" \
     >"$e2e_tmp/job.sh"
 chmod +x "$e2e_tmp/job.sh"
@@ -237,7 +284,7 @@ else
     e2e_diag "$e2e_tmp/job.out"
 fi
 
-# 15-16: scancel while wrun runs a job on every node, from salloc and from sbatch
+# 17-18: scancel while wrun runs a job on every node, from salloc and from sbatch
 # cancel_test HOW: start the job, wait for its 6 ranks, scancel it, wait until Slurm ended it
 cancel_test() {
     rm -f "$e2e_tmp/c.job"
@@ -279,7 +326,7 @@ cancel_test() {
 cancel_test salloc
 cancel_test sbatch
 
-# 17
+# 19
 if lab_left "mpi_shapes|e2e_exchange|mapinfo|events|orted" "the jobs"; then
     e2e_ok "no task, orted or file of the jobs is left on any node"
 else
