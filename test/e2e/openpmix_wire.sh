@@ -8,12 +8,13 @@
 # Debian 12 runs it with OpenPMIx 4.2.2, Debian 13 (contrib/deb13.sh) with 5.0.7: the version
 # the ranks report must be the one of the headers they were built with. Then Open MPI (4.1 or 5,
 # on that same OpenPMIx library, as a distribution ships them) under wrun: every rank must
-# connect as an OpenPMIx client and send no command wrun's server does not serve.
+# connect as an OpenPMIx client and send no command wrun's server does not serve. Last, a job
+# on OpenPMIx's library and one on Wireup's connect to each other.
 # Skipped when libpmix-dev is not installed (contrib/deps.sh --test installs it); the Open MPI
 # checks when mpicc is not.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
 e2e_need_openpmix
-e2e_plan 8
+e2e_plan 9
 e2e_mktemp
 # the ranks must load OpenPMIx's library, not ours: they are built with an RPATH (which
 # LD_LIBRARY_PATH does not override), as a Spack or container build would be
@@ -71,7 +72,7 @@ fi
 e2e_wrun "$e2e_tmp/out" 4 --keep-library-path "$e2e_tmp/jobinfo" 4
 e2e_expect_ok "jobinfo (every contract key, exact types) on OpenPMIx's library" "$e2e_tmp/out"
 
-# 5-6: Open MPI on OpenPMIx's library. Its libpmix.so.2 is found as the system's; wrun is run
+# 5-7: Open MPI on OpenPMIx's library. Its libpmix.so.2 is found as the system's; wrun is run
 # through libtool's wrapper here, which puts our library first in LD_LIBRARY_PATH, so the ranks
 # start with that variable removed. The server's log (server_verbose) names every connection
 # of an OpenPMIx client and every command it does not serve.
@@ -178,7 +179,7 @@ else
     fi
 fi
 
-# 9: the other PMIx programs on OpenPMIx's library get at least as far under wrun as under
+# 8: the other PMIx programs on OpenPMIx's library get at least as far under wrun as under
 # OpenPMIx's own server (the mpirun of the same Open MPI): where OpenPMIx's client library
 # itself behaves otherwise than Wireup's (e.g. a 4.2 group construct returns no membership,
 # a lookup no partial result), both stop at the same step; a step reached under mpirun and
@@ -214,5 +215,40 @@ else
     else
         e2e_not_ok "PMIx programs on OpenPMIx's library stop earlier under wrun than under mpirun:$worse"
     fi
+fi
+
+# 9: two wrun jobs, one on each library, meet (e2e_connect meet, either library in either
+# role): each finds the other's namespace (publish/lookup), they connect, read the other job's
+# size, local peers and committed data, fence over both jobs and disconnect
+meet_bad=""
+for theirs in a b; do
+    for role in a b; do
+        if [ $role = $theirs ]; then
+            set -- --keep-library-path "$e2e_tmp/connect"
+        else
+            set -- "$e2e/e2e_connect"
+        fi
+        TMPDIR="$e2e_tmp/t" timeout 120 "$wrun" -n 2 --oversubscribe "$@" meet $role \
+            >"$e2e_tmp/$role.out" 2>&1 &
+        [ $role = a ] && apid=$!
+        [ $role = a ] && sleep 0.2
+    done
+    wait $!
+    brc=$?
+    wait $apid
+    arc=$?
+    na=$(e2e_count_lines "$e2e_tmp/a.out" "^connect meet: rank [01] ok")
+    nb=$(e2e_count_lines "$e2e_tmp/b.out" "^connect meet: rank [01] ok")
+    if [ $arc -ne 0 ] || [ $brc -ne 0 ] || [ "$na" -ne 2 ] || [ "$nb" -ne 2 ]; then
+        meet_bad="$meet_bad OpenPMIx's as $theirs: a exit $arc ($na ok), b exit $brc ($nb ok);"
+        e2e_diag "$e2e_tmp/a.out" 10
+        e2e_diag "$e2e_tmp/b.out" 10
+    fi
+done
+e2e_check_leaks "two jobs on the two libraries meeting"
+if [ -z "$meet_bad" ]; then
+    e2e_ok "a job on OpenPMIx's library and one on Wireup's connect, read each other's data, fence together, disconnect"
+else
+    e2e_not_ok "jobs on the two libraries meeting:$meet_bad"
 fi
 e2e_exit
