@@ -113,15 +113,19 @@ static pmix_status_t conv_get(const wu_srv_opending_t *p, wu_buffer_t *r, int bt
 }
 
 /* A Wireup list of type t written as OpenPMIx's "SIZE n, n elements". */
-/* CONNECT: per namespace taking part (the own too) a BYTE_OBJECT of STRING the namespace and
- * its job data, which the client stores (OpenPMIx 5's Open MPI reads the locality of the other
- * job's processes from it); a namespace this server does not know is left out. */
-static pmix_status_t conv_connect(const wu_srv_opending_t *p, int bt, wu_buffer_t *out)
+/* CONNECT: per other namespace taking part a BYTE_OBJECT of STRING the namespace and its job
+ * data, which the client stores (OpenPMIx 5's Open MPI reads the locality of the other job's
+ * processes from it); a namespace this server does not know is left out. */
+static pmix_status_t conv_connect(const wu_srv_opending_t *p, const char *own, int bt,
+                                  wu_buffer_t *out)
 {
     pmix_status_t rc = PMIX_SUCCESS;
     for (size_t i = 0; NULL != p->nspaces && NULL != p->nspaces[i] && PMIX_SUCCESS == rc; i++) {
         wu_buffer_t one;
         const char *ns = p->nspaces[i];
+        if (PMIX_CHECK_NSPACE(ns, own)) {
+            continue;
+        }
         wu_buffer_construct(&one);
         rc = wu_obfr_pack(&one, bt, &ns, 1, PMIX_STRING);
         if (PMIX_SUCCESS == rc) {
@@ -286,7 +290,7 @@ pmix_status_t wu_srv_opmix_convert(wu_srv_peer_t *peer, const wu_srv_opending_t 
         }
         return PMIX_SUCCESS;
     case WU_OCMD_CONNECT:
-        return ok ? conv_connect(p, bt, out) : PMIX_SUCCESS;
+        return ok ? conv_connect(p, peer->proc.nspace, bt, out) : PMIX_SUCCESS;
     case WU_OCMD_JOB_CONTROL:
     case WU_OCMD_MONITOR:
         return wu_obfr_pack_list(out, bt, NULL, 0, PMIX_INFO);
