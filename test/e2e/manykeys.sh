@@ -4,7 +4,10 @@
 # sanitizer build), half of them twice, commits, fences with collect and reads back all of the
 # next rank's keys; and the launcher's memory grows in proportion to the keys it holds: its
 # peak is measured at a tenth of the keys and at all of them, and the difference per key must
-# stay under 512 bytes (the server keeps each key of a GLOBAL put for local and remote peers).
+# stay under 640 bytes: the server keeps each key of a GLOBAL put for local and remote peers
+# (about 420 bytes with the hash data store), and the default gds/shmem also lays a fence's
+# data out once in the segment its clients map instead of copying it (about 90 bytes more);
+# the small run's peak is sampled with some MiB of noise (+-15 bytes per key). A doubling fails.
 # Time is not asserted here: contrib/bench/keys measures it.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
 e2e_plan 3
@@ -39,10 +42,10 @@ elif [ "$hwm_small" -le 0 ] || [ "$hwm_big" -le 0 ]; then
     e2e_not_ok "memory per key: wrun's peak memory could not be read ($hwm_small kB, $hwm_big kB)"
 else
     per_key=$(((hwm_big - hwm_small) * 1024 / ((keys - small) * 4)))
-    if [ "$per_key" -lt 512 ]; then
+    if [ "$per_key" -lt 640 ]; then
         e2e_ok "wrun's peak grows by $per_key bytes per key ($hwm_small kB -> $hwm_big kB)"
     else
-        e2e_not_ok "wrun's peak grows by $per_key bytes per key, 512 at most ($hwm_small kB -> $hwm_big kB)"
+        e2e_not_ok "wrun's peak grows by $per_key bytes per key, 640 at most ($hwm_small kB -> $hwm_big kB)"
     fi
 fi
 e2e_exit
