@@ -42,6 +42,7 @@
 #include "pmix/common/wu_proto.h"
 #include "pmix/common/wu_self.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,13 +112,21 @@ pmix_status_t PMIx_Put(pmix_scope_t scope, const char key[], pmix_value_t *val)
 
 /* ---- commit ---------------------------------------------------------------------------- */
 
-/* The server's answer to a commit, which nobody waits for (PMIx_Commit returned when the data
- * went out): a refusal is said; a connection lost meanwhile is said by its own means. */
+/* Signalled at every commit's answer: under an OpenPMIx server PMIx_Commit waits for them. */
+static pthread_mutex_t answered_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t answered = PTHREAD_COND_INITIALIZER;
+
+/* The server's answer to a commit, which under Wireup's server nobody waits for (PMIx_Commit
+ * returned when the data went out): a refusal is said; a connection lost meanwhile is said by
+ * its own means. */
 static void commit_reply(int status, wu_buffer_t *reply, void *cbdata)
 {
     (void)reply;
     (void)cbdata;
+    pthread_mutex_lock(&answered_lock);
     atomic_fetch_sub(&wu_client.commits_out, 1);
+    pthread_cond_broadcast(&answered);
+    pthread_mutex_unlock(&answered_lock);
     if (PMIX_SUCCESS != status && PMIX_ERR_LOST_CONNECTION != status &&
         PMIX_ERR_UNREACH != status) {
         wu_show_help("help-wu-client.txt", "commit-refused", true, wu_client.myproc.nspace,
@@ -259,10 +268,37 @@ static int commit_hand_over(wu_buffer_t *b)
     return rc;
 }
 
+/* Under an OpenPMIx server: wait (not on the progress thread, which reads the answers) until
+ * every commit sent is answered, the connection is lost, or WU_CLIENT_HANDSHAKE_TIMEOUT passed.
+ * OpenPMIx's client waits so too, and its servers depend on it: a fence request sent before the
+ * commit's answer arrived was answered only some 40 ms later (the server's answer held back
+ * until the client acknowledged the one before, which it does late when it sends nothing). */
+static void commit_wait_answered(void)
+{
+    double start = wu_time_now();
+    if (wu_progress_in_thread(wu_client.pt)) {
+        return;
+    }
+    pthread_mutex_lock(&answered_lock);
+    while (atomic_load(&wu_client.commits_out) > 0 && !atomic_load(&wu_client.lost) &&
+           wu_time_now() - start < WU_CLIENT_HANDSHAKE_TIMEOUT) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 100 * 1000 * 1000; /* looks at the loss and the time 10 times a second */
+        if (until.tv_nsec >= 1000 * 1000 * 1000) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000 * 1000 * 1000;
+        }
+        (void)pthread_cond_timedwait(&answered, &answered_lock, &until);
+    }
+    pthread_mutex_unlock(&answered_lock);
+}
+
 /* The commit is packed in the caller's thread and sent from there or handed to the progress
- * thread; PMIx_Commit returns without waiting for the answer, as OpenPMIx's does. Either way
- * the request takes its place in the connection's order, and the server reads this client's
- * messages in order, so a fence or a Get this process starts later finds the data stored. */
+ * thread; under Wireup's server PMIx_Commit returns without waiting for the answer, under an
+ * OpenPMIx server once it came (commit_wait_answered). Either way the request takes its place
+ * in the connection's order, and the server reads this client's messages in order, so a fence
+ * or a Get this process starts later finds the data stored. */
 pmix_status_t PMIx_Commit(void)
 {
     wu_buffer_t b;
@@ -297,6 +333,9 @@ pmix_status_t PMIx_Commit(void)
         (void)commit_hand_over(&b);
     }
     pthread_mutex_unlock(&wu_client.stage_lock);
+    if (PMIX_SUCCESS == rc && wu_client.opmix) {
+        commit_wait_answered();
+    }
     return rc;
 }
 
