@@ -12,17 +12,17 @@
  * Get follows RFC0009: exactly one local lookup -- job-level data under PMIX_RANK_WILDCARD,
  * process data under its rank, node data (PMIX_NODE_INFO, or a PMIX_HOSTNAME / PMIX_NODEID
  * qualifier; the own node if none names one) and application data (PMIX_APP_INFO or a
- * PMIX_APPNUM qualifier; the own application if none) in their tables; a node key (PMIX_LOCAL_PROCS,
- * ...) a process's data lack is read from its node's. When that misses and the
- * data belongs to a peer (another rank, or another namespace's job-level data not cached yet)
- * the server is asked, unless PMIX_OPTIONAL (or, under Wireup's server, PMIX_IMMEDIATE) says
- * not to (PMIX_ERR_NOT_FOUND then); an OpenPMIx server is asked with PMIX_IMMEDIATE too.
- * The reply's value is cached, and so is the job-level data of a foreign namespace that comes with it, so later
- * job-level Gets about that namespace are local. A proc of NULL, an empty namespace or rank
- * PMIX_RANK_UNDEF mean the caller's namespace and its job-level data. A NULL key with
- * PMIX_RANK_WILDCARD returns all job-level data of the namespace as a PMIX_DATA_ARRAY of
- * PMIX_INFO (the Standard's "all values of the proc"; for a single rank this library cannot
- * list them and says PMIX_ERR_NOT_SUPPORTED).
+ * PMIX_APPNUM qualifier; the own application if none) in their tables; a node key
+ * (PMIX_LOCAL_PROCS, ...) a process's data lack is read from its node's. When that misses and
+ * the data belongs to a peer (another rank, or another namespace's job-level data not cached
+ * yet) the server is asked, unless PMIX_OPTIONAL (or, under Wireup's server, PMIX_IMMEDIATE)
+ * says not to (PMIX_ERR_NOT_FOUND then); an OpenPMIx server is asked with PMIX_IMMEDIATE too.
+ * The reply's value is cached, and so is the job-level data of a foreign namespace that comes
+ * with it, so later job-level Gets about that namespace are local. A proc of NULL, an empty
+ * namespace or rank PMIX_RANK_UNDEF mean the caller's namespace and its job-level data. A
+ * NULL key with PMIX_RANK_WILDCARD returns all job-level data of the namespace as a
+ * PMIX_DATA_ARRAY of PMIX_INFO (the Standard's "all values of the proc"; for a single rank this
+ * library cannot list them and says PMIX_ERR_NOT_SUPPORTED).
  *
  * PMIx_Get does the local lookup in the caller's thread, under the store's read lock
  * (wu_client.store_lock), and shifts to the progress thread only to ask the server; so many

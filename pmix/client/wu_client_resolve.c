@@ -118,13 +118,14 @@ static int peers_one(const char *ns, const char *node, pmix_proc_t **procs, size
  * decode. */
 static int nodes_one(const char *ns, char **list)
 {
-    char *nmap;
-    if (NULL != (*list = job_string(ns, PMIX_NODE_LIST)) && '\0' != (*list)[0]) {
+    char *nlist = job_string(ns, PMIX_NODE_LIST), *nmap;
+    if (NULL != nlist && '\0' != nlist[0]) {
+        *list = nlist;
         return PMIX_SUCCESS;
     }
-    free(*list);
-    nmap = job_string(ns, PMIX_NODE_MAP);
+    free(nlist);
     *list = NULL;
+    nmap = job_string(ns, PMIX_NODE_MAP);
     if (NULL != nmap && PMIX_ERR_NOMEM == wu_regex_node_list(nmap, list)) {
         free(nmap);
         return PMIX_ERR_NOMEM;

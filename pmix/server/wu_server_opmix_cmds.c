@@ -10,8 +10,9 @@
  * Where the two protocols differ in what they carry: a fence answers OpenPMIx clients with a
  * status only (their data store fetches a peer's data with a GET afterwards), a GET answers with
  * the value as a byte object of PROC and KVAL (and the job data of a foreign namespace in a
- * second one), a CONNECT with the job data of the namespaces taking part, a commit's global values come as a local and a remote copy and are sent to
- * Wireup's handler once. Commands Wireup does not serve get PMIX_ERR_NOT_SUPPORTED. */
+ * second one), a CONNECT with the job data of the namespaces taking part; a commit's global
+ * values come as a local and a remote copy and are sent to Wireup's handler once. Commands
+ * Wireup does not serve get PMIX_ERR_NOT_SUPPORTED. */
 #include "pmix/server/wu_server_opmix.h"
 
 #include "opal/util/wu_argv.h"

@@ -230,8 +230,10 @@ for theirs in a b; do
         fi
         TMPDIR="$e2e_tmp/t" timeout 120 "$wrun" -n 2 --oversubscribe "$@" meet $role \
             >"$e2e_tmp/$role.out" 2>&1 &
-        [ $role = a ] && apid=$!
-        [ $role = a ] && sleep 0.2
+        if [ $role = a ]; then
+            apid=$!
+            sleep 0.2
+        fi
     done
     wait $!
     brc=$?
