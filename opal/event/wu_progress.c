@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct shift_item {
     struct shift_item *next;
@@ -48,6 +49,7 @@ struct wu_timer {
     bool linked;
     wu_shift_fn_t fn;
     void *cbdata;
+    double deadline; /* CLOCK_MONOTONIC seconds: the callback never runs before it */
 };
 
 struct wu_progress {
@@ -188,14 +190,9 @@ wu_progress_t *wu_progress_start(const char *name)
     snprintf(pt->name, sizeof(pt->name), "%s", NULL != name ? name : "wu-progress");
     pt->accepting = true;
     pt->fork_gen = atomic_load(&fork_gen);
-    /* Precise timers: libevent's default coarse clock can fire a timer a few ms early. */
-    struct event_config *cfg = event_config_new();
-    if (NULL != cfg && 0 == event_config_set_flag(cfg, EVENT_BASE_FLAG_PRECISE_TIMER)) {
-        pt->base = event_base_new_with_config(cfg);
-    }
-    if (NULL != cfg) {
-        event_config_free(cfg);
-    }
+    /* libevent's coarse clock: its precise one re-arms a timerfd at every turn of the loop (one
+     * more system call per message handled); wu_progress_timer makes up for the coarse lag. */
+    pt->base = event_base_new();
     if (NULL != pt->base) {
         pt->wakeup = event_new(pt->base, -1, 0, wakeup_cb, pt);
     }
@@ -364,10 +361,45 @@ int wu_progress_shift(wu_progress_t *pt, wu_shift_fn_t fn, void *cbdata)
     return WU_SUCCESS;
 }
 
+static double clock_now(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static struct timeval seconds_tv(double seconds)
+{
+    struct timeval tv;
+    tv.tv_sec = (time_t)seconds;
+    double usec = (seconds - (double)tv.tv_sec) * 1e6;
+    tv.tv_usec = (suseconds_t)usec;
+    if ((double)tv.tv_usec < usec) {
+        tv.tv_usec++; /* round up: never early */
+    }
+    if (tv.tv_usec >= 1000000) {
+        tv.tv_sec++;
+        tv.tv_usec -= 1000000;
+    }
+    return tv;
+}
+
 static void timer_cb(evutil_socket_t fd WU_UNUSED, short what WU_UNUSED, void *arg)
 {
     wu_timer_t *t = arg;
     wu_progress_t *pt = t->pt;
+    double left = t->deadline - clock_now(CLOCK_MONOTONIC);
+    if (left > 0.0) {
+        /* early (the coarse clock ticked between the two readings in wu_progress_timer): wait
+         * out the rest */
+        pthread_mutex_lock(&t->lock);
+        bool pending = TIMER_PENDING == t->state;
+        pthread_mutex_unlock(&t->lock);
+        struct timeval tv = seconds_tv(left);
+        if (pending && 0 == evtimer_add(t->ev, &tv)) {
+            return;
+        }
+    }
     pthread_mutex_lock(&t->lock);
     bool run = TIMER_PENDING == t->state;
     if (run) {
@@ -401,17 +433,7 @@ wu_timer_t *wu_progress_timer(wu_progress_t *pt, double seconds, wu_shift_fn_t f
     t->fork_gen = pt->fork_gen;
     t->fn = fn;
     t->cbdata = cbdata;
-    struct timeval tv;
-    tv.tv_sec = (time_t)seconds;
-    double usec = (seconds - (double)tv.tv_sec) * 1e6;
-    tv.tv_usec = (suseconds_t)usec;
-    if ((double)tv.tv_usec < usec) {
-        tv.tv_usec++; /* round up: never early */
-    }
-    if (tv.tv_usec >= 1000000) {
-        tv.tv_sec++;
-        tv.tv_usec -= 1000000;
-    }
+    t->deadline = clock_now(CLOCK_MONOTONIC) + seconds;
 
     pthread_mutex_lock(&pt->lock);
     if (pt->accepting) {
@@ -432,6 +454,9 @@ wu_timer_t *wu_progress_timer(wu_progress_t *pt, double seconds, wu_shift_fn_t f
     t->linked = true;
     /* The base caches the time while it runs callbacks; measure from now, not from then. */
     event_base_update_cache_time(pt->base);
+    /* libevent counts from its coarse clock, which lags by up to a tick: the delay from there
+     * to the deadline keeps the timer from firing early and timers in deadline order */
+    struct timeval tv = seconds_tv(t->deadline - clock_now(CLOCK_MONOTONIC_COARSE));
     if (0 != evtimer_add(t->ev, &tv)) {
         timer_unlink_locked(pt, t); /* never armed: nobody else can have seen it */
         pthread_mutex_unlock(&pt->lock);

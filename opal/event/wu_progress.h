@@ -82,9 +82,9 @@ bool wu_progress_in_any_thread(void);
 WU_EXPORT int wu_progress_shift(wu_progress_t *pt, wu_shift_fn_t fn, void *cbdata);
 
 /* One-shot timer: run fn(cbdata) in the progress thread once `seconds` have passed on
- * CLOCK_MONOTONIC, never earlier, usually within a millisecond or so (0 allowed: as soon as
- * possible; at most 1e9). Timers with different deadlines fire in deadline order. Callable from
- * any thread.
+ * CLOCK_MONOTONIC, never earlier, usually within a few milliseconds (a tick of the coarse
+ * clock the loop measures with; 0 allowed: as soon as possible; at most 1e9). Timers whose
+ * deadlines are more than a tick apart fire in deadline order. Callable from any thread.
  *
  * The handle belongs to the caller, who must release it with wu_progress_timer_cancel exactly
  * once, whether or not the timer has fired (also after wu_progress_stop: the handle outlives

@@ -328,6 +328,85 @@ START_TEST(timers_fire_in_deadline_order)
 }
 END_TEST
 
+enum { NEARLY = 40 };
+
+struct early_ctx {
+    wu_progress_t *pt;
+    wu_wait_t all_fired;
+    _Atomic int n;
+    double armed[NEARLY], fired[NEARLY], delay[NEARLY];
+    int ids[NEARLY];
+};
+static struct early_ctx early;
+
+static void early_cb(void *arg)
+{
+    int id = *(int *)arg;
+    early.fired[id] = now();
+    if (NEARLY == atomic_fetch_add(&early.n, 1) + 1) {
+        wu_wait_release(&early.all_fired, WU_SUCCESS);
+    }
+}
+
+static wu_timer_t *early_arm(int i)
+{
+    early.ids[i] = i;
+    early.armed[i] = now();
+    return wu_progress_timer(early.pt, early.delay[i], early_cb, &early.ids[i]);
+}
+
+/* Half of the timers are armed in the progress thread (where libevent caches the time). */
+static void early_arm_in_pt(wu_wait_call_t *call)
+{
+    wu_timer_t **t = call->cbdata;
+    for (int i = 0; i < NEARLY; i += 2) {
+        t[i] = early_arm(i);
+    }
+    wu_wait_call_done(call, WU_SUCCESS);
+}
+
+/* Deadlines 0.7 ms apart, less than a tick of the coarse clock the loop measures time with:
+ * none fires before its deadline, and deadlines 10 ms apart or more fire in their order. */
+START_TEST(timers_never_early)
+{
+    wu_timer_t *t[NEARLY];
+    memset(&early, 0, sizeof early);
+    early.pt = wu_progress_start("early");
+    wu_wait_init(&early.all_fired);
+    for (int i = 0; i < NEARLY; i++) {
+        early.delay[i] = 0.02 + 0.0007 * i;
+    }
+    for (int round = 0; round < 2; round++) {
+        atomic_store(&early.n, 0);
+        ck_assert_int_eq(WU_SUCCESS, wu_progress_shift_wait(early.pt, early_arm_in_pt, t, 10.0));
+        for (int i = 1; i < NEARLY; i += 2) {
+            usleep(330); /* armed at different points of a clock tick */
+            t[i] = early_arm(i);
+        }
+        ck_assert_int_eq(WU_SUCCESS, wu_wait_for(&early.all_fired, 20.0));
+        for (int i = 0; i < NEARLY; i++) {
+            ck_assert_ptr_nonnull(t[i]);
+            ck_assert_msg(early.fired[i] - early.armed[i] >= early.delay[i],
+                          "timer %d of %.4f s fired after %.4f s", i, early.delay[i],
+                          early.fired[i] - early.armed[i]);
+            ck_assert(!wu_progress_timer_cancel(t[i]));
+        }
+        for (int a = 0; a < NEARLY; a++) {
+            for (int b = 0; b < NEARLY; b++) {
+                ck_assert_msg(early.armed[a] + early.delay[a] + 0.01 >=
+                                      early.armed[b] + early.delay[b] ||
+                                  early.fired[a] <= early.fired[b],
+                              "timer %d fired after timer %d, due 10 ms later", a, b);
+            }
+        }
+        wu_wait_destroy(&early.all_fired);
+        wu_wait_init(&early.all_fired);
+    }
+    wu_progress_stop(early.pt);
+    wu_wait_destroy(&early.all_fired);
+}
+END_TEST
+
 enum { NCANCEL = 6 };
 
 struct cancel_ctx {
@@ -771,6 +850,7 @@ static Suite *wu_progress_suite(void)
     tc = tcase_create("timer");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, timers_fire_in_deadline_order);
+    tcase_add_test(tc, timers_never_early);
     tcase_add_test(tc, cancelled_timers_never_fire);
     tcase_add_test(tc, cancel_races_with_fire);
     tcase_add_test(tc, stop_drops_unfired_timers);
