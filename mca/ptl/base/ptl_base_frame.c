@@ -188,6 +188,9 @@ static void rx_free(wu_ptl_conn_t *c)
     free(c->spare);
     c->spare = NULL;
     c->spare_cap = 0;
+    free(c->ra);
+    c->ra = NULL;
+    c->ra_off = c->ra_len = 0;
 }
 
 /* Room for more of the payload: double the buffer, at most to the announced length, so what
@@ -765,6 +768,42 @@ static ssize_t recv_fd(wu_ptl_conn_t *c, void *dst, size_t want, bool *bad)
     return n;
 }
 
+/* Read-ahead for a trusted peer that cannot pass descriptors and that only the progress thread
+ * reads: one recv takes up to WU_PTL_RA_CAP bytes (a request and its header, or several), cut
+ * into frames from there. A recv that did not fill the buffer emptied the socket, so the next
+ * read after the bytes are used up answers EAGAIN without a system call; the loop's epoll is
+ * level-triggered and reports what comes later. */
+#define WU_PTL_RA_CAP 4096
+
+static ssize_t rx_read(wu_ptl_conn_t *c, unsigned char *dst, size_t want, bool *bad)
+{
+    ssize_t n;
+    if (c->ra_off == c->ra_len && c->ra_drained) {
+        c->ra_drained = false;
+        errno = EAGAIN;
+        return -1;
+    }
+    if (c->ra_off == c->ra_len) {
+        if (!c->trusted || c->unix_sock || c->ep >= 0 || want >= WU_PTL_RA_CAP ||
+            (NULL == c->ra && NULL == (c->ra = malloc(WU_PTL_RA_CAP)))) {
+            return recv_fd(c, dst, want, bad);
+        }
+        do {
+            n = recv(c->fd, c->ra, WU_PTL_RA_CAP, 0);
+        } while (n < 0 && EINTR == errno);
+        if (n <= 0) {
+            return n;
+        }
+        c->ra_off = 0;
+        c->ra_len = (size_t)n;
+        c->ra_drained = (size_t)n < WU_PTL_RA_CAP;
+    }
+    n = (ssize_t)(want < c->ra_len - c->ra_off ? want : c->ra_len - c->ra_off);
+    memcpy(dst, c->ra + c->ra_off, (size_t)n);
+    c->ra_off += (size_t)n;
+    return n;
+}
+
 int wu_ptl_base_rx_step(wu_ptl_conn_t *c)
 {
     unsigned char *dst;
@@ -785,7 +824,7 @@ int wu_ptl_base_rx_step(wu_ptl_conn_t *c)
         dst = c->hdr + c->hdr_got;
         want = wu_ptl_base_hdr_want(c) - c->hdr_got;
     }
-    n = recv_fd(c, dst, want, &bad);
+    n = rx_read(c, dst, want, &bad);
     if (bad) {
         WU_MCA_VERBOSE(&wu_mca_ptl_framework, WU_VERB_WARN,
                        "ptl:base: dropping peer: it passed file descriptors it may not pass");
@@ -851,6 +890,9 @@ static void read_cb(evutil_socket_t fd, short what, void *arg)
     }
     if (0 != rc) {
         teardown(c, rc);
+    } else if (!c->closed && c->ra_off < c->ra_len) {
+        event_active(c->rev, EV_READ, 0); /* read ahead, left by the burst's limit: no epoll
+                                           * event will come for it */
     }
     if (c->ep >= 0) {
         wu_ptl_base_direct_leave(c);

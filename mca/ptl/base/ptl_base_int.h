@@ -57,6 +57,12 @@ struct wu_ptl_conn {
     unsigned char *spare;    /* the last frame's buffer, for the next one (not counted) */
     size_t spare_cap;
     bool in_payload;
+    /* Read-ahead (wu_ptl_base_rx_step) of a trusted TCP peer read by the progress thread:
+     * ra[ra_off, ra_len) came from the socket and is not cut into frames yet; ra_drained: the
+     * recv that filled ra found the socket emptied. */
+    unsigned char *ra;
+    size_t ra_off, ra_len;
+    bool ra_drained;
     uint32_t tag;
     uint16_t flags;
     /* A descriptor received (SCM_RIGHTS) with the first byte of the frame being read, kept

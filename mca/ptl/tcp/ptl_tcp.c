@@ -70,6 +70,7 @@ static int tcp_listen(const wu_ptl_listen_req_t *req, int *fd, char **uri, void 
         }
         return WU_ERR_SYS;
     }
+    nodelay(s); /* accepted connections inherit it: answers go out without Nagle's wait */
     inet_ntop(AF_INET, &sa.sin_addr, host, sizeof host);
     if (WU_SUCCESS != wu_asprintf(uri, TCP_PREFIX "%s:%u", host, (unsigned)ntohs(sa.sin_port))) {
         close(s);

@@ -884,6 +884,48 @@ START_TEST(test_rx_follows_bytes)
 }
 END_TEST
 
+/* Many frames in one write, the last one cut in two: more than one read burst of frames comes
+ * in one recv on TCP (read ahead), and each is delivered and answered, the cut one when its
+ * rest comes. */
+START_TEST(test_frames_in_one_write)
+{
+    enum { NF = 200, PL = 3 }; /* 3 kB: one recv */
+    enum { FR = WU_PTL_HDR_SIZE + PL };
+    unsigned char *buf = calloc(NF + 1, FR), *back = malloc((size_t)(NF + 1) * FR);
+    size_t got = 0;
+    int s;
+    start_server(_i);
+    s = raw_connect();
+    for (int k = 0; k <= NF; k++) {
+        hdr(buf + (size_t)k * FR, WU_PTL_WIRE_MAGIC, WU_PTL_WIRE_VERSION, PL);
+        memcpy(buf + (size_t)k * FR + WU_PTL_HDR_SIZE, "abc", PL);
+    }
+    wu_test_write_all(s, buf, (size_t)NF * FR + 5);
+    for (int i = 0; i < 1000 && srv.received < NF; i++) {
+        usleep(10 * 1000);
+    }
+    pthread_mutex_lock(&srv.lock);
+    ck_assert_int_eq(NF, srv.received); /* not the cut one */
+    pthread_mutex_unlock(&srv.lock);
+    wu_test_write_all(s, buf + (size_t)NF * FR + 5, FR - 5);
+    while (got < (size_t)(NF + 1) * FR) {
+        struct pollfd p = {.fd = s, .events = POLLIN};
+        ssize_t n;
+        ck_assert_int_eq(1, poll(&p, 1, (int)(TMO * 1000)));
+        n = read(s, back + got, (size_t)(NF + 1) * FR - got);
+        ck_assert_int_gt(n, 0);
+        got += (size_t)n;
+    }
+    for (int k = 0; k <= NF; k++) {
+        ck_assert_mem_eq(back + (size_t)k * FR + WU_PTL_HDR_SIZE, "abc", PL);
+    }
+    ck_assert_int_eq(NF + 1, srv.received);
+    close(s);
+    free(buf);
+    free(back);
+}
+END_TEST
+
 /* A message larger than the old 64 MiB limit goes through whole. */
 START_TEST(test_large_message)
 {
@@ -1060,6 +1102,7 @@ static Suite *ptl_suite(void)
     tcase_add_loop_test(tc, test_await_cap, 0, 2);
     tcase_add_loop_test(tc, test_untrusted_flood, 0, 2);
     tcase_add_loop_test(tc, test_rx_follows_bytes, 0, 2);
+    tcase_add_loop_test(tc, test_frames_in_one_write, 0, 2);
     tcase_add_loop_test(tc, test_large_message, 0, 2);
     tcase_add_loop_test(tc, test_stalled_frame, 0, 2);
     suite_add_tcase(s, tc);
