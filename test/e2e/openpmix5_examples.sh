@@ -11,7 +11,17 @@
 # counts the node's slots, wrun the job's processes: docs/compat-notes.md) and the order of the
 # ranks' lines. An example that fails under prterun is skipped, with prterun's reason. Skipped
 # without prterun or the examples (contrib/deb13.sh runs it in the Debian 13 root).
+# With WU_EXAMPLES_WIRE=1 (openpmix5_examples_wire.sh) the programs are built with an RPATH to
+# OpenPMIx 5's library and run under `wrun --keep-library-path`: on OpenPMIx's own library,
+# talking to wrun's server in OpenPMIx's protocol, they must pass all the same.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
+wire=${WU_EXAMPLES_WIRE:-0}
+keep=""
+rpath=""
+if [ "$wire" = 1 ]; then
+    keep=--keep-library-path
+    rpath="-Wl,--disable-new-dtags,-rpath,${WU_OPENPMIX_LIBDIR:-/usr/lib/x86_64-linux-gnu/pmix2/lib}"
+fi
 exdir=${WU_OPENPMIX_EXAMPLES:-/usr/share/doc/libpmix-dev/examples}
 if ! command -v prterun >/dev/null 2>&1 || [ ! -r "$exdir/pubi.c" ] ||
     ! grep -q 'PMIX_VERSION_MAJOR *5L' /usr/lib/x86_64-linux-gnu/pmix2/include/pmix_version.h \
@@ -64,8 +74,9 @@ cd "$e2e_tmp" || exit 1 # dynamic spawns ./client from its working directory
 for spec in $examples; do
     name=${spec%:*}
     np=${spec#*:}
+    # shellcheck disable=SC2086 # $rpath: one word or none
     if ! e2e_openpmix_build "$e2e_tmp/$name" "$exdir/$name.c" \
-        -I"$s/test/e2e/openpmix_examples" -lpthread; then
+        -I"$s/test/e2e/openpmix_examples" -lpthread $rpath; then
         e2e_not_ok "examples/$name.c does not build against OpenPMIx 5"
         e2e_diag "$e2e_tmp/cc.err"
         continue
@@ -82,7 +93,8 @@ for spec in $examples; do
         e2e_skip "examples/$name.c fails under prterun too ($ref_why)"
         continue
     fi
-    e2e_wrun "$name.out" "$np" "./$name"
+    # shellcheck disable=SC2086 # $keep: one word or none
+    e2e_wrun "$name.out" "$np" $keep "./$name"
     why=$(failed "$name.out" "$e2e_rc")
     normalize "$name.ref" >"$name.ref.n"
     normalize "$name.out" >"$name.out.n"
@@ -97,12 +109,23 @@ for spec in $examples; do
 done
 
 # the programs load our library under wrun (a program built against OpenPMIx could load
-# OpenPMIx's): one that prints PMIx_Get_version, which names Wireup in ours
+# OpenPMIx's): one that prints PMIx_Get_version, which names Wireup in ours (with
+# WU_EXAMPLES_WIRE, OpenPMIx's library: a version of OpenPMIx 5)
 printf '%s\n' '#include <pmix.h>' '#include <stdio.h>' \
     'int main(void) { puts(PMIx_Get_version()); return 0; }' >version.c
-if e2e_openpmix_build "$e2e_tmp/version" version.c; then
-    e2e_wrun version.out 1 ./version
-    if [ "$e2e_rc" -eq 0 ] && grep -q 'Wireup' version.out; then
+# shellcheck disable=SC2086 # $rpath: one word or none
+if e2e_openpmix_build "$e2e_tmp/version" version.c $rpath; then
+    # shellcheck disable=SC2086 # $keep: one word or none
+    e2e_wrun version.out 1 $keep ./version
+    if [ "$wire" = 1 ]; then
+        if [ "$e2e_rc" -eq 0 ] && ! grep -q 'Wireup' version.out &&
+            grep -q 'OpenPMIx 5\.' version.out; then
+            e2e_ok "under wrun --keep-library-path, the programs load OpenPMIx 5's libpmix.so.2"
+        else
+            e2e_not_ok "under wrun --keep-library-path, the programs do not load OpenPMIx 5's:"
+            e2e_diag version.out
+        fi
+    elif [ "$e2e_rc" -eq 0 ] && grep -q 'Wireup' version.out; then
         e2e_ok "under wrun, a program built against OpenPMIx 5 loads our libpmix.so.2"
     else
         e2e_not_ok "under wrun, a program built against OpenPMIx 5 loads another libpmix:"
