@@ -1073,6 +1073,11 @@ static void send_launch(wu_wait_call_t *call)
         dvm->launch_timer =
             wu_progress_timer(wu_rte_progress(), (double)launch_timeout, launch_expired, dvm);
     }
+    if (WU_SUCCESS == rc && job->terminating) {
+        /* ended while its daemons started (a spawned job whose parent ended): the TERMINATE
+         * sent then reached none of them; this one follows the LAUNCH on each connection */
+        wu_rte_dvm_terminate(job);
+    }
     wu_wait_call_done(call, rc);
 }
 

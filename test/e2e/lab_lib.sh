@@ -65,7 +65,7 @@ lab_on() {
     out=$2
     shift 2
     # shellcheck disable=SC2086 # $lab_env is words
-    (cd "$b" && TMPDIR="$e2e_tmp/t" timeout 120 "$lab" on "$node" $lab_env "$@") >"$out" 2>&1
+    (cd "$b" && TMPDIR="$e2e_tmp/t" timeout -k 10 120 "$lab" on "$node" $lab_env "$@") >"$out" 2>&1
     e2e_rc=$?
 }
 

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # lib.sh -- sourced by the end-to-end tests: TAP output, the private temporary directory, and
-# running the test programs under the launcher. Every wrun gets `timeout 120` (exit 124 =
-# hang). The programs are built by this tree with its CFLAGS (sanitizers included), so they
-# need no preloading.
+# running the test programs under the launcher. Every wrun gets `timeout -k 10 120` (exit 124 =
+# hang; 137: it outlived the TERM by 10 s and was killed). The programs are built by this tree
+# with its CFLAGS (sanitizers included), so they need no preloading.
 #   WU_TEST_BUILDDIR  the build tree (wrun, test/e2e/*, .libs/libpmix.so.2); default .
 #   WU_TEST_SRCDIR    the source tree; default .
 b=${WU_TEST_BUILDDIR:-.}
@@ -68,7 +68,7 @@ e2e_wrun() {
     out=$1
     np=$2
     shift 2
-    TMPDIR="$e2e_tmp/t" timeout 120 "$wrun" --oversubscribe -n "$np" "$@" >"$out" 2>&1
+    TMPDIR="$e2e_tmp/t" timeout -k 10 120 "$wrun" --oversubscribe -n "$np" "$@" >"$out" 2>&1
     e2e_rc=$?
     e2e_check_leaks "wrun -n $np ${1##*/} ${2:-}"
     return 0
@@ -102,10 +102,10 @@ e2e_same_exchange() {
 # the background) and `PROG MODE b`; passes (DESC WHAT) when both exit 0 and every rank of both
 # printed "<PROG without e2e_> MODE: rank R ok"
 e2e_meet() {
-    TMPDIR="$e2e_tmp/t" timeout 120 "$wrun" -n 2 --oversubscribe "$1" "$2" a \
+    TMPDIR="$e2e_tmp/t" timeout -k 10 120 "$wrun" -n 2 --oversubscribe "$1" "$2" a \
         >"$e2e_tmp/a.out" 2>&1 &
     e2e_meet_pid=$!
-    TMPDIR="$e2e_tmp/t" timeout 120 "$wrun" -n 2 --oversubscribe "$1" "$2" b \
+    TMPDIR="$e2e_tmp/t" timeout -k 10 120 "$wrun" -n 2 --oversubscribe "$1" "$2" b \
         >"$e2e_tmp/b.out" 2>&1
     e2e_meet_b=$?
     wait $e2e_meet_pid
@@ -138,7 +138,7 @@ e2e_wrun_hwm() {
     out=$1
     np=$2
     shift 2
-    TMPDIR="$e2e_tmp/t" timeout 120 "$wrun" --oversubscribe -n "$np" "$@" >"$out" 2>&1 &
+    TMPDIR="$e2e_tmp/t" timeout -k 10 120 "$wrun" --oversubscribe -n "$np" "$@" >"$out" 2>&1 &
     pid=$!
     e2e_hwm_kb=0
     # timeout execs nothing: wrun is its child (the libtool wrapper execs the real binary)
@@ -189,7 +189,7 @@ e2e_expect_ok() {
     if [ "$e2e_rc" -eq 0 ]; then
         e2e_ok "$1"
     else
-        if [ "$e2e_rc" -eq 124 ]; then
+        if [ "$e2e_rc" -eq 124 ] || [ "$e2e_rc" -eq 137 ]; then
             e2e_not_ok "$1 (HANG: killed by timeout after 120 s)"
         else
             e2e_not_ok "$1 (wrun exit $e2e_rc)"
