@@ -361,10 +361,13 @@ int wu_progress_shift(wu_progress_t *pt, wu_shift_fn_t fn, void *cbdata)
     return WU_SUCCESS;
 }
 
+/* Seconds on clock id (CLOCK_MONOTONIC where a kernel lacks it: libevent falls back so too). */
 static double clock_now(clockid_t id)
 {
     struct timespec ts;
-    clock_gettime(id, &ts);
+    if (0 != clock_gettime(id, &ts) && 0 != clock_gettime(CLOCK_MONOTONIC, &ts)) {
+        return 0.0;
+    }
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
