@@ -17,6 +17,7 @@
 
 #include "opal/event/wu_progress.h"
 #include "opal/util/wu_error.h"
+#include "opal/util/wu_time.h"
 
 #include <event2/event.h>
 #include <event2/thread.h>
@@ -361,12 +362,13 @@ int wu_progress_shift(wu_progress_t *pt, wu_shift_fn_t fn, void *cbdata)
     return WU_SUCCESS;
 }
 
-/* Seconds on clock id (CLOCK_MONOTONIC where a kernel lacks it: libevent falls back so too). */
-static double clock_now(clockid_t id)
+/* Seconds on CLOCK_MONOTONIC_COARSE, the clock libevent measures timers with (CLOCK_MONOTONIC
+ * where a kernel lacks it: libevent falls back so too). */
+static double coarse_now(void)
 {
     struct timespec ts;
-    if (0 != clock_gettime(id, &ts) && 0 != clock_gettime(CLOCK_MONOTONIC, &ts)) {
-        return 0.0;
+    if (0 != clock_gettime(CLOCK_MONOTONIC_COARSE, &ts)) {
+        return wu_time_now();
     }
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
@@ -391,7 +393,7 @@ static void timer_cb(evutil_socket_t fd WU_UNUSED, short what WU_UNUSED, void *a
 {
     wu_timer_t *t = arg;
     wu_progress_t *pt = t->pt;
-    double left = t->deadline - clock_now(CLOCK_MONOTONIC);
+    double left = t->deadline - wu_time_now();
     if (left > 0.0) {
         /* early (the coarse clock ticked between the two readings in wu_progress_timer): wait
          * out the rest */
@@ -436,7 +438,7 @@ wu_timer_t *wu_progress_timer(wu_progress_t *pt, double seconds, wu_shift_fn_t f
     t->fork_gen = pt->fork_gen;
     t->fn = fn;
     t->cbdata = cbdata;
-    t->deadline = clock_now(CLOCK_MONOTONIC) + seconds;
+    t->deadline = wu_time_now() + seconds;
 
     pthread_mutex_lock(&pt->lock);
     if (pt->accepting) {
@@ -459,7 +461,7 @@ wu_timer_t *wu_progress_timer(wu_progress_t *pt, double seconds, wu_shift_fn_t f
     event_base_update_cache_time(pt->base);
     /* libevent counts from its coarse clock, which lags by up to a tick: the delay from there
      * to the deadline keeps the timer from firing early and timers in deadline order */
-    struct timeval tv = seconds_tv(t->deadline - clock_now(CLOCK_MONOTONIC_COARSE));
+    struct timeval tv = seconds_tv(t->deadline - coarse_now());
     if (0 != evtimer_add(t->ev, &tv)) {
         timer_unlink_locked(pt, t); /* never armed: nobody else can have seen it */
         pthread_mutex_unlock(&pt->lock);
