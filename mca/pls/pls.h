@@ -64,6 +64,10 @@ typedef struct wu_pls_proc {
     bool want_stdin;   /* give it a pipe as standard input (else /dev/null) */
     char *host;        /* the node to run it on, through the remote agent (owned); NULL: here */
     char **remote_env; /* with host: NAME=value set on that node for the program (owned) */
+    /* A descriptor of the caller's (close-on-exec, above 2) that the process inherits at the
+     * same number, close-on-exec cleared there (its PMI connection); the caller keeps its copy
+     * and closes it. -1: none. Only for processes of this node (no host). */
+    int keep_fd;
     /* Set by launch when want_stdin: the write end of that pipe, non-blocking, owned by pls
      * until the caller closes it with wu_pls_close_stdin (or the job is freed). -1 otherwise. */
     int stdin_fd;

@@ -227,6 +227,7 @@ wu_pls_job_t *wu_pls_job_new(const char *nspace, uint32_t nprocs, char *const ar
     for (uint32_t i = 0; i < nprocs; i++) {
         job->procs[i].rank = i;
         job->procs[i].stdin_fd = -1;
+        job->procs[i].keep_fd = -1;
     }
     return job;
 }

@@ -40,6 +40,7 @@ typedef struct {
     const char *cwd;
     pid_t pgid;                                 /* 0: lead a new group */
     int null_fd, in_r, out_w, err_w, errpipe_w; /* in_r: stdin pipe, or -1 for null_fd */
+    int keep_fd;                                /* inherited as it is (pls.h), or -1 */
     bool bind;
     cpu_set_t cpus; /* the binding, when bind */
     unsigned maxfd;
@@ -139,9 +140,20 @@ static void child(const child_args_t *a)
     if (NULL != a->nofile) {
         (void)setrlimit(RLIMIT_NOFILE, a->nofile);
     }
-    /* every descriptor but 0-2 and the close-on-exec error pipe */
-    close_span(3, (unsigned)a->errpipe_w - 1, a->maxfd);
-    close_span((unsigned)a->errpipe_w + 1, ~0u, a->maxfd);
+    /* every descriptor but 0-2, the close-on-exec error pipe and the one the process keeps */
+    if (a->keep_fd > STDERR_FILENO && 0 != fcntl(a->keep_fd, F_SETFD, 0)) {
+        child_fail(a->errpipe_w, errno);
+    }
+    {
+        unsigned lo = (unsigned)a->errpipe_w, hi = (unsigned)a->errpipe_w;
+        if (a->keep_fd > STDERR_FILENO) {
+            lo = a->keep_fd < a->errpipe_w ? (unsigned)a->keep_fd : lo;
+            hi = a->keep_fd > a->errpipe_w ? (unsigned)a->keep_fd : hi;
+        }
+        close_span(3, lo - 1, a->maxfd);
+        close_span(lo + 1, hi - 1, a->maxfd);
+        close_span(hi + 1, ~0u, a->maxfd);
+    }
     execve(a->path, a->argv, a->env);
     child_fail(a->errpipe_w, errno);
 }
@@ -263,6 +275,7 @@ static int fork_one(wu_pls_job_t *job, fork_proc_t *fp, const child_args_t *tmpl
     a.out_w = out[1];
     a.err_w = job->merge_stderr ? out[1] : err[1];
     a.errpipe_w = ep[1];
+    a.keep_fd = NULL == proc->host ? proc->keep_fd : -1;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
     pid = fork();
