@@ -12,6 +12,9 @@
  * so that `wrun --mca btl self,vader` reaches the program as OMPI_MCA_btl rather than as a
  * PMIX_MCA_ parameter; wu_pmdl_base_mca_env says which variable a name becomes.
  *
+ * A module may also ask for a PMI connection for the process (wants_pmi): the launcher's PMI
+ * server (MPICH's simple PMI) then serves it, and setup_env learns its descriptor.
+ *
  * Modules run on the launcher's thread before the processes start; they keep no job state.
  * Users choose models with PMIX_MCA_pmdl (e.g. "^ompi" to give processes no Open MPI variables). */
 #ifndef WU_PMDL_H
@@ -40,6 +43,8 @@ typedef struct wu_pmdl_proc {
     const uint32_t *app_firsts; /* num_apps entries: rank of the first process of each */
     bool oversubscribed;        /* more processes on this node than processors */
     bool bound;                 /* the launcher bound it to cpus (PMIX_CPUSET tells which) */
+    bool spawned;               /* started by another job's spawn request */
+    int pmi_fd;                 /* its PMI connection's descriptor number; below 3: none */
 } wu_pmdl_proc_t;
 
 typedef struct wu_pmdl_module {
@@ -49,6 +54,9 @@ typedef struct wu_pmdl_module {
     /* Optional: the environment prefix ("OMPI_MCA_") under which the model reads the MCA
      * parameter name, or NULL when the name is not the model's. */
     const char *(*mca_prefix)(const char *name);
+    /* Optional: does the process need a PMI-1/PMI-2 connection (MPICH's simple PMI)? The
+     * launcher then makes one and passes its number in pmi_fd to setup_env. */
+    bool (*wants_pmi)(const wu_pmdl_proc_t *p);
 } wu_pmdl_module_t;
 
 extern wu_mca_framework_t wu_mca_pmdl_framework;
@@ -59,6 +67,8 @@ void wu_pmdl_base_close(void);
 /* Let every active module add its variables for p. Returns the first real error, else
  * WU_SUCCESS (also when no module applies). */
 int wu_pmdl_base_setup_env(const wu_pmdl_proc_t *p, char ***env);
+/* Does any active module want a PMI connection for p? */
+bool wu_pmdl_base_wants_pmi(const wu_pmdl_proc_t *p);
 /* The environment prefix of MCA parameter name for the job's processes: the first active module
  * that claims it, else NULL. */
 WU_EXPORT const char *wu_pmdl_base_mca_prefix(const char *name);

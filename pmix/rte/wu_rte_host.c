@@ -161,13 +161,17 @@ static pmix_status_t h_finalized(const pmix_proc_t *proc, void *server_object,
 
 /* The server saw p's connection end without PMIx_Finalize (server thread): remember in which
  * order, so that the process that died first is the one whose status the job gets. */
-static void h_lost(const pmix_proc_t *proc, void *server_object)
+void wu_rte_proc_lost(rte_proc_t *p)
 {
     static atomic_uint seq = 0;
-    rte_proc_t *p = server_object;
+    atomic_store(&p->lost_seq, atomic_fetch_add(&seq, 1) + 1);
+}
+
+static void h_lost(const pmix_proc_t *proc, void *server_object)
+{
     (void)proc;
-    if (NULL != p) {
-        atomic_store(&p->lost_seq, atomic_fetch_add(&seq, 1) + 1);
+    if (NULL != server_object) {
+        wu_rte_proc_lost(server_object);
     }
 }
 

@@ -100,6 +100,7 @@ typedef struct rte_job {
     pmix_proc_t parent;
     bool independent;
     wu_rte_spec_t *own_app;
+    struct rte_pmi *pmi; /* this node's PMI server for the job (wu_rte_pmi.c), or NULL */
 } rte_job_t;
 
 /* wu_rte_job.c */
@@ -313,6 +314,20 @@ void wu_rte_jobctl_here(rte_job_t *job, pmix_data_buffer_t *m);
  * head (PMIX_ERR_UNREACH when it is gone). */
 void wu_rte_dvm_jobctl(rte_job_t *job, const char *msg, size_t len);
 pmix_status_t wu_rte_daemon_up(uint32_t type, const char *msg, size_t len);
+
+/* wu_rte_pmi.c: the PMI-1/PMI-2 server of this node's processes of the job (MPICH's simple
+ * PMI). Main thread, before the launch: its state (after pls_prepare), and a connection for
+ * local process lidx whose other end (*child_fd) the process keeps as its PMI_FD. Rte thread:
+ * serve them once the processes started (closing our copies of their ends), a process ended
+ * (what it sent last is read first), and the job's end (everything closed and freed). */
+int wu_rte_pmi_setup(rte_job_t *job);
+int wu_rte_pmi_attach(rte_job_t *job, uint32_t lidx, int *child_fd);
+void wu_rte_pmi_start(rte_job_t *job);
+void wu_rte_pmi_proc_ended(rte_job_t *job, uint32_t lidx);
+void wu_rte_pmi_free(rte_job_t *job);
+/* wu_rte_host.c: a process's connection ended before it finalized (any thread): the order of
+ * such ends decides which failure the job reports. */
+void wu_rte_proc_lost(rte_proc_t *p);
 
 /* wu_rte_host.c: the PMIx server and its host module (called on the launcher's main thread). */
 int wu_rte_server_init(void);

@@ -366,6 +366,7 @@ static void on_exited(wu_pls_job_t *pls, wu_pls_proc_t *proc)
     rte_job_t *job = pls->user;
     rte_proc_t *rp = &job->procs[job->lranks[proc->rank]];
 
+    wu_rte_pmi_proc_ended(job, proc->rank); /* what it said over PMI before it ended first */
     rp->state = proc->state;
     rp->wait_status = proc->wait_status;
     rp->exec_errno = proc->exec_errno;
@@ -580,21 +581,23 @@ static int proc_env(rte_job_t *job, const wu_rte_spec_t *app, uint32_t rank, cha
     int rc = WU_SUCCESS;
     const wu_rte_ctx_t *ctx = &app->ctx[job->procs[rank].ctx];
     const wu_rte_jm_proc_t *where = &job->map->procs[rank];
-    const wu_pmdl_proc_t mp = {.nspace = job->nspace,
-                               .argv = ctx->argv,
-                               .rank = rank,
-                               .job_size = job->np,
-                               .univ_size = job->np,
-                               .local_rank = where->local_rank,
-                               .local_size = job->map->nodes[where->node].nlocal,
-                               .node_rank = where->node_rank,
-                               .app_num = job->procs[rank].ctx,
-                               .num_apps = app->nctx,
-                               .app_sizes = job->ctx_size,
-                               .app_firsts = job->ctx_first,
-                               .oversubscribed = NULL != job->place && job->place->oversubscribed,
-                               .bound = job->bind_for_real &&
-                                        NULL != job->pls->procs[job->procs[rank].lidx].cpus};
+    int32_t lidx = job->procs[rank].lidx;
+    wu_pmdl_proc_t mp = {.nspace = job->nspace,
+                         .argv = ctx->argv,
+                         .rank = rank,
+                         .job_size = job->np,
+                         .univ_size = job->np,
+                         .local_rank = where->local_rank,
+                         .local_size = job->map->nodes[where->node].nlocal,
+                         .node_rank = where->node_rank,
+                         .app_num = job->procs[rank].ctx,
+                         .num_apps = app->nctx,
+                         .app_sizes = job->ctx_size,
+                         .app_firsts = job->ctx_first,
+                         .oversubscribed = NULL != job->place && job->place->oversubscribed,
+                         .bound = job->bind_for_real && NULL != job->pls->procs[lidx].cpus,
+                         .spawned = job->spawned,
+                         .pmi_fd = -1};
     if (NULL == e && NULL != environ && NULL != environ[0]) {
         return WU_ERR_NOMEM;
     }
@@ -603,6 +606,11 @@ static int proc_env(rte_job_t *job, const wu_rte_spec_t *app, uint32_t rank, cha
     }
     if (!app->keep_lib_path && NULL != wu_rte_libdir()) {
         rc = prepend_lib_path(wu_rte_libdir(), &e);
+    }
+    /* a PMI connection when a model wants one (MPICH's simple PMI) */
+    if (WU_SUCCESS == rc && NULL != job->pmi && wu_pmdl_base_wants_pmi(&mp)) {
+        rc = wu_rte_pmi_attach(job, (uint32_t)lidx, &mp.pmi_fd);
+        job->pls->procs[lidx].keep_fd = mp.pmi_fd;
     }
     /* the model's variables come before the user's -x and --mca, which may override them */
     if (WU_SUCCESS == rc) {
@@ -663,6 +671,12 @@ static void stdin_stop(wu_wait_call_t *call)
     wu_wait_call_done(call, WU_SUCCESS);
 }
 
+static void pmi_free(wu_wait_call_t *call)
+{
+    wu_rte_pmi_free(call->cbdata);
+    wu_wait_call_done(call, WU_SUCCESS);
+}
+
 static void free_job(rte_job_t *job)
 {
     if (!job->child) {
@@ -671,6 +685,9 @@ static void free_job(rte_job_t *job)
     if (NULL != job->pls) {
         wu_pls_job_free(job->pls); /* kills and reaps whatever still runs */
         job->pls = NULL;
+    }
+    if (NULL != job->pmi) {
+        (void)wu_progress_shift_wait(progress, pmi_free, job, 0);
     }
     if (NULL != job->dvm) {
         wu_rte_dvm_stop(job); /* the other nodes' daemons end, and their processes with them */
@@ -867,6 +884,9 @@ static int job_setup(rte_job_t *job)
         return rc;
     }
     (void)wu_progress_shift_wait(progress, registered_in_rte, job, 0);
+    if (WU_SUCCESS != (rc = wu_rte_pmi_setup(job))) {
+        return rc;
+    }
     for (uint32_t i = 0; i < job->nlocal; i++) {
         if (WU_SUCCESS != (rc = proc_env(job, job->app, job->lranks[i], &job->pls->procs[i].env))) {
             return rc;
@@ -885,6 +905,12 @@ static void terminate_if_ending(wu_wait_call_t *call)
     wu_wait_call_done(call, WU_SUCCESS);
 }
 
+static void pmi_start(wu_wait_call_t *call)
+{
+    wu_rte_pmi_start(call->cbdata);
+    wu_wait_call_done(call, WU_SUCCESS);
+}
+
 /* Start this node's processes; a program that cannot be run is reported with its exit
  * status. */
 static int job_launch(rte_job_t *job, int *status)
@@ -894,6 +920,7 @@ static int job_launch(rte_job_t *job, int *status)
         return WU_SUCCESS;
     }
     rc = wu_pls_launch_job(job->pls);
+    (void)wu_progress_shift_wait(progress, pmi_start, job, 0); /* serve PMI from now on */
     if (WU_SUCCESS == rc) {
         for (uint32_t i = 0; i < job->nlocal; i++) {
             wu_rte_watch_pid(job->pls->procs[i].pid);

@@ -30,6 +30,18 @@ int wu_pmdl_base_setup_env(const wu_pmdl_proc_t *p, char ***env)
     return WU_SUCCESS;
 }
 
+bool wu_pmdl_base_wants_pmi(const wu_pmdl_proc_t *p)
+{
+    const wu_pmdl_module_t *m;
+    for (size_t i = 0; NULL != p && NULL != (m = wu_mca_active_module(&wu_mca_pmdl_framework, i));
+         i++) {
+        if (NULL != m->wants_pmi && m->wants_pmi(p)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 const char *wu_pmdl_base_mca_prefix(const char *name)
 {
     const wu_pmdl_module_t *m;

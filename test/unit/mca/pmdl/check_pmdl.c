@@ -188,7 +188,7 @@ START_TEST(excluded_gives_nothing)
 {
     char **env = NULL;
     teardown();
-    open_fw("^ompi");
+    open_fw("^ompi,mpich");
     ck_assert_int_eq(WU_SUCCESS, wu_pmdl_base_setup_env(&proc3, &env));
     ck_assert_ptr_null(env);
     ck_assert_ptr_null(wu_pmdl_base_mca_prefix("btl"));
@@ -206,6 +206,48 @@ START_TEST(direct_launch_param_off)
     ck_assert_ptr_null(wu_getenv("OMPI_MCA_schizo", env));
     ck_assert_str_eq("3", wu_getenv("OMPI_COMM_WORLD_RANK", env));
     wu_argv_free(env);
+}
+END_TEST
+
+/* mpich: with a PMI connection, Hydra's variables; without, none (and an enclosing launcher's
+ * are removed either way) */
+START_TEST(mpich_environment)
+{
+    wu_pmdl_proc_t p = proc3;
+    char **env = NULL;
+    ck_assert(wu_pmdl_base_wants_pmi(&p));
+    ck_assert_int_eq(WU_SUCCESS, wu_setenv("PMI_PORT", "host:1", true, &env));
+    ck_assert_int_eq(WU_SUCCESS, wu_setenv("PMI_SPAWNED", "1", true, &env));
+    p.pmi_fd = 9;
+    ck_assert_int_eq(WU_SUCCESS, wu_pmdl_base_setup_env(&p, &env));
+    ck_assert_str_eq("9", wu_getenv("PMI_FD", env));
+    ck_assert_str_eq("3", wu_getenv("PMI_RANK", env));
+    ck_assert_str_eq("4", wu_getenv("PMI_SIZE", env));
+    ck_assert_str_eq("1", wu_getenv("MPI_LOCALRANKID", env));
+    ck_assert_str_eq("2", wu_getenv("MPI_LOCALNRANKS", env));
+    ck_assert_ptr_null(wu_getenv("PMI_PORT", env));
+    ck_assert_ptr_null(wu_getenv("PMI_SPAWNED", env));
+    p.spawned = true;
+    ck_assert_int_eq(WU_SUCCESS, wu_pmdl_base_setup_env(&p, &env));
+    ck_assert_str_eq("1", wu_getenv("PMI_SPAWNED", env));
+    p.pmi_fd = -1;
+    ck_assert_int_eq(WU_SUCCESS, wu_pmdl_base_setup_env(&p, &env));
+    ck_assert_ptr_null(wu_getenv("PMI_FD", env));
+    ck_assert_ptr_null(wu_getenv("PMI_RANK", env));
+    wu_argv_free(env);
+}
+END_TEST
+
+START_TEST(mpich_serve_off)
+{
+    teardown();
+    setenv("PMIX_MCA_pmdl_mpich_serve", "0", 1);
+    open_fw(NULL);
+    unsetenv("PMIX_MCA_pmdl_mpich_serve");
+    ck_assert(!wu_pmdl_base_wants_pmi(&proc3));
+    teardown();
+    open_fw("^mpich");
+    ck_assert(!wu_pmdl_base_wants_pmi(&proc3));
 }
 END_TEST
 
@@ -260,6 +302,8 @@ static Suite *pmdl_suite(void)
     tcase_add_test(tc, bound_is_told);
     tcase_add_test(tc, excluded_gives_nothing);
     tcase_add_test(tc, direct_launch_param_off);
+    tcase_add_test(tc, mpich_environment);
+    tcase_add_test(tc, mpich_serve_off);
     tcase_add_loop_test(tc, mca_routing, 0, WU_NELEMS(routes));
     tcase_add_test(tc, bad_params);
     suite_add_tcase(s, tc);
