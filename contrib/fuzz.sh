@@ -3,7 +3,7 @@
 # fuzz.sh -- build the fuzz targets of test/fuzz/ with clang + libFuzzer (ASan, UBSan) in
 # _build/fuzz and run each for a bounded time (docs/fuzzing.md). Exits non-zero if a target
 # crashes, leaks, hangs or stops answering; the input that did it is kept and its path printed.
-#   contrib/fuzz.sh [--time SECONDS] [--target decode|server] [--jobs N] [--seeds]
+#   contrib/fuzz.sh [--time SECONDS] [--target decode|server|pmi] [--jobs N] [--seeds]
 #   --time     seconds per target (default 60; CI uses 45; long runs: --time 3600 or more)
 #   --target   run only this target (default: all)
 #   --jobs     parallel libFuzzer workers per target (default 1)
@@ -14,7 +14,7 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 secs=60
-targets="decode server"
+targets="decode server pmi"
 jobs=1
 seeds=no
 while [ $# -gt 0 ]; do
@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
     --target) targets=$2; shift ;;
     --jobs) jobs=$2; shift ;;
     --seeds) seeds=yes ;;
-    *) echo "usage: $0 [--time SECONDS] [--target decode|server] [--jobs N] [--seeds]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--time SECONDS] [--target decode|server|pmi] [--jobs N] [--seeds]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -48,14 +48,14 @@ if [ ! -f Makefile ]; then
     fi
 fi
 echo "== fuzz: build"
-progs="test/fuzz/fuzz_decode test/fuzz/fuzz_server test/fuzz/fuzz_seeds"
+progs="test/fuzz/fuzz_decode test/fuzz/fuzz_server test/fuzz/fuzz_pmi test/fuzz/fuzz_seeds"
 # shellcheck disable=SC2086
 if ! make -j"$(nproc 2>/dev/null || echo 2)" $progs >make.out 2>&1; then
     grep -E -B3 -A3 'error' make.out | head -60; exit 1
 fi
 if [ "$seeds" = yes ]; then
     # the regression inputs (regress-*) and the bytes of the real OpenPMIx (openpmix-*) are kept
-    find "$top/test/fuzz/corpus" -type f ! -name 'regress-*' ! -name 'openpmix-*' -exec rm -f {} +
+    find "$top/test/fuzz/corpus/decode" "$top/test/fuzz/corpus/server" -type f ! -name 'regress-*' ! -name 'openpmix-*' -exec rm -f {} +
     exec ./test/fuzz/fuzz_seeds "$top/test/fuzz/corpus"
 fi
 
@@ -82,7 +82,7 @@ for t in $targets; do
     grep -E '^(#[0-9]+ +DONE|Done [0-9]+ runs)' "$dir/fuzz-$t.log" | tail -1
     if [ $rc -ne 0 ]; then
         status=1
-        grep -E -A25 'ERROR|runtime error|fuzz_(server|decode):' "$dir/fuzz-$t.log" | head -60
+        grep -E -A25 'ERROR|runtime error|fuzz_(server|decode|pmi):' "$dir/fuzz-$t.log" | head -60
         for a in $(grep -o "Test unit written to .*" "$dir/fuzz-$t.log" | sed 's/.* to //' | sort -u); do
             echo "fuzz: $t FAILED; reproducer: $a"
             echo "  reproduce: $dir/test/fuzz/fuzz_$t $a"
