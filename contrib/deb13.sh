@@ -27,10 +27,10 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 stamp_name=.wireup-deb13
 suite=trixie
 # what the Debian 13 tests need: the build tools and libraries, the programs Wireup replaces or
-# hosts (Open MPI 5, OpenPMIx 5 with its examples and tools, python3-pmix, mpi4py, Slurm), the
-# lab's sshd and ip, and dpkg-dev to unpack mpi4py's source package (its test suite)
+# hosts (Open MPI 5, MPICH 4.2, OpenPMIx 5 with its examples and tools, python3-pmix, mpi4py,
+# Slurm), the lab's sshd and ip, and dpkg-dev to unpack mpi4py's source package (its test suite)
 packages="gcc g++ make perl autoconf automake libtool pkg-config libhwloc-dev libevent-dev
-libltdl-dev check procps openmpi-bin libopenmpi-dev libpmix-dev libpmix-bin python3-pmix
+libltdl-dev check procps openmpi-bin libopenmpi-dev mpich libmpich-dev libpmix-dev libpmix-bin python3-pmix
 python3-mpi4py slurm-wlm munge openssh-server openssh-client iproute2 util-linux dpkg-dev
 binutils"
 

@@ -14,7 +14,7 @@ pkgs="gcc make perl autoconf automake libtool pkg-config libhwloc-dev libevent-d
 # groff-base renders the manual pages for test/unit/tools/man_pages.sh (which skips that check
 # without it).
 [ "${1:-}" = "--mpi" ] && pkgs="$pkgs openmpi-bin libopenmpi-dev"
-[ "${1:-}" = "--test" ] && pkgs="$pkgs check clang-format binutils procps libpmix-dev libpmix-bin python3-pmix python3-mpi4py openmpi-bin libopenmpi-dev clang libclang-rt-dev openssh-server openssh-client iproute2 util-linux groff-base slurm-wlm munge"
+[ "${1:-}" = "--test" ] && pkgs="$pkgs check clang-format binutils procps libpmix-dev libpmix-bin python3-pmix python3-mpi4py openmpi-bin libopenmpi-dev mpich libmpich-dev clang libclang-rt-dev openssh-server openssh-client iproute2 util-linux groff-base slurm-wlm munge"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -35,9 +35,13 @@ static void ring(void)
     /* the token goes round twice, each rank adding its rank */
     for (int lap = 0; lap < 2; lap++) {
         if (0 == me) {
-            token = 0 == lap ? 0 : token;
-            MPI_Send(&token, 1, MPI_INT, next, lap, MPI_COMM_WORLD);
+            /* non-blocking: with one rank the token goes to itself, which MPI_Send may not
+             * buffer (MPICH does not) */
+            MPI_Request req;
+            int out = 0 == lap ? 0 : token;
+            MPI_Isend(&out, 1, MPI_INT, next, lap, MPI_COMM_WORLD, &req);
             MPI_Recv(&token, 1, MPI_INT, prev, lap, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Wait(&req, MPI_STATUS_IGNORE);
         } else {
             MPI_Recv(&token, 1, MPI_INT, prev, lap, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             token += me;
