@@ -19,7 +19,7 @@
  * clients, so the launcher's rules for processes that end without finalizing apply; abort ends
  * the job with the status given. A malformed or oversized message is reported once and closes
  * that process's connection; the rest of the job goes on. wu_rte_pmi_cmds.c answers the
- * commands. */
+ * commands, wu_rte_pmi_dpm.c those of dynamic processes (name service, spawn). */
 #include "pmix/rte/wu_rte_pmi.h"
 #include "opal/util/wu_error.h"
 
@@ -224,6 +224,7 @@ int wu_rte_pmi_setup(rte_job_t *job)
         wu_rte_pmi_free(job);
         return WU_ERR_NOMEM;
     }
+    wu_rte_pmi_preputs(p); /* a spawned job's values from its parent */
     return WU_SUCCESS;
 }
 

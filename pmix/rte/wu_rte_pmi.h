@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wu_rte_pmi.h -- the PMI-1/PMI-2 server of a node (wu_rte_pmi.c: connections and I/O;
- * wu_rte_pmi_cmds.c: the commands, the key-value space and barriers). The rte calls the
+ * wu_rte_pmi_cmds.c: the commands, the key-value space and barriers; wu_rte_pmi_dpm.c: name
+ * service and spawn). The rte calls the
  * functions declared in wu_rte_internal.h; what is below is shared by the two files. */
 #ifndef WU_RTE_PMI_H
 #define WU_RTE_PMI_H
@@ -55,6 +56,21 @@ struct rte_pmi {
 /* wu_rte_pmi.c: queue an answer (ended here, freed). */
 void wu_rte_pmi_send(pmi_conn_t *c, wu_pmi_out_t *o);
 void wu_rte_pmi_close(pmi_conn_t *c);
+
+/* wu_rte_pmi_cmds.c: an answer's start (cmd, and a PMI-2 thrid when not NULL); a failure
+ * answer (rc=-1 and why, spaces made '_'). */
+void wu_rte_pmi_answer_begin(wu_pmi_out_t *o, wu_pmi_wire_t wire, const char *thrid,
+                             const char *cmd);
+void wu_rte_pmi_fail(pmi_conn_t *c, wu_pmi_wire_t wire, const char *thrid, const char *cmd,
+                     const char *why);
+/* wu_rte_pmi_dpm.c: PMI-1 publish_name, unpublish_name, lookup_name and PMI-2 name-publish,
+ * name-unpublish, name-lookup, served by the launcher's data service (answered later). */
+void wu_rte_pmi_names(pmi_conn_t *c, const wu_pmi_msg_t *m);
+/* wu_rte_pmi_dpm.c: a spawn (PMI-1 mcmd=spawn, PMI-2 spawn), answered once the job started. */
+void wu_rte_pmi_spawn(pmi_conn_t *c, const wu_pmi_msg_t *m);
+/* wu_rte_pmi_cmds.c: the job's preput values (WU_PMI_PREPUT_* in its contexts' environment)
+ * into p's key-value space (main thread, at set-up). */
+void wu_rte_pmi_preputs(rte_pmi_t *p);
 
 /* wu_rte_pmi_cmds.c: answer one message (false: the connection was closed); say once that the
  * process sent something unusable and close its connection; its connection ended (lost before

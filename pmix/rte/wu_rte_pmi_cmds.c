@@ -6,7 +6,7 @@
  * Answers carry what MPICH's two client generations read: PMI-1 "rc" (0 or -1, with "msg") on
  * the answers that can fail, PMI-2 "rc" always and, when the request had one, its "thrid". A
  * get of a missing key fails in PMI-1 (rc=-1, as Hydra answers) and says found=FALSE in PMI-2.
- * Name publishing, spawn and job connect are refused with a message for now. */
+ * Name publishing and spawn are wu_rte_pmi_dpm.c's; anything else is refused with a message. */
 #include "pmix/rte/wu_rte_pmi.h"
 #include "opal/util/wu_error.h"
 #include "pmix_common.h"
@@ -41,10 +41,15 @@ static bool multi_node(const rte_pmi_t *p)
 /* Begin the answer cmd to m, echoing a PMI-2 thrid. */
 static void answer(const pmi_conn_t *c, const wu_pmi_msg_t *m, wu_pmi_out_t *o, const char *cmd)
 {
-    const char *thrid = wu_pmi_find(m, 0, "thrid");
     (void)c;
-    wu_pmi_out_begin(o, m->wire, cmd);
-    if (WU_PMI_V2 == m->wire && NULL != thrid) {
+    wu_rte_pmi_answer_begin(o, m->wire, wu_pmi_find(m, 0, "thrid"), cmd);
+}
+
+void wu_rte_pmi_answer_begin(wu_pmi_out_t *o, wu_pmi_wire_t wire, const char *thrid,
+                             const char *cmd)
+{
+    wu_pmi_out_begin(o, wire, cmd);
+    if (WU_PMI_V2 == wire && NULL != thrid) {
         wu_pmi_out_add(o, "thrid", thrid);
     }
 }
@@ -60,8 +65,8 @@ static void answer_ok(pmi_conn_t *c, const wu_pmi_msg_t *m, const char *cmd, boo
     wu_rte_pmi_send(c, &o);
 }
 
-/* Answer cmd with a failure; why is one word-free phrase (spaces become '_'). */
-static void answer_fail(pmi_conn_t *c, const wu_pmi_msg_t *m, const char *cmd, const char *why)
+void wu_rte_pmi_fail(pmi_conn_t *c, wu_pmi_wire_t wire, const char *thrid, const char *cmd,
+                     const char *why)
 {
     wu_pmi_out_t o;
     char buf[256];
@@ -70,10 +75,16 @@ static void answer_fail(pmi_conn_t *c, const wu_pmi_msg_t *m, const char *cmd, c
         buf[i] = (' ' == why[i] || ';' == why[i]) ? '_' : why[i];
     }
     buf[i] = '\0';
-    answer(c, m, &o, cmd);
+    wu_rte_pmi_answer_begin(&o, wire, thrid, cmd);
     wu_pmi_out_add(&o, "rc", "-1");
-    wu_pmi_out_add(&o, WU_PMI_V2 == m->wire ? "errmsg" : "msg", buf);
+    wu_pmi_out_add(&o, WU_PMI_V2 == wire ? "errmsg" : "msg", buf);
     wu_rte_pmi_send(c, &o);
+}
+
+/* Answer cmd with a failure; why is one word-free phrase (spaces become '_'). */
+static void answer_fail(pmi_conn_t *c, const wu_pmi_msg_t *m, const char *cmd, const char *why)
+{
+    wu_rte_pmi_fail(c, m->wire, wu_pmi_find(m, 0, "thrid"), cmd, why);
 }
 
 void wu_rte_pmi_bad(pmi_conn_t *c, const char *what)
@@ -177,6 +188,26 @@ static void kvs_merge(rte_pmi_t *p, const char *data, size_t n)
         }
         (void)kvs_store(p, key, (const char *)b + off + 8 + kl, vl, false);
         off += 8 + (size_t)kl + vl;
+    }
+}
+
+void wu_rte_pmi_preputs(rte_pmi_t *p)
+{
+    const wu_rte_spec_t *app = p->job->app;
+    for (uint32_t k = 0; NULL != app && k < app->nctx; k++) {
+        for (char **e = app->ctx[k].env_set; NULL != e && NULL != *e; e++) {
+            const char *eq1, *eq2;
+            char key[PUT_KEY_MAX + 1];
+            if (0 != strncmp(*e, "WU_PMI_PREPUT_", 14) || NULL == (eq1 = strchr(*e, '=')) ||
+                NULL == (eq2 = strchr(eq1 + 1, '=')) || (size_t)(eq2 - eq1 - 1) > PUT_KEY_MAX) {
+                continue;
+            }
+            memcpy(key, eq1 + 1, (size_t)(eq2 - eq1 - 1));
+            key[eq2 - eq1 - 1] = '\0';
+            if ('\0' != key[0]) {
+                (void)kvs_store(p, key, eq2 + 1, strlen(eq2 + 1), false);
+            }
+        }
     }
 }
 
@@ -512,6 +543,9 @@ static void do_fullinit(pmi_conn_t *c, const wu_pmi_msg_t *m)
     wu_pmi_out_addl(&o, "rank", c->rank);
     wu_pmi_out_addl(&o, "size", job->np);
     wu_pmi_out_addl(&o, "appnum", job->procs[c->rank].ctx);
+    if (job->spawned) {
+        wu_pmi_out_add(&o, "spawner-jobid", job->parent.nspace);
+    }
     wu_pmi_out_add(&o, "debugged", "FALSE");
     wu_pmi_out_add(&o, "pmiverbose", "0");
     wu_pmi_out_add(&o, "rc", "0");
@@ -601,18 +635,12 @@ bool wu_rte_pmi_command(pmi_conn_t *c, const wu_pmi_msg_t *m)
         do_finalize(c, m);
     } else if (0 == strcmp(cmd, "abort")) {
         do_abort(c, m);
-    } else if (v1 && (0 == strcmp(cmd, "publish_name") || 0 == strcmp(cmd, "unpublish_name") ||
-                      0 == strcmp(cmd, "lookup_name"))) {
-        char res[32];
-        snprintf(res, sizeof res, "%.*s_result", (int)(strchr(cmd, '_') - cmd), cmd);
-        answer_fail(c, m, res, "name publishing is not served through PMI yet");
-    } else if (!v1 && 0 == strncmp(cmd, "name-", 5)) {
-        char res[48];
-        snprintf(res, sizeof res, "%.30s-response", cmd);
-        answer_fail(c, m, res, "name publishing is not served through PMI yet");
+    } else if ((v1 && (0 == strcmp(cmd, "publish_name") || 0 == strcmp(cmd, "unpublish_name") ||
+                       0 == strcmp(cmd, "lookup_name"))) ||
+               (!v1 && 0 == strncmp(cmd, "name-", 5))) {
+        wu_rte_pmi_names(c, m);
     } else if (0 == strcmp(cmd, "spawn")) {
-        answer_fail(c, m, v1 ? "spawn_result" : "spawn-response",
-                    "spawn is not served through PMI yet");
+        wu_rte_pmi_spawn(c, m);
     } else {
         char res[64];
         snprintf(res, sizeof res, "%.40s%s", cmd, v1 ? "_result" : "-response");

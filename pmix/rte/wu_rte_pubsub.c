@@ -869,6 +869,13 @@ static pmix_status_t shift_req(uint32_t op, const pmix_proc_t *proc, char **keys
     return PMIX_SUCCESS;
 }
 
+pmix_status_t wu_rte_pubsub_request(uint32_t op, const pmix_proc_t *proc, char **keys,
+                                    const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t opcb,
+                                    pmix_lookup_cbfunc_t lookupcb, void *cbdata)
+{
+    return shift_req(op, proc, keys, info, ninfo, opcb, lookupcb, cbdata);
+}
+
 static pmix_status_t h_publish(const pmix_proc_t *proc, const pmix_info_t info[], size_t ninfo,
                                pmix_op_cbfunc_t cbfunc, void *cbdata)
 {

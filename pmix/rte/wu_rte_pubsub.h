@@ -20,6 +20,11 @@
 
 /* Install the publish, lookup and unpublish upcalls (wrun and wired). */
 void wu_rte_pubsub_module(pmix_server_module_t *m);
+/* The same requests from this node's PMI server (rte thread): copied, served as the server's;
+ * the callback comes later on the rte thread. */
+pmix_status_t wu_rte_pubsub_request(uint32_t op, const pmix_proc_t *proc, char **keys,
+                                    const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t opcb,
+                                    pmix_lookup_cbfunc_t lookupcb, void *cbdata);
 /* The head, rte thread: a daemon's request (op WU_RTE_RPC_PUBLISH, _LOOKUP, _UNPUBLISH). */
 void wu_rte_pubsub_serve(wu_rte_rpc_t *call, uint32_t op, wu_dmsg_t *args);
 /* The head, rte thread: a process ended (its PMIX_PERSIST_PROC data go, its lookups end); a
