@@ -8,6 +8,12 @@
 #                       every rank's key and of a missing one, PMI_process_mapping, finalize
 #   e2e_pmi.py v2       the same through PMI-2 (init pmi_version=2, then fullinit, kvs-put,
 #                       kvs-fence, kvs-get, info-getjobattr, node attributes, thrid echoed)
+#   e2e_pmi.py names1|names2  the name service through PMI-1 / PMI-2: rank 0 publishes (a
+#                       second publish of the name is refused), every rank looks it up, rank 0
+#                       unpublishes, a lookup fails (the name is svc-$WU_TEST_TAG)
+#   e2e_pmi.py spawn1|spawn2  rank 0 (or $E2E_SPAWNER) spawns 2 processes of child1 / child2 (PMI-1's multi-line
+#                       spawn, PMI-2's spawn) with the preput PARENT_ROOT_PORT_NAME=port-xyz; the
+#                       children check PMI_SPAWNED (spawner-jobid), their size and the value
 #   e2e_pmi.py badrank  PMI-2 fullinit naming another rank: refused (rc=-1), then finalize
 #   e2e_pmi.py garbage  a line that is not PMI: the connection is closed, the process goes on
 #   e2e_pmi.py huge     70000 bytes without a newline: the same
@@ -121,6 +127,86 @@ elif mode == "v2":
         fail("node attribute %s is not from this node's first rank" % a)
     expect(v2("cmd=info-getnodeattr;key=other;"), found="FALSE", rc="0")
     expect(v2("cmd=finalize;"), cmd="finalize-response", rc="0")
+elif mode in ("names1", "names2"):
+    # rank 0 publishes a service, every rank finds it, rank 0 withdraws it, nobody finds it
+    svc = "svc-%s" % os.environ["WU_TEST_TAG"]
+    if mode == "names1":
+        expect(v1("cmd=init pmi_version=1 pmi_subversion=1"), rc="0")
+        if rank == 0:
+            expect(v1("cmd=publish_name service=%s port=tcp://h:1$x" % svc),
+                   cmd="publish_result", rc="0")
+            expect(v1("cmd=publish_name service=%s port=other" % svc), cmd="publish_result",
+                   rc="-1")
+        expect(v1("cmd=barrier_in"), cmd="barrier_out")
+        expect(v1("cmd=lookup_name service=%s" % svc), cmd="lookup_result", rc="0",
+               port="tcp://h:1$x")
+        expect(v1("cmd=barrier_in"), cmd="barrier_out")
+        if rank == 0:
+            expect(v1("cmd=unpublish_name service=%s" % svc), cmd="unpublish_result", rc="0")
+        expect(v1("cmd=barrier_in"), cmd="barrier_out")
+        expect(v1("cmd=lookup_name service=%s" % svc), cmd="lookup_result", rc="-1")
+        expect(v1("cmd=finalize"), cmd="finalize_ack")
+    else:
+        expect(v1("cmd=init pmi_version=2 pmi_subversion=0"), rc="0")
+        expect(v2("cmd=fullinit;pmirank=%d;" % rank), rc="0")
+        if rank == 0:
+            expect(v2("cmd=name-publish;thrid=9;name=%s;port=p 1;" % svc),
+                   cmd="name-publish-response", thrid="9", rc="0")
+        expect(v2("cmd=kvs-fence;"), rc="0")
+        expect(v2("cmd=name-lookup;name=%s;" % svc), cmd="name-lookup-response", port="p 1",
+               rc="0")
+        expect(v2("cmd=kvs-fence;"), rc="0")
+        if rank == 0:
+            expect(v2("cmd=name-unpublish;name=%s;" % svc), cmd="name-unpublish-response",
+                   rc="0")
+        expect(v2("cmd=kvs-fence;"), rc="0")
+        expect(v2("cmd=name-lookup;name=%s;" % svc), cmd="name-lookup-response", rc="-1")
+        expect(v2("cmd=finalize;"), rc="0")
+elif mode in ("spawn1", "spawn2"):
+    # rank 0 spawns 2 processes of this script ("child1"/"child2") with a preput value; the
+    # others just finish
+    me = os.path.abspath(__file__)
+    child = "child" + mode[-1]
+    spawner = int(os.environ.get("E2E_SPAWNER", "0"))
+    if mode == "spawn1":
+        expect(v1("cmd=init pmi_version=1 pmi_subversion=1"), rc="0")
+        if rank == spawner:
+            send("mcmd=spawn\nnprocs=2\nexecname=%s\ntotspawns=1\nspawnssofar=1\n"
+                 "arg1=%s\narg2=%s\nargcnt=2\npreput_num=1\n"
+                 "preput_key_0=PARENT_ROOT_PORT_NAME\npreput_val_0=port-xyz\ninfo_num=1\n"
+                 "info_key_0=wdir\ninfo_val_0=/\nendcmd\n" % (sys.executable, me, child))
+            expect(dict(w.split("=", 1) for w in line().split(" ")), cmd="spawn_result",
+                   rc="0", errcodes="0,0")
+        expect(v1("cmd=finalize"), cmd="finalize_ack")
+    else:
+        expect(v1("cmd=init pmi_version=2 pmi_subversion=0"), rc="0")
+        expect(v2("cmd=fullinit;pmirank=%d;" % rank), rc="0")
+        if rank == spawner:
+            ans = expect(v2("cmd=spawn;thrid=3;ncmds=1;preputcount=1;"
+                            "ppkey0=PARENT_ROOT_PORT_NAME;ppval0=port-xyz;subcmd=%s;maxprocs=2;"
+                            "argc=2;argv1=%s;argv2=%s;infokeycount=0;"
+                            % (sys.executable, me, child)), cmd="spawn-response", thrid="3",
+                         rc="0")
+            print("spawned " + ans["jobid"], flush=True)
+        expect(v2("cmd=finalize;"), rc="0")
+elif mode == "child1":
+    # a spawned process: PMI_SPAWNED, its own size, the parent's preput value
+    if os.environ.get("PMI_SPAWNED") != "1" or size != 2:
+        fail("PMI_SPAWNED %s, size %d" % (os.environ.get("PMI_SPAWNED"), size))
+    expect(v1("cmd=init pmi_version=1 pmi_subversion=1"), rc="0")
+    kvs = v1("cmd=get_my_kvsname")["kvsname"]
+    expect(v1("cmd=get kvsname=%s key=PARENT_ROOT_PORT_NAME" % kvs), rc="0", value="port-xyz")
+    if os.getcwd() != "/":
+        fail("working directory %s, not / (info wdir)" % os.getcwd())
+    expect(v1("cmd=finalize"), cmd="finalize_ack")
+elif mode == "child2":
+    expect(v1("cmd=init pmi_version=2 pmi_subversion=0"), rc="0")
+    ans = expect(v2("cmd=fullinit;pmirank=%d;" % rank), rc="0", size="2")
+    if not ans.get("spawner-jobid"):
+        fail("no spawner-jobid in " + repr(ans))
+    expect(v2("cmd=kvs-get;key=PARENT_ROOT_PORT_NAME;"), found="TRUE", value="port-xyz")
+    print("parent " + ans["spawner-jobid"], flush=True)
+    expect(v2("cmd=finalize;"), rc="0")
 elif mode == "badrank":
     expect(v1("cmd=init pmi_version=2 pmi_subversion=0"), rc="0")
     expect(v2("cmd=fullinit;pmirank=%d;" % (rank + 1)), cmd="fullinit-response", rc="-1")

@@ -7,12 +7,13 @@
 # MPI-IO) at -np 1 and 4, MPI_Abort(comm, 7) making wrun exit 7, a rank's crash ending the job
 # with 128+signal, and, with MPICH 4.1 or later, the same ring through PMI-2
 # (MPIR_CVAR_PMI_VERSION=2). Without MPICH: the wire contract by hand (e2e_pmi.py: every PMI-1
-# and PMI-2 command MPICH sends, answers checked word for word), a fullinit naming another rank
+# and PMI-2 command MPICH sends, answers checked word for word; the name service; spawn with a
+# preput value, through both protocols), a fullinit naming another rank
 # refused, a message that is not PMI and one longer than 64 KiB each closing only that
 # process's connection with a message naming it, the variables (PMI_RANK, PMI_SIZE, PMI_FD) set
 # and removed with pmdl_mpich_serve 0. Nothing is left in the job's TMPDIR.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-e2e_plan 19
+e2e_plan 23
 e2e_mktemp
 py=$(command -v python3)
 pmi="$s/test/e2e/e2e_pmi.py"
@@ -25,6 +26,26 @@ for mode in v1 v2; do
         e2e_ok "PMI-$mode by hand: every command answered as MPICH expects, 3 ranks"
     else
         e2e_not_ok "PMI $mode by hand (wrun exit $e2e_rc)"
+        e2e_diag "$e2e_tmp/out"
+    fi
+done
+# the name service and spawn by hand, through both protocols
+for mode in names1 names2; do
+    WU_TEST_TAG=$$ e2e_wrun "$e2e_tmp/out" 3 "$py" "$pmi" $mode
+    if [ "$e2e_rc" -eq 0 ] && [ "$(e2e_count_lines "$e2e_tmp/out" "^pmi [0-2]: $mode ok$")" -eq 3 ]; then
+        e2e_ok "PMI $mode: publish (a second time refused), lookup by every rank, unpublish"
+    else
+        e2e_not_ok "PMI $mode (wrun exit $e2e_rc)"
+        e2e_diag "$e2e_tmp/out"
+    fi
+done
+for mode in spawn1 spawn2; do
+    e2e_wrun "$e2e_tmp/out" 2 "$py" "$pmi" $mode
+    if [ "$e2e_rc" -eq 0 ] && [ "$(e2e_count_lines "$e2e_tmp/out" "^pmi [0-1]: $mode ok$")" -eq 2 ] &&
+        [ "$(e2e_count_lines "$e2e_tmp/out" "^pmi [0-1]: child${mode#spawn} ok$")" -eq 2 ]; then
+        e2e_ok "PMI $mode: 2 children with PMI_SPAWNED and the parent's preput value"
+    else
+        e2e_not_ok "PMI $mode (wrun exit $e2e_rc)"
         e2e_diag "$e2e_tmp/out"
     fi
 done
@@ -51,7 +72,7 @@ for mode in garbage huge; do
     fi
 done
 
-# 6-7: the variables, and pmdl_mpich_serve 0
+# 10-11: the variables, and pmdl_mpich_serve 0
 e2e_wrun "$e2e_tmp/out" 2 sh -c 'echo "vars $PMI_RANK $PMI_SIZE $MPI_LOCALRANKID $MPI_LOCALNRANKS" \
     "$(test -S /proc/self/fd/$PMI_FD && echo socket)"'
 if [ "$e2e_rc" -eq 0 ] && grep -q '^vars 0 2 0 2 socket$' "$e2e_tmp/out" &&
@@ -70,10 +91,10 @@ else
     e2e_diag "$e2e_tmp/out"
 fi
 
-# 8-19: Debian's MPICH
+# 12-23: Debian's MPICH
 if ! command -v mpicc.mpich >/dev/null 2>&1; then
-    k=8
-    while [ "$k" -le 19 ]; do
+    k=12
+    while [ "$k" -le 23 ]; do
         e2e_skip "MPICH is not installed (mpicc.mpich; contrib/deps.sh --test installs it)"
         k=$((k + 1))
     done

@@ -4,13 +4,15 @@
 # lab, wrun on node1 and wired on node2 and node3 serving them PMI. By hand (e2e_pmi.py), 6 ranks
 # by slot and by node: PMI-1 and PMI-2 puts reach every node through the barrier (the job's
 # fence across nodes), PMI_process_mapping describes the placement ("(vector,(0,3,2))" and
-# "(vector,(0,3,1),(0,3,1))"), node attributes stay on their node. With Debian's MPICH
+# "(vector,(0,3,1),(0,3,1))"), node attributes stay on their node; the name service with the
+# publisher on node1 and lookups from node2 and node3; spawn from a rank on node2, both
+# protocols, the children getting the preput value. With Debian's MPICH
 # (mpicc.mpich): the ring, Allreduce, Alltoall and Barrier of mpi_shapes.c on 6 ranks by slot and
 # by node over TCP, through PMI-2 as well where MPICH chooses it at run time (4.1 and later);
 # MPI_Abort(comm, 7) of rank 3 (on node2) makes wrun exit 7 naming it; a crash of rank 5 (node3)
 # ends the job with 139. Nothing of the jobs is left on any node. The lab is taken down at exit.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-lab_tests=9
+lab_tests=12
 e2e_plan $lab_tests
 e2e_mktemp
 . "$s/test/e2e/lab_lib.sh"
@@ -40,10 +42,33 @@ for how in "-H node1,node2,node3" "-H node1,node2,node3 --map-by node"; do
     done
 done
 
-# 5-9: Debian's MPICH across the nodes
+# 5-7: the name service and spawn from a rank of node2 (its wired asks wrun)
+WU_TEST_TAG=$$ lab_on node1 "$e2e_tmp/out" ./wrun -H node1,node2,node3 --map-by node -np 6 -x WU_TEST_TAG "$py" \
+    "$s/test/e2e/e2e_pmi.py" names1
+if [ "$e2e_rc" -eq 0 ] && [ "$(e2e_count_lines "$e2e_tmp/out" ": names1 ok$")" -eq 6 ] &&
+    leftovers "e2e_pmi names1"; then
+    e2e_ok "PMI-1 names across nodes: rank 0 publishes, the ranks of node2 and node3 look it up"
+else
+    e2e_not_ok "PMI-1 names across nodes (exit $e2e_rc)"
+    e2e_diag "$e2e_tmp/out"
+fi
+for mode in spawn1 spawn2; do
+    E2E_SPAWNER=1 lab_on node1 "$e2e_tmp/out" ./wrun -H node1,node2,node3 --map-by node -np 3 \
+        -x E2E_SPAWNER "$py" "$s/test/e2e/e2e_pmi.py" $mode
+    if [ "$e2e_rc" -eq 0 ] && [ "$(e2e_count_lines "$e2e_tmp/out" ": $mode ok$")" -eq 3 ] &&
+        [ "$(e2e_count_lines "$e2e_tmp/out" ": child${mode#spawn} ok$")" -eq 2 ] &&
+        leftovers "e2e_pmi $mode"; then
+        e2e_ok "PMI $mode from rank 1 on node2: 2 children with the preput value"
+    else
+        e2e_not_ok "PMI $mode from node2 (exit $e2e_rc)"
+        e2e_diag "$e2e_tmp/out"
+    fi
+done
+
+# 8-12: Debian's MPICH across the nodes
 if ! command -v mpicc.mpich >/dev/null 2>&1 ||
     ! mpicc.mpich -o "$e2e_tmp/mpi_shapes" "$s/test/e2e/mpi_shapes.c" 2>"$e2e_tmp/cc.err"; then
-    for k in 5 6 7 8 9; do
+    for k in 8 9 10 11 12; do
         e2e_skip "MPICH is not installed (mpicc.mpich; contrib/deps.sh --test installs it)"
     done
     e2e_exit

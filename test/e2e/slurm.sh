@@ -10,14 +10,15 @@
 # of the job and a namespace event, each as with OpenPMIx's library; the other way round,
 # tasks on our library under slurmstepd on OpenPMIx's (issue 30); Open MPI's mpirun
 # over ssh on all three nodes; nothing of the jobs left on any node. wrun inside allocations:
-# `salloc -N 3 wrun -np 6` of Open MPI's program, placement by node and the allocation's slots
+# `salloc -N 3 wrun -np 6` of Open MPI's program (and of the same program built with MPICH,
+# through wrun's PMI server), placement by node and the allocation's slots
 # (with ssh disabled, so wired can only come through srun), -H among the allocation's nodes, an
 # sbatch script running wrun, and scancel during a wrun job (salloc and sbatch) leaving no
 # process or file on any node. Skipped in sanitizer builds
 # (slurmstepd would need the sanitizer runtime) and where Slurm, munge or Open MPI are missing
 # (contrib/deps.sh --test installs them).
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-lab_tests=19
+lab_tests=20
 e2e_plan $lab_tests
 e2e_mktemp
 . "$s/test/e2e/lab_lib.sh"
@@ -33,6 +34,11 @@ for p in mpi_shapes; do
     mpicc -o "$e2e_tmp/$p" "$s/test/e2e/$p.c" 2>"$e2e_tmp/cc.err" ||
         lab_skip_all "mpicc could not build $p.c"
 done
+mpich_shapes=
+if command -v mpicc.mpich >/dev/null 2>&1 &&
+    mpicc.mpich -o "$e2e_tmp/mpi_shapes_mpich" "$s/test/e2e/mpi_shapes.c" 2>"$e2e_tmp/cc.err"; then
+    mpich_shapes="$e2e_tmp/mpi_shapes_mpich"
+fi
 for p in mapinfo events; do
     e2e_openpmix_build "$e2e_tmp/$p" "$s/test/e2e/e2e_$p.c" ||
         lab_skip_all "e2e_$p.c needs OpenPMIx's headers (libpmix-dev)"
@@ -244,6 +250,19 @@ if [ "$e2e_rc" -eq 0 ] &&
 else
     e2e_not_ok "salloc -N 3 wrun -np 6 --map-by node mpi_shapes (exit $e2e_rc)"
     e2e_diag "$e2e_tmp/out"
+fi
+# (issue 31) the same ring built with MPICH, served by wrun's and wired's PMI servers
+if [ -n "$mpich_shapes" ]; then
+    lab_on node1 "$e2e_tmp/out" salloc -N 3 $nossh ./wrun -np 6 --map-by node "$mpich_shapes"
+    if [ "$e2e_rc" -eq 0 ] &&
+        grep -q "^mpi_shapes: 6 ranks: ring allreduce alltoall barrier ok$" "$e2e_tmp/out"; then
+        e2e_ok "salloc -N 3 wrun -np 6 --map-by node: MPICH ring, allreduce, alltoall, barrier"
+    else
+        e2e_not_ok "salloc -N 3 wrun -np 6 of MPICH's mpi_shapes (exit $e2e_rc)"
+        e2e_diag "$e2e_tmp/out"
+    fi
+else
+    e2e_skip "MPICH is not installed (mpicc.mpich)"
 fi
 
 # 15: the allocation's nodes and slots: by node, rank r on node (r mod 3)+1; without -np one
