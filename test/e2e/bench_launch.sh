@@ -3,10 +3,10 @@
 # TAP test: contrib/bench/launch -n "1 2" -r 1 against this build tree prints only well-formed
 # `metric=launch_<launcher>_<prog> n=<N> value=<ms> unit=ms` lines, one per launcher, program
 # and N, with real values for wrun (the PMIx program always; the MPI hello when mpicc is
-# installed) and lines for mpirun when it is installed. Only the format is checked, never the
-# timings; a few seconds in all.
+# installed; MPICH's when mpicc.mpich is) and lines for mpirun (and mpiexec.hydra) when they
+# are installed. Only the format is checked, never the timings; a few seconds in all.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-e2e_plan 6
+e2e_plan 7
 e2e_mktemp
 launch="$s/contrib/bench/launch"
 ns="1 2"
@@ -41,10 +41,13 @@ if command -v mpicc >/dev/null 2>&1; then
         metrics="$metrics launch_mpirun_mpi"
     fi
 fi
+if command -v mpicc.mpich >/dev/null 2>&1 && command -v mpiexec.hydra >/dev/null 2>&1; then
+    metrics="$metrics launch_wrun_mpich launch_hydra_mpich"
+fi
 if command -v mpirun >/dev/null 2>&1 && [ -f /usr/lib/x86_64-linux-gnu/pmix2/include/pmix.h ]; then
     metrics="$metrics launch_mpirun_pmix"
 fi
-form='^metric=launch_(wrun|mpirun)_(pmix|mpi) n=[0-9]+ value=([0-9]+\.[0-9]|failed) unit=ms$'
+form='^metric=launch_(wrun|mpirun|hydra)_(pmix|mpi|mpich) n=[0-9]+ value=([0-9]+\.[0-9]|failed) unit=ms$'
 total=$(wc -l <"$e2e_tmp/out")
 good=$(grep -cE "$form" "$e2e_tmp/out")
 want=$(($(echo "$metrics" | wc -w) * 2))
@@ -83,7 +86,17 @@ else
     e2e_diag "$e2e_tmp/err"
 fi
 
-# 6: mpirun lines are there (a failing mpirun is the host's business, shown as a comment)
+# 6: wrun ran MPICH's hello (through its PMI server)
+if ! command -v mpicc.mpich >/dev/null 2>&1 || ! command -v mpiexec.hydra >/dev/null 2>&1; then
+    e2e_skip "MPICH is not installed (mpicc.mpich, mpiexec.hydra)"
+elif has_value launch_wrun_mpich; then
+    e2e_ok "launch_wrun_mpich measured at n = $ns"
+else
+    e2e_not_ok "launch_wrun_mpich missing or failed"
+    e2e_diag "$e2e_tmp/err"
+fi
+
+# 7: mpirun lines are there (a failing mpirun is the host's business, shown as a comment)
 if ! command -v mpirun >/dev/null 2>&1; then
     e2e_skip "mpirun not found"
 elif grep -q '^metric=launch_mpirun_' "$e2e_tmp/out"; then
