@@ -530,6 +530,7 @@ void wu_rte_daemon_stdin_stop(rte_job_t *job)
 typedef struct {
     char nspace[PMIX_MAX_NSLEN + 1];
     uint32_t np;
+    char **pmi; /* what the PMI server sees its processes wait for (rte thread's) */
 } report_req_t;
 
 /* A thread of its own: the server's report may take a few seconds, which the rte thread (our
@@ -541,6 +542,10 @@ static void *report_thread(void *arg)
     struct rte_daemon *d = the_daemon;
     wu_dmsg_t m;
     (void)wu_server_blocked_report(r->nspace, r->np, &lines);
+    for (char **l = r->pmi; NULL != l && NULL != *l; l++) {
+        (void)wu_argv_append(&lines, *l); /* and in PMI */
+    }
+    wu_argv_free(r->pmi);
     if (NULL != d) {
         PMIX_DATA_BUFFER_CONSTRUCT(&m);
         send_msg(d, WU_DMSG_REPORT, &m, wu_dmsg_put_argv(&m, lines));
@@ -558,6 +563,7 @@ static void on_report_req(struct rte_daemon *d)
     wu_dmsg_t m;
     if (NULL != r && NULL != wu_rte_job) {
         snprintf(r->nspace, sizeof r->nspace, "%s", wu_rte_job->nspace);
+        wu_rte_pmi_blocked(wu_rte_job, &r->pmi);
         r->np = wu_rte_job->np;
         atomic_fetch_add(&reports_running, 1);
         if (0 == pthread_create(&th, NULL, report_thread, r)) {
@@ -565,6 +571,9 @@ static void on_report_req(struct rte_daemon *d)
             return;
         }
         atomic_fetch_sub(&reports_running, 1);
+    }
+    if (NULL != r) {
+        wu_argv_free(r->pmi);
     }
     free(r);
     PMIX_DATA_BUFFER_CONSTRUCT(&m); /* nothing to say */

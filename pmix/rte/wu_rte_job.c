@@ -472,6 +472,24 @@ static void running_ranks(wu_wait_call_t *call)
     wu_wait_call_done(call, (int)n);
 }
 
+typedef struct {
+    rte_job_t *job;
+    char ***lines;
+} pmi_report_t;
+
+static void pmi_blocked_in_rte(wu_wait_call_t *call)
+{
+    pmi_report_t *r = call->cbdata;
+    wu_rte_pmi_blocked(r->job, r->lines);
+    wu_wait_call_done(call, WU_SUCCESS);
+}
+
+void wu_rte_pmi_report(rte_job_t *job, char ***lines)
+{
+    pmi_report_t r = {.job = job, .lines = lines};
+    (void)wu_progress_shift_wait(progress, pmi_blocked_in_rte, &r, 0);
+}
+
 /* --timeout ran out (launcher's main thread): the message telling the user which ranks still
  * run and what the server sees them blocked in (malloc'd; NULL when out of memory). */
 static char *report_timeout(rte_job_t *job)
@@ -483,6 +501,7 @@ static char *report_timeout(rte_job_t *job)
         running = NULL;
     }
     (void)wu_server_blocked_report(job->nspace, job->np, &lines);
+    wu_rte_pmi_report(job, &lines); /* and in PMI */
     if (NULL != job->dvm) {
         /* every node's lines are named, this one's too */
         for (char **l = lines; NULL != l && NULL != *l; l++) {
@@ -506,7 +525,7 @@ static char *report_timeout(rte_job_t *job)
     text = wu_show_help_string(
         "help-wu-rte.txt", "timeout", true, wu_rte_tool, job->app->timeout,
         NULL != running ? running : "?",
-        NULL != blocked ? blocked : "  (none is blocked in a PMIx call the server sees)\n");
+        NULL != blocked ? blocked : "  (none is blocked in a PMIx or PMI call the server sees)\n");
     wu_argv_free(lines);
     free(running);
     free(blocked);

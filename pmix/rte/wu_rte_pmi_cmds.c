@@ -8,7 +8,9 @@
  * get of a missing key fails in PMI-1 (rc=-1, as Hydra answers) and says found=FALSE in PMI-2.
  * Name publishing and spawn are wu_rte_pmi_dpm.c's; anything else is refused with a message. */
 #include "pmix/rte/wu_rte_pmi.h"
+#include "opal/util/wu_argv.h"
 #include "opal/util/wu_error.h"
+#include "pmix/common/wu_regex.h"
 #include "pmix_common.h"
 
 #include <limits.h>
@@ -435,6 +437,69 @@ static void do_barrier(pmi_conn_t *c, const wu_pmi_msg_t *m, const char *cmd)
     c->bwire = m->wire;
     c->thrid = NULL != thrid ? strdup(thrid) : NULL;
     wu_rte_pmi_check_barrier(c->pmi);
+}
+
+/* The ranks of conns for which pick is true, compressed ("0-3,7"), or NULL. */
+static char *ranks_where(const rte_pmi_t *p, bool (*pick)(const pmi_conn_t *c), size_t *n)
+{
+    pmix_rank_t *r = malloc((p->n > 0 ? p->n : 1) * sizeof *r);
+    char *out = NULL;
+    *n = 0;
+    for (uint32_t i = 0; NULL != r && i < p->n; i++) {
+        if (pick(&p->conns[i])) {
+            r[(*n)++] = p->conns[i].rank;
+        }
+    }
+    if (NULL != r && *n > 0 && PMIX_SUCCESS != wu_regex_ranks_compress(r, *n, &out)) {
+        out = NULL;
+    }
+    free(r);
+    return out;
+}
+
+static bool in_barrier(const pmi_conn_t *c)
+{
+    return c->in_barrier;
+}
+
+static bool not_in_barrier(const pmi_conn_t *c)
+{
+    return !c->in_barrier && !c->ended;
+}
+
+void wu_rte_pmi_blocked(rte_job_t *job, char ***lines)
+{
+    rte_pmi_t *p = job->pmi;
+    size_t nin = 0, nout = 0;
+    char *in, *out = NULL, *line = NULL;
+    if (NULL == p) {
+        return;
+    }
+    if (NULL != (in = ranks_where(p, in_barrier, &nin))) {
+        if (p->coll) {
+            (void)wu_asprintf(&line, "%s %s in PMI's barrier, waiting for other nodes",
+                              nin > 1 ? "ranks" : "rank", in);
+        } else if (NULL != (out = ranks_where(p, not_in_barrier, &nout))) {
+            (void)wu_asprintf(&line, "%s %s in PMI's barrier that %s %s %s not reached",
+                              nin > 1 ? "ranks" : "rank", in, nout > 1 ? "ranks" : "rank", out,
+                              nout > 1 ? "have" : "has");
+        }
+        if (NULL != line) {
+            (void)wu_argv_append(lines, line);
+        }
+    }
+    free(in);
+    free(out);
+    free(line);
+    for (uint32_t i = 0; i < p->n; i++) {
+        line = NULL;
+        if (NULL != p->conns[i].wait_key &&
+            WU_SUCCESS == wu_asprintf(&line, "rank %u waits for node attribute %.64s (PMI-2)",
+                                      p->conns[i].rank, p->conns[i].wait_key)) {
+            (void)wu_argv_append(lines, line);
+        }
+        free(line);
+    }
 }
 
 /* --- node attributes (PMI-2) ----------------------------------------------------------------- */

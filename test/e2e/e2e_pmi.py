@@ -14,6 +14,7 @@
 #   e2e_pmi.py spawn1|spawn2  rank 0 (or $E2E_SPAWNER) spawns 2 processes of child1 / child2 (PMI-1's multi-line
 #                       spawn, PMI-2's spawn) with the preput PARENT_ROOT_PORT_NAME=port-xyz; the
 #                       children check PMI_SPAWNED (spawner-jobid), their size and the value
+#   e2e_pmi.py stuck    every rank but the last enters a barrier the last never reaches
 #   e2e_pmi.py badrank  PMI-2 fullinit naming another rank: refused (rc=-1), then finalize
 #   e2e_pmi.py garbage  a line that is not PMI: the connection is closed, the process goes on
 #   e2e_pmi.py huge     70000 bytes without a newline: the same
@@ -207,6 +208,12 @@ elif mode == "child2":
     expect(v2("cmd=kvs-get;key=PARENT_ROOT_PORT_NAME;"), found="TRUE", value="port-xyz")
     print("parent " + ans["spawner-jobid"], flush=True)
     expect(v2("cmd=finalize;"), rc="0")
+elif mode == "stuck":
+    # the last rank never reaches the barrier the others wait in (for --timeout's report)
+    expect(v1("cmd=init pmi_version=1 pmi_subversion=1"), rc="0")
+    if rank == size - 1:
+        time.sleep(600)
+    v1("cmd=barrier_in")
 elif mode == "badrank":
     expect(v1("cmd=init pmi_version=2 pmi_subversion=0"), rc="0")
     expect(v2("cmd=fullinit;pmirank=%d;" % (rank + 1)), cmd="fullinit-response", rc="-1")

@@ -8,12 +8,13 @@
 # with 128+signal, and, with MPICH 4.1 or later, the same ring through PMI-2
 # (MPIR_CVAR_PMI_VERSION=2). Without MPICH: the wire contract by hand (e2e_pmi.py: every PMI-1
 # and PMI-2 command MPICH sends, answers checked word for word; the name service; spawn with a
-# preput value, through both protocols), a fullinit naming another rank
+# preput value, through both protocols; --timeout naming who waits in a barrier for whom), a
+# fullinit naming another rank
 # refused, a message that is not PMI and one longer than 64 KiB each closing only that
 # process's connection with a message naming it, the variables (PMI_RANK, PMI_SIZE, PMI_FD) set
 # and removed with pmdl_mpich_serve 0. Nothing is left in the job's TMPDIR.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-e2e_plan 23
+e2e_plan 24
 e2e_mktemp
 py=$(command -v python3)
 pmi="$s/test/e2e/e2e_pmi.py"
@@ -49,6 +50,15 @@ for mode in spawn1 spawn2; do
         e2e_diag "$e2e_tmp/out"
     fi
 done
+# --timeout names the ranks waiting in a PMI barrier and the one that never came
+e2e_wrun "$e2e_tmp/out" 3 --timeout 3 "$py" "$pmi" stuck
+if [ "$e2e_rc" -eq 110 ] &&
+    grep -q "ranks 0-1 in PMI's barrier that rank 2 has not reached" "$e2e_tmp/out"; then
+    e2e_ok "--timeout 3: exit 110, ranks 0-1 named in PMI's barrier that rank 2 has not reached"
+else
+    e2e_not_ok "--timeout with a PMI barrier (wrun exit $e2e_rc, want 110)"
+    e2e_diag "$e2e_tmp/out"
+fi
 e2e_wrun "$e2e_tmp/out" 2 "$py" "$pmi" badrank
 if [ "$e2e_rc" -eq 0 ] && [ "$(e2e_count_lines "$e2e_tmp/out" "badrank ok$")" -eq 2 ]; then
     e2e_ok "PMI-2 fullinit naming another rank is refused (rc=-1)"
@@ -72,7 +82,7 @@ for mode in garbage huge; do
     fi
 done
 
-# 10-11: the variables, and pmdl_mpich_serve 0
+# 11-12: the variables, and pmdl_mpich_serve 0
 e2e_wrun "$e2e_tmp/out" 2 sh -c 'echo "vars $PMI_RANK $PMI_SIZE $MPI_LOCALRANKID $MPI_LOCALNRANKS" \
     "$(test -S /proc/self/fd/$PMI_FD && echo socket)"'
 if [ "$e2e_rc" -eq 0 ] && grep -q '^vars 0 2 0 2 socket$' "$e2e_tmp/out" &&
@@ -91,10 +101,10 @@ else
     e2e_diag "$e2e_tmp/out"
 fi
 
-# 12-23: Debian's MPICH
+# 13-24: Debian's MPICH
 if ! command -v mpicc.mpich >/dev/null 2>&1; then
-    k=12
-    while [ "$k" -le 23 ]; do
+    k=13
+    while [ "$k" -le 24 ]; do
         e2e_skip "MPICH is not installed (mpicc.mpich; contrib/deps.sh --test installs it)"
         k=$((k + 1))
     done

@@ -6,13 +6,14 @@
 # fence across nodes), PMI_process_mapping describes the placement ("(vector,(0,3,2))" and
 # "(vector,(0,3,1),(0,3,1))"), node attributes stay on their node; the name service with the
 # publisher on node1 and lookups from node2 and node3; spawn from a rank on node2, both
-# protocols, the children getting the preput value. With Debian's MPICH
+# protocols, the children getting the preput value; --timeout naming the ranks waiting in
+# PMI's barrier on each node and the one missing. With Debian's MPICH
 # (mpicc.mpich): the ring, Allreduce, Alltoall and Barrier of mpi_shapes.c on 6 ranks by slot and
 # by node over TCP, through PMI-2 as well where MPICH chooses it at run time (4.1 and later);
 # MPI_Abort(comm, 7) of rank 3 (on node2) makes wrun exit 7 naming it; a crash of rank 5 (node3)
 # ends the job with 139. Nothing of the jobs is left on any node. The lab is taken down at exit.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-lab_tests=12
+lab_tests=13
 e2e_plan $lab_tests
 e2e_mktemp
 . "$s/test/e2e/lab_lib.sh"
@@ -65,10 +66,23 @@ for mode in spawn1 spawn2; do
     fi
 done
 
-# 8-12: Debian's MPICH across the nodes
+# 8: --timeout names, node by node, who waits in PMI's barrier for whom
+lab_on node1 "$e2e_tmp/out" ./wrun -H node1,node2,node3 -np 6 --timeout 4 "$py" \
+    "$s/test/e2e/e2e_pmi.py" stuck
+if [ "$e2e_rc" -eq 110 ] &&
+    grep -q "node1: ranks 0-1 in PMI's barrier, waiting for other nodes" "$e2e_tmp/out" &&
+    grep -q "node3: rank 4 in PMI's barrier that rank 5 has not reached" "$e2e_tmp/out" &&
+    leftovers "e2e_pmi stuck"; then
+    e2e_ok "--timeout across nodes: exit 110, node3's rank 5 named as missing from PMI's barrier"
+else
+    e2e_not_ok "--timeout with a PMI barrier across nodes (exit $e2e_rc, want 110)"
+    e2e_diag "$e2e_tmp/out"
+fi
+
+# 9-13: Debian's MPICH across the nodes
 if ! command -v mpicc.mpich >/dev/null 2>&1 ||
     ! mpicc.mpich -o "$e2e_tmp/mpi_shapes" "$s/test/e2e/mpi_shapes.c" 2>"$e2e_tmp/cc.err"; then
-    for k in 8 9 10 11 12; do
+    for k in 9 10 11 12 13; do
         e2e_skip "MPICH is not installed (mpicc.mpich; contrib/deps.sh --test installs it)"
     done
     e2e_exit
