@@ -46,6 +46,15 @@ lab_start() {
     # the lab's nodes have a network of their own (IPv4 on eth0): Open MPI uses it, not only the
     # loopback a single-node run may have been told to use (contrib/deb13.sh check)
     unset OMPI_MCA_btl_tcp_if_include
+    # one lab at a time on this machine (make check -j runs tests side by side): every node of a
+    # lab shares the machine's few cores, and two labs' jobs of busy-polling MPI ranks (6 each,
+    # on the 2 cores CI has) slowed each other's multi-node runs past their time limits. The
+    # lock (on test/lab/lab.sh itself, which leaves no file behind) is held until the test
+    # exits.
+    if command -v flock >/dev/null 2>&1; then
+        exec 8<"$lab"
+        flock 8
+    fi
     trap 'lab_stop; e2e_cleanup' EXIT
     lab_up=1
     if ! timeout 90 "$lab" up "$2" "$lab_name" >"$e2e_tmp/up.out" 2>&1; then
