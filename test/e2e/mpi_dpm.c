@@ -13,6 +13,10 @@
  *                           line names its host
  *   mpi_dpm multiple        MPI_Comm_spawn_multiple of two commands (this program as "child",
  *                           1 and 2 processes): the same checks over 3 children
+ *   mpi_dpm names NAME      the name service alone, without ports (an MPI whose network cannot
+ *                           open one, as Debian's MPICH on UCX): rank 0 publishes NAME with a
+ *                           made-up port name, every rank looks it up and compares, rank 0
+ *                           unpublishes it, then a lookup fails
  * Prints "mpi_dpm MODE: rank R ok" per rank at the end. The spawned command is this program,
  * or the one the environment variable MPI_DPM_CHILD names (a script that runs this program in
  * another environment), given the argument "child". */
@@ -193,6 +197,30 @@ static void child(void)
     CHECK(MPI_Comm_disconnect(&parent));
 }
 
+static void names(const char *name)
+{
+    char port[MPI_MAX_PORT_NAME], want[MPI_MAX_PORT_NAME];
+    snprintf(want, sizeof want, "made-up-port:%s", name);
+    if (0 == rank) {
+        CHECK(MPI_Publish_name(name, MPI_INFO_NULL, want));
+    }
+    CHECK(MPI_Barrier(MPI_COMM_WORLD));
+    CHECK(MPI_Lookup_name(name, MPI_INFO_NULL, port));
+    if (0 != strcmp(port, want)) {
+        fprintf(stderr, "mpi_dpm rank %d: looked up '%s', want '%s'\n", rank, port, want);
+        MPI_Abort(MPI_COMM_WORLD, 4);
+    }
+    CHECK(MPI_Barrier(MPI_COMM_WORLD));
+    if (0 == rank) {
+        CHECK(MPI_Unpublish_name(name, MPI_INFO_NULL, want));
+    }
+    CHECK(MPI_Barrier(MPI_COMM_WORLD));
+    if (MPI_SUCCESS == MPI_Lookup_name(name, MPI_INFO_NULL, port)) {
+        fprintf(stderr, "mpi_dpm rank %d: '%s' found after its unpublish\n", rank, name);
+        MPI_Abort(MPI_COMM_WORLD, 4);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
@@ -212,12 +240,15 @@ int main(int argc, char **argv)
         spawn(self, atoi(argv[2]), argc > 3 ? atoi(argv[3]) : 0, argc > 4 ? argv[4] : NULL);
     } else if (0 == strcmp(mode, "multiple")) {
         spawn_multiple(self);
+    } else if (0 == strcmp(mode, "names") && argc > 2) {
+        names(argv[2]);
     } else if (0 == strcmp(mode, "child")) {
         child();
     } else {
         fprintf(
             stderr,
-            "usage: mpi_dpm pair | server NAME | client NAME | spawn N [ROOT [HOST]] | multiple\n");
+            "usage: mpi_dpm pair | server NAME | client NAME | spawn N [ROOT [HOST]] | multiple | "
+            "names NAME\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     MPI_Finalize();

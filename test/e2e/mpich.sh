@@ -4,7 +4,9 @@
 # (PMI_FD). With Debian's MPICH (mpicc.mpich; 4.0.2 on Debian 12, 4.2.1 on Debian 13):
 # mpi_shapes.c's ring, Allreduce, Alltoall and Barrier at -np 1, 2, 4 and 8 as one job (not
 # singletons), MPMD contexts forming one world, mpi_features.c (threads, a shared-memory window,
-# MPI-IO) at -np 1 and 4, MPI_Abort(comm, 7) making wrun exit 7, a rank's crash ending the job
+# MPI-IO) at -np 1 and 4, mpi_dpm.c's name service (publish, lookup by every rank, unpublish;
+# Debian's MPICH, on UCX, cannot open ports, so spawn and connect/accept fail there under any
+# launcher), MPI_Abort(comm, 7) making wrun exit 7, a rank's crash ending the job
 # with 128+signal, and, with MPICH 4.1 or later, the same ring through PMI-2
 # (MPIR_CVAR_PMI_VERSION=2). Without MPICH: the wire contract by hand (e2e_pmi.py: every PMI-1
 # and PMI-2 command MPICH sends, answers checked word for word; the name service; spawn with a
@@ -14,7 +16,7 @@
 # process's connection with a message naming it, the variables (PMI_RANK, PMI_SIZE, PMI_FD) set
 # and removed with pmdl_mpich_serve 0. Nothing is left in the job's TMPDIR.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-e2e_plan 24
+e2e_plan 25
 e2e_mktemp
 py=$(command -v python3)
 pmi="$s/test/e2e/e2e_pmi.py"
@@ -101,10 +103,10 @@ else
     e2e_diag "$e2e_tmp/out"
 fi
 
-# 13-24: Debian's MPICH
+# 13-25: Debian's MPICH
 if ! command -v mpicc.mpich >/dev/null 2>&1; then
     k=13
-    while [ "$k" -le 24 ]; do
+    while [ "$k" -le 25 ]; do
         e2e_skip "MPICH is not installed (mpicc.mpich; contrib/deps.sh --test installs it)"
         k=$((k + 1))
     done
@@ -112,9 +114,11 @@ if ! command -v mpicc.mpich >/dev/null 2>&1; then
 fi
 prog="$e2e_tmp/mpi_shapes"
 feat="$e2e_tmp/mpi_features"
+dpm="$e2e_tmp/mpi_dpm"
 if mpicc.mpich -o "$prog" "$s/test/e2e/mpi_shapes.c" 2>"$e2e_tmp/cc.err" &&
-    mpicc.mpich -o "$feat" "$s/test/e2e/mpi_features.c" -lpthread 2>>"$e2e_tmp/cc.err"; then
-    e2e_ok "mpi_shapes and mpi_features built with MPICH's mpicc.mpich"
+    mpicc.mpich -o "$feat" "$s/test/e2e/mpi_features.c" -lpthread 2>>"$e2e_tmp/cc.err" &&
+    mpicc.mpich -o "$dpm" "$s/test/e2e/mpi_dpm.c" 2>>"$e2e_tmp/cc.err"; then
+    e2e_ok "mpi_shapes, mpi_features and mpi_dpm built with MPICH's mpicc.mpich"
 else
     e2e_not_ok "mpicc.mpich could not build the test programs"
     e2e_diag "$e2e_tmp/cc.err"
@@ -148,6 +152,13 @@ for np in 1 4; do
         e2e_diag "$e2e_tmp/out"
     fi
 done
+e2e_wrun "$e2e_tmp/out" 3 "$dpm" names "wu-mpich-$$"
+if [ "$e2e_rc" -eq 0 ] && [ "$(e2e_count_lines "$e2e_tmp/out" "^mpi_dpm names: rank [0-2] ok")" -eq 3 ]; then
+    e2e_ok "MPICH MPI_Publish_name, MPI_Lookup_name by 3 ranks, MPI_Unpublish_name"
+else
+    e2e_not_ok "MPICH name service (wrun exit $e2e_rc)"
+    e2e_diag "$e2e_tmp/out"
+fi
 e2e_wrun "$e2e_tmp/out" 4 "$prog" abort 1 7
 if [ "$e2e_rc" -eq 7 ] && grep -q "rank 1 of job .* with status 7" "$e2e_tmp/out"; then
     e2e_ok "MPICH MPI_Abort(MPI_COMM_WORLD, 7) from rank 1 of 4: wrun exits 7, naming rank 1"

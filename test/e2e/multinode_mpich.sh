@@ -10,10 +10,11 @@
 # PMI's barrier on each node and the one missing. With Debian's MPICH
 # (mpicc.mpich): the ring, Allreduce, Alltoall and Barrier of mpi_shapes.c on 6 ranks by slot and
 # by node over TCP, through PMI-2 as well where MPICH chooses it at run time (4.1 and later);
+# MPI_Publish_name on node1 found by the ranks of node2 and node3;
 # MPI_Abort(comm, 7) of rank 3 (on node2) makes wrun exit 7 naming it; a crash of rank 5 (node3)
 # ends the job with 139. Nothing of the jobs is left on any node. The lab is taken down at exit.
 . "${WU_TEST_SRCDIR:-.}/test/e2e/lib.sh"
-lab_tests=13
+lab_tests=14
 e2e_plan $lab_tests
 e2e_mktemp
 . "$s/test/e2e/lab_lib.sh"
@@ -21,7 +22,7 @@ lab_start wmp$$ 3
 py=$(command -v python3)
 
 leftovers() {
-    lab_left '^[^ ]*(wired --node|mpi_shapes|e2e_pmi)|^ssh .*wired' "$1"
+    lab_left '^[^ ]*(wired --node|mpi_shapes|mpi_dpm|e2e_pmi)|^ssh .*wired' "$1"
 }
 
 # 1-4: the wire contract by hand across nodes
@@ -79,10 +80,10 @@ else
     e2e_diag "$e2e_tmp/out"
 fi
 
-# 9-13: Debian's MPICH across the nodes
+# 9-14: Debian's MPICH across the nodes
 if ! command -v mpicc.mpich >/dev/null 2>&1 ||
     ! mpicc.mpich -o "$e2e_tmp/mpi_shapes" "$s/test/e2e/mpi_shapes.c" 2>"$e2e_tmp/cc.err"; then
-    for k in 9 10 11 12 13; do
+    for k in 9 10 11 12 13 14; do
         e2e_skip "MPICH is not installed (mpicc.mpich; contrib/deps.sh --test installs it)"
     done
     e2e_exit
@@ -112,6 +113,21 @@ for how in "-H node1,node2,node3" "-H node1,node2,node3 --map-by node" pmi2; do
         e2e_diag "$e2e_tmp/out"
     fi
 done
+if mpicc.mpich -o "$e2e_tmp/mpi_dpm" "$s/test/e2e/mpi_dpm.c" 2>"$e2e_tmp/cc.err"; then
+    lab_on node1 "$e2e_tmp/out" ./wrun -H node1,node2,node3 --map-by node -np 3 \
+        "$e2e_tmp/mpi_dpm" names "wu-mpich-lab-$$"
+    if [ "$e2e_rc" -eq 0 ] &&
+        [ "$(e2e_count_lines "$e2e_tmp/out" "^mpi_dpm names: rank [0-2] ok")" -eq 3 ] &&
+        leftovers "MPICH names"; then
+        e2e_ok "MPICH publish on node1, lookups from node2 and node3, unpublish"
+    else
+        e2e_not_ok "MPICH name service across nodes (exit $e2e_rc)"
+        e2e_diag "$e2e_tmp/out"
+    fi
+else
+    e2e_not_ok "mpicc.mpich could not build mpi_dpm.c"
+    e2e_diag "$e2e_tmp/cc.err"
+fi
 lab_on node1 "$e2e_tmp/out" ./wrun -H node1,node2,node3 -np 6 "$prog" abort 3 7
 if [ "$e2e_rc" -eq 7 ] && grep -q "rank 3 of job .* with status 7" "$e2e_tmp/out" &&
     leftovers "MPICH abort"; then
