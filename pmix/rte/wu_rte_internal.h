@@ -328,8 +328,6 @@ void wu_rte_pmi_free(rte_job_t *job);
 /* Rte thread: what this node's processes wait for in PMI (a barrier, a node attribute), one
  * line each appended to *lines, for --timeout's report. */
 void wu_rte_pmi_blocked(rte_job_t *job, char ***lines);
-/* The same from any thread but the rte thread (wu_rte_job.c: shifts into it and waits). */
-void wu_rte_pmi_report(rte_job_t *job, char ***lines);
 /* wu_rte_host.c: a process's connection ended before it finalized (any thread): the order of
  * such ends decides which failure the job reports. */
 void wu_rte_proc_lost(rte_proc_t *p);

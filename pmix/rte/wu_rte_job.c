@@ -484,7 +484,9 @@ static void pmi_blocked_in_rte(wu_wait_call_t *call)
     wu_wait_call_done(call, WU_SUCCESS);
 }
 
-void wu_rte_pmi_report(rte_job_t *job, char ***lines)
+/* What this node's processes wait for in PMI (from the main thread: shifted into the rte
+ * thread, where the PMI server's state lives). */
+static void pmi_report(rte_job_t *job, char ***lines)
 {
     pmi_report_t r = {.job = job, .lines = lines};
     (void)wu_progress_shift_wait(progress, pmi_blocked_in_rte, &r, 0);
@@ -501,7 +503,7 @@ static char *report_timeout(rte_job_t *job)
         running = NULL;
     }
     (void)wu_server_blocked_report(job->nspace, job->np, &lines);
-    wu_rte_pmi_report(job, &lines); /* and in PMI */
+    pmi_report(job, &lines); /* and in PMI */
     if (NULL != job->dvm) {
         /* every node's lines are named, this one's too */
         for (char **l = lines; NULL != l && NULL != *l; l++) {

@@ -41,9 +41,8 @@ static bool multi_node(const rte_pmi_t *p)
 }
 
 /* Begin the answer cmd to m, echoing a PMI-2 thrid. */
-static void answer(const pmi_conn_t *c, const wu_pmi_msg_t *m, wu_pmi_out_t *o, const char *cmd)
+static void answer(const wu_pmi_msg_t *m, wu_pmi_out_t *o, const char *cmd)
 {
-    (void)c;
     wu_rte_pmi_answer_begin(o, m->wire, wu_pmi_find(m, 0, "thrid"), cmd);
 }
 
@@ -60,7 +59,7 @@ void wu_rte_pmi_answer_begin(wu_pmi_out_t *o, wu_pmi_wire_t wire, const char *th
 static void answer_ok(pmi_conn_t *c, const wu_pmi_msg_t *m, const char *cmd, bool v1_rc)
 {
     wu_pmi_out_t o;
-    answer(c, m, &o, cmd);
+    answer(m, &o, cmd);
     if (WU_PMI_V2 == m->wire || v1_rc) {
         wu_pmi_out_add(&o, "rc", "0");
     }
@@ -297,7 +296,7 @@ static void do_put(pmi_conn_t *c, const wu_pmi_msg_t *m, const char *cmd)
     }
     if (WU_PMI_V1 == m->wire) {
         wu_pmi_out_t o;
-        answer(c, m, &o, cmd);
+        answer(m, &o, cmd);
         wu_pmi_out_add(&o, "rc", "0");
         wu_pmi_out_add(&o, "msg", "success");
         wu_rte_pmi_send(c, &o);
@@ -324,12 +323,12 @@ static void do_get(pmi_conn_t *c, const wu_pmi_msg_t *m, const char *cmd, bool j
             answer_fail(c, m, cmd, why);
             return;
         }
-        answer(c, m, &o, cmd);
+        answer(m, &o, cmd);
         wu_pmi_out_add(&o, "rc", "0");
         wu_pmi_out_add(&o, "msg", "success");
         wu_pmi_out_add(&o, "value", val);
     } else {
-        answer(c, m, &o, cmd);
+        answer(m, &o, cmd);
         wu_pmi_out_add(&o, "found", NULL != val ? "TRUE" : "FALSE");
         if (NULL != val) {
             wu_pmi_out_add(&o, "value", val);
@@ -350,24 +349,19 @@ static void barrier_done(rte_pmi_t *p, pmix_status_t st)
         if (!c->in_barrier) {
             continue;
         }
+        const char *cmd = WU_PMI_V1 == c->bwire ? "barrier_out" : "kvs-fence-response";
         c->in_barrier = false;
-        wu_pmi_out_begin(&o, c->bwire,
-                         WU_PMI_V1 == c->bwire ? "barrier_out" : "kvs-fence-response");
-        if (NULL != c->thrid) {
-            wu_pmi_out_add(&o, "thrid", c->thrid);
-        }
-        if (PMIX_SUCCESS == st) {
+        if (PMIX_SUCCESS != st) {
+            wu_rte_pmi_fail(c, c->bwire, c->thrid, cmd, "the barrier across nodes failed");
+        } else {
+            wu_rte_pmi_answer_begin(&o, c->bwire, c->thrid, cmd);
             if (WU_PMI_V2 == c->bwire) {
                 wu_pmi_out_add(&o, "rc", "0");
             }
-        } else {
-            wu_pmi_out_add(&o, "rc", "-1");
-            wu_pmi_out_add(&o, WU_PMI_V2 == c->bwire ? "errmsg" : "msg",
-                           "the_barrier_across_nodes_failed");
+            wu_rte_pmi_send(c, &o);
         }
         free(c->thrid);
         c->thrid = NULL;
-        wu_rte_pmi_send(c, &o);
     }
 }
 
@@ -507,10 +501,7 @@ void wu_rte_pmi_blocked(rte_job_t *job, char ***lines)
 static void nattr_answer(pmi_conn_t *c, const char *thrid, const char *val)
 {
     wu_pmi_out_t o;
-    wu_pmi_out_begin(&o, WU_PMI_V2, "info-getnodeattr-response");
-    if (NULL != thrid) {
-        wu_pmi_out_add(&o, "thrid", thrid);
-    }
+    wu_rte_pmi_answer_begin(&o, WU_PMI_V2, thrid, "info-getnodeattr-response");
     wu_pmi_out_add(&o, "found", NULL != val ? "TRUE" : "FALSE");
     if (NULL != val) {
         wu_pmi_out_add(&o, "value", val);
@@ -581,7 +572,7 @@ static void do_init(pmi_conn_t *c, const wu_pmi_msg_t *m)
     wu_pmi_out_t o;
     bool ok = wu_pmi_find_long(m, 0, "pmi_version", 1, 2, &ver);
     (void)wu_pmi_find_long(m, 0, "pmi_subversion", 0, 9, &sub);
-    answer(c, m, &o, "response_to_init");
+    answer(m, &o, "response_to_init");
     wu_pmi_out_addl(&o, "pmi_version", ok ? ver : 1);
     wu_pmi_out_addl(&o, "pmi_subversion", !ok ? 1 : 1 == ver ? 1 : 0);
     wu_pmi_out_add(&o, "rc", ok ? "0" : "-1");
@@ -602,7 +593,7 @@ static void do_fullinit(pmi_conn_t *c, const wu_pmi_msg_t *m)
         answer_fail(c, m, "fullinit-response", "pmirank is not the rank of this connection");
         return;
     }
-    answer(c, m, &o, "fullinit-response");
+    answer(m, &o, "fullinit-response");
     wu_pmi_out_add(&o, "pmi-version", "2");
     wu_pmi_out_add(&o, "pmi-subversion", "0");
     wu_pmi_out_addl(&o, "rank", c->rank);
@@ -649,7 +640,7 @@ static void answer_simple(pmi_conn_t *c, const wu_pmi_msg_t *m, const char *cmd,
                           const char *val)
 {
     wu_pmi_out_t o;
-    answer(c, m, &o, cmd);
+    answer(m, &o, cmd);
     wu_pmi_out_add(&o, key, val);
     if (WU_PMI_V2 == m->wire) {
         wu_pmi_out_add(&o, "rc", "0");
@@ -667,7 +658,7 @@ bool wu_rte_pmi_command(pmi_conn_t *c, const wu_pmi_msg_t *m)
         do_init(c, m);
     } else if (v1 && 0 == strcmp(cmd, "get_maxes")) {
         wu_pmi_out_t o;
-        answer(c, m, &o, "maxes");
+        answer(m, &o, "maxes");
         wu_pmi_out_addl(&o, "kvsname_max", KVSNAME_MAX);
         wu_pmi_out_addl(&o, "keylen_max", KEYLEN_MAX);
         wu_pmi_out_addl(&o, "vallen_max", VALLEN_MAX);
