@@ -64,9 +64,7 @@ static void later_answer(later_t *l, pmix_status_t st, const char *port)
         return;
     }
     if (PMIX_SUCCESS != st) {
-        char why[128];
-        snprintf(why, sizeof why, "%s", PMIx_Error_string(st));
-        wu_rte_pmi_fail(c, l->wire, l->thrid, l->cmd, why);
+        wu_rte_pmi_fail(c, l->wire, l->thrid, l->cmd, PMIx_Error_string(st));
         later_free(l);
         return;
     }
@@ -231,6 +229,19 @@ static bool numbered(const char *key, const char *prefix)
     return true;
 }
 
+/* When kv is the key half of a numbered pair (<kp>N), the value of its partner <vp>N among the
+ * attributes from `from` on; else NULL. */
+static const char *pair_value(const wu_pmi_msg_t *m, size_t from, const wu_pmi_kv_t *kv,
+                              const char *kp, const char *vp)
+{
+    char vkey[64];
+    if (NULL == kv->key || NULL == kv->val || !numbered(kv->key, kp) ||
+        (size_t)snprintf(vkey, sizeof vkey, "%s%s", vp, kv->key + strlen(kp)) >= sizeof vkey) {
+        return NULL;
+    }
+    return wu_pmi_find(m, from, vkey);
+}
+
 /* The preput values (pk/pv prefixes), as "WU_PMI_PREPUT_<i>=key=value" entries in *env. */
 static pmix_status_t add_preputs(const wu_pmi_msg_t *m, size_t from, size_t to, const char *pk,
                                  const char *pv, char ***env)
@@ -238,13 +249,12 @@ static pmix_status_t add_preputs(const wu_pmi_msg_t *m, size_t from, size_t to, 
     size_t k = 0;
     for (size_t i = from; i < to; i++) {
         const wu_pmi_kv_t *kv = &m->kv[i];
-        char name[32], *val, num[16];
+        char name[32], *val;
         const char *v;
         if (NULL == kv->key || NULL == kv->val || !numbered(kv->key, pk)) {
             continue;
         }
-        snprintf(num, sizeof num, "%s%s", pv, kv->key + strlen(pk));
-        if (NULL == (v = wu_pmi_find(m, from, num)) || ++k > SPAWN_MAX_KEYS) {
+        if (NULL == (v = pair_value(m, from, kv, pk, pv)) || ++k > SPAWN_MAX_KEYS) {
             return NULL == v ? PMIX_ERR_BAD_PARAM : PMIX_ERR_OUT_OF_RESOURCE;
         }
         snprintf(name, sizeof name, "WU_PMI_PREPUT_%zu", k - 1);
@@ -289,14 +299,9 @@ static pmix_status_t make_app(const wu_pmi_msg_t *m, size_t from, size_t to, cha
     const char *host = NULL, *wdir = NULL;
     for (size_t i = from; i < to; i++) {
         const wu_pmi_kv_t *kv = &m->kv[i];
-        const char *pfx = v1 ? "info_key_" : "infokey";
-        char vkey[32];
-        const char *v;
-        if (NULL == kv->key || NULL == kv->val || !numbered(kv->key, pfx)) {
-            continue;
-        }
-        snprintf(vkey, sizeof vkey, "%s%s", v1 ? "info_val_" : "infoval", kv->key + strlen(pfx));
-        if (NULL == (v = wu_pmi_find(m, from, vkey))) {
+        const char *v = v1 ? pair_value(m, from, kv, "info_key_", "info_val_")
+                           : pair_value(m, from, kv, "infokey", "infoval");
+        if (NULL == v) {
             continue;
         }
         if (0 == strcmp(kv->val, "host") || 0 == strcmp(kv->val, "hosts")) {
