@@ -302,6 +302,13 @@ static int env_find(char *const *env, const char *name, int from)
     return -1;
 }
 
+int wu_setenv_u32(const char *name, uint32_t value, char ***env)
+{
+    char buf[16];
+    snprintf(buf, sizeof buf, "%u", value);
+    return wu_setenv(name, buf, true, env);
+}
+
 int wu_setenv(const char *name, const char *value, bool overwrite, char ***env)
 {
     char *entry;

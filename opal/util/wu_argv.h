@@ -14,6 +14,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 /* The longest argument or environment string (its terminating NUL included) that Linux's
  * execve accepts: 32 pages (MAX_ARG_STRLEN). */
@@ -79,6 +80,8 @@ int wu_argv_insert(char ***target, int start, char *const *source);
  * WU_SUCCESS, WU_ERR_EXISTS, WU_ERR_BAD_PARAM (NULL name, value or env; bad NAME),
  * WU_ERR_NOMEM. A value may be empty. */
 WU_EXPORT int wu_setenv(const char *name, const char *value, bool overwrite, char ***env);
+/* wu_setenv of an unsigned number in decimal, overwriting. */
+WU_EXPORT int wu_setenv_u32(const char *name, uint32_t value, char ***env);
 
 /* Remove NAME from *env (every entry for it, should there be several).
  * WU_SUCCESS, WU_ERR_NOT_FOUND (not set; also for a NULL *env), WU_ERR_BAD_PARAM. */

@@ -12,8 +12,6 @@
 #include "mca/pmdl/pmdl.h"
 #include "opal/util/wu_argv.h"
 
-#include <stdio.h>
-
 static bool serve = true;
 
 /* PMI variables of an enclosing launcher. */
@@ -21,13 +19,6 @@ static const char *const stale[] = {
     "PMI_FD",          "PMI_PORT",        "PMI_ID",     "PMI_RANK",    "PMI_SIZE",
     "PMI_SPAWNED",     "PMI_JOBID",       "PMI_APPNUM", "PMI_VERSION", "PMI_SUBVERSION",
     "MPI_LOCALRANKID", "MPI_LOCALNRANKS", NULL};
-
-static int set_u32(const char *name, uint32_t v, char ***env)
-{
-    char buf[16];
-    snprintf(buf, sizeof buf, "%u", v);
-    return wu_setenv(name, buf, true, env);
-}
 
 static int mpich_setup_env(const wu_pmdl_proc_t *p, char ***env)
 {
@@ -38,11 +29,11 @@ static int mpich_setup_env(const wu_pmdl_proc_t *p, char ***env)
     if (p->pmi_fd <= 2) {
         return WU_ERR_TAKE_NEXT; /* no connection (never one of the standard streams) */
     }
-    rc = set_u32("PMI_FD", (uint32_t)p->pmi_fd, env);
-    rc = WU_SUCCESS == rc ? set_u32("PMI_RANK", p->rank, env) : rc;
-    rc = WU_SUCCESS == rc ? set_u32("PMI_SIZE", p->job_size, env) : rc;
-    rc = WU_SUCCESS == rc ? set_u32("MPI_LOCALRANKID", p->local_rank, env) : rc;
-    rc = WU_SUCCESS == rc ? set_u32("MPI_LOCALNRANKS", p->local_size, env) : rc;
+    rc = wu_setenv_u32("PMI_FD", (uint32_t)p->pmi_fd, env);
+    rc = WU_SUCCESS == rc ? wu_setenv_u32("PMI_RANK", p->rank, env) : rc;
+    rc = WU_SUCCESS == rc ? wu_setenv_u32("PMI_SIZE", p->job_size, env) : rc;
+    rc = WU_SUCCESS == rc ? wu_setenv_u32("MPI_LOCALRANKID", p->local_rank, env) : rc;
+    rc = WU_SUCCESS == rc ? wu_setenv_u32("MPI_LOCALNRANKS", p->local_size, env) : rc;
     if (WU_SUCCESS == rc && p->spawned) {
         rc = wu_setenv("PMI_SPAWNED", "1", true, env);
     }

@@ -50,13 +50,6 @@ static const char *const ompi_frameworks[] = {
 
 static bool set_direct_launch = true;
 
-static int set_u32(const char *name, uint32_t v, char ***env)
-{
-    char buf[16];
-    snprintf(buf, sizeof buf, "%u", v);
-    return wu_setenv(name, buf, true, env);
-}
-
 /* name = the values of n entries, space-separated (ORTE's form for the per-context lists). */
 static int set_list(const char *name, const uint32_t *v, uint32_t n, char ***env)
 {
@@ -109,7 +102,7 @@ static int ompi_setup_env(const wu_pmdl_proc_t *p, char ***env)
         rc = wu_setenv("OMPI_MCA_schizo", "^orte,slurm", true, env);
     }
     for (size_t i = 0; i < WU_NELEMS(nums) && WU_SUCCESS == rc; i++) {
-        rc = set_u32(nums[i].name, nums[i].value, env);
+        rc = wu_setenv_u32(nums[i].name, nums[i].value, env);
     }
     /* MPI_INFO_ENV's lists: every context's size and first rank */
     if (WU_SUCCESS == rc && NULL != p->app_sizes && NULL != p->app_firsts) {

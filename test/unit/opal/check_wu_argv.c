@@ -353,6 +353,13 @@ START_TEST(setenv_creates_and_unsetenv)
     ck_assert_ptr_null(wu_getenv(NULL, env));
     wu_argv_free(env);
 
+    /* numbers, overwriting */
+    env = NULL;
+    ck_assert_int_eq(WU_SUCCESS, wu_setenv_u32("N", 7, &env));
+    ck_assert_int_eq(WU_SUCCESS, wu_setenv_u32("N", UINT32_MAX, &env));
+    assert_argv(env, (const char *[]){"N=4294967295", NULL});
+    wu_argv_free(env);
+
     /* every duplicate goes */
     env = make((const char *[]){"D=1", "E=2", "D=3", "D=4", NULL});
     ck_assert_int_eq(WU_SUCCESS, wu_unsetenv("D", &env));
