@@ -5,9 +5,11 @@
 #  * mca/base includes nothing from a framework or from pmix/ (pmix/include public headers excepted);
 #  * a component includes no other component's headers (its own, framework headers and base are fine).
 #  * inside pmix/, a directory includes only the directories below it (the layers table below):
-#      pmix/common <- pmix/event <- pmix/client, pmix/server, pmix/tool <- pmix/rte <- pmix/tools/*
+#      pmix/common <- pmix/event <- pmix/client, pmix/server, pmix/tool
+#        <- pmix/rte/core <- pmix/rte/map <- pmix/rte <- pmix/tools/*
 #    (pmix/include, the public headers, is open to all; a tool main includes no other tool's
-#    headers), and the directory-level include graph has no cycle.
+#    headers; the runtime's layers are the folders of pmix/rte, whose own files are its top),
+#    and the directory-level include graph has no cycle.
 #  * verbosity levels are named (WU_VERB_*), never numeric literals (STYLE G6).
 # Prints each violation as FILE:LINE: reason; exits 1 if there is any.
 top=${1:-.}
@@ -43,7 +45,8 @@ done | { grep . && exit 1 || exit 0; } || status=1
 grep -rnE --include='*.c' --include='*.h' '^[[:space:]]*#[[:space:]]*include[[:space:]]*"pmix/' pmix \
     2>/dev/null | LC_ALL=C sort -t: -k1,1 -k2,2n | awk '
 BEGIN {
-    order = "pmix/common <- pmix/event <- pmix/client, pmix/server, pmix/tool <- pmix/rte <- pmix/tools"
+    order = "pmix/common <- pmix/event <- pmix/client, pmix/server, pmix/tool <- pmix/rte/core <- " \
+        "pmix/rte/map <- pmix/rte <- pmix/tools"
     # layers: a directory and the pmix/ directories it may include (besides itself and
     # pmix/include); a new directory under pmix/ needs a line here
     layers["pmix/include"] = ""
@@ -52,15 +55,19 @@ BEGIN {
     layers["pmix/client"] = "pmix/common pmix/event"
     layers["pmix/server"] = "pmix/common pmix/event"
     layers["pmix/tool"] = "pmix/common pmix/event"
-    layers["pmix/rte"] = "pmix/common pmix/event pmix/client pmix/server pmix/tool"
-    layers["pmix/tools"] = "pmix/common pmix/event pmix/client pmix/server pmix/tool pmix/rte"
+    below_rte = "pmix/common pmix/event pmix/client pmix/server pmix/tool"
+    layers["pmix/rte/core"] = below_rte
+    layers["pmix/rte/map"] = below_rte " pmix/rte/core"
+    layers["pmix/rte"] = below_rte " pmix/rte/core pmix/rte/map"
+    layers["pmix/tools"] = layers["pmix/rte"] " pmix/rte"
     nnodes = 0
     status = 0
 }
-# pmix/<dir> of a path; pmix/tools/<tool> for a tool main
+# pmix/<dir> of a path; pmix/tools/<tool> for a tool main; pmix/rte/<layer> for a file in a
+# folder of the runtime
 function dir_of(path,   n, p) {
     n = split(path, p, "/")
-    if (n >= 4 && p[2] == "tools") {
+    if (n >= 4 && (p[2] == "tools" || p[2] == "rte")) {
         return p[1] "/" p[2] "/" p[3]
     }
     return n >= 3 ? p[1] "/" p[2] : p[1]

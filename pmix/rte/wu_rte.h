@@ -18,7 +18,8 @@
 #define WU_RTE_H
 
 #include "opal/event/wu_progress.h"
-#include "pmix/rte/wu_rte_jobmap.h"
+#include "pmix/rte/core/wu_rte_core.h"
+#include "pmix/rte/map/wu_rte_jobmap.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -104,19 +105,10 @@ typedef struct wu_rte_daemon_args {
  * connection came from, or one of addrs), authenticated by token, after starting the daemons
  * of its subtree; after wu_rte_init. Returns wired's exit status. */
 WU_EXPORT int wu_rte_daemon_main(const wu_rte_daemon_args_t *args);
-/* First thing in the launcher's main: if argv asks for the watchdog (the launcher's program run
- * again by wu_rte_init's watchdog), be it and never return; else note that this program can. */
-WU_EXPORT void wu_rte_watchdog_dispatch(int argc, char **argv);
+/* wu_rte_watchdog_dispatch (core/wu_rte_core.h) comes first in the launcher's main. */
 /* Shut everything down (PMIx server, progress thread, frameworks). */
 WU_EXPORT void wu_rte_finalize(void);
 
-/* The directory of the libpmix.so.2 that belongs to this launcher, which the job's processes get
- * first in LD_LIBRARY_PATH: the one this process has loaded, else beside the launcher in a build
- * tree (.libs), ../lib of an installed or relocated launcher, or the configured libdir. NULL when
- * none of them holds the library. */
-const char *wu_rte_libdir(void);
-/* The rte progress thread (NULL before init). */
-WU_EXPORT wu_progress_t *wu_rte_progress(void);
 /* Make the frameworks of the runtime library (pls, pmdl) known to the MCA base, which must be
  * open, so that a tool lists them with libpmix's own (wu_rte_init needs no such call). */
 WU_EXPORT int wu_rte_mca_register(void);

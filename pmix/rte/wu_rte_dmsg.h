@@ -62,7 +62,7 @@
 #define WU_RTE_DMSG_H
 
 #include "pmix/rte/wu_rte.h"
-#include "pmix/rte/wu_rte_jobmap.h"
+#include "pmix/rte/map/wu_rte_jobmap.h"
 #include "pmix_common.h"
 
 #include <stdbool.h>

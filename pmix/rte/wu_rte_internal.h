@@ -9,8 +9,8 @@
 #include "opal/event/wu_wait.h"
 #include "opal/util/wu_time.h"
 #include "pmix/rte/wu_rte.h"
-#include "pmix/rte/wu_rte_jobmap.h"
-#include "pmix/rte/wu_rte_map.h"
+#include "pmix/rte/map/wu_rte_jobmap.h"
+#include "pmix/rte/map/wu_rte_map.h"
 #include "pmix_common.h"
 #include "pmix_server.h"
 
@@ -104,7 +104,6 @@ typedef struct rte_job {
 } rte_job_t;
 
 /* wu_rte_job.c */
-extern const char *wu_rte_tool; /* "wrun" */
 /* A child job (rte thread); NULL when nspace is none of them. */
 rte_job_t *wu_rte_child_find(const char *nspace);
 /* The launcher's job or a child of it running here, by namespace (rte thread), or NULL. */
@@ -132,21 +131,9 @@ void wu_rte_children_serve(struct wu_rte_rpc *call, pmix_data_buffer_t *args);
 void wu_rte_children_wait(void);
 void wu_rte_children_signal(int sig);
 void wu_rte_children_fail(int status);
-extern char wu_rte_hostname[256]; /* this node */
-extern rte_job_t *wu_rte_job;     /* the running job, or NULL */
-extern bool wu_rte_daemon_mode;   /* this process is wired (set before the server starts) */
+extern rte_job_t *wu_rte_job; /* the running job, or NULL */
 /* Decide the job's end (first call wins) and terminate what still runs. */
 void wu_rte_job_fail(rte_job_t *job, int status);
-/* A one-line message from help-wu-rte.txt on stderr (not framed). */
-void wu_rte_say(const char *topic, ...);
-/* Text for our stdout or stderr: on the rte thread queued behind the job's output when a queue
- * exists (wu_rte_iof_message), else written plainly (no job, no queue). */
-void wu_rte_write_text(int fd, const char *text, size_t len);
-/* wu_rte_watchdog.c: start the watchdog (wu_rte_init, before any thread); tell it of a process
- * this launcher started (any thread), or that every process told of so far is reaped. */
-void wu_rte_watchdog_start(void);
-void wu_rte_watch_pid(pid_t pid);
-void wu_rte_watch_forget(void);
 
 /* The job's end as a process's: its exit status per the rules of wu_rte.h, decided on the head
  * node (wu_rte_job.c). rp's end (state, wait_status, exec_errno, pid, connected, finalized) is

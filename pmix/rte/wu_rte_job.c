@@ -2,9 +2,6 @@
 /* wu_rte_job.c -- running one job: set-up, launch through pls, the processes' ends and how
  * they decide the job's exit status (rules in wu_rte.h), interrupts, and the runtime's own
  * init and finalize. */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* dladdr */
-#endif
 #include "mca/pmdl/pmdl.h"
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_path.h"
@@ -20,7 +17,6 @@
 #include "pmix/rte/wu_rte_beat.h"
 #include "pmix.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -35,117 +31,10 @@
 
 extern char **environ;
 
-const char *wu_rte_tool = "wrun";
-char wu_rte_hostname[256] = "localhost";
 rte_job_t *wu_rte_job = NULL;
-bool wu_rte_daemon_mode = false;
 
-static wu_progress_t *progress = NULL;
 static unsigned job_counter = 0;
 static atomic_int pending_interrupt = 0; /* a signal that came before the job started */
-
-/* Does dir hold libpmix.so.2? Then keep a copy of it in *found. */
-static bool has_lib(const char *dir, char **found)
-{
-    char *path = NULL;
-    bool ok = WU_SUCCESS == wu_asprintf(&path, "%s/libpmix.so.2", dir) && 0 == access(path, R_OK);
-    free(path);
-    if (ok) {
-        *found = realpath(dir, NULL);
-    }
-    return ok && NULL != *found;
-}
-
-const char *wu_rte_libdir(void)
-{
-    static char *libdir = NULL;
-    static bool looked = false;
-    char exe[4096], *slash, *cand = NULL;
-    ssize_t n;
-    if (looked) {
-        return libdir;
-    }
-    looked = true;
-    {
-        /* the library this process runs on: the launcher links it (dynamically, or it is a
-         * test program with the code linked in, and then the object found is the program) */
-        Dl_info dli;
-        char *dir;
-        if (0 != dladdr((void *)PMIx_Get_version, &dli) && NULL != dli.dli_fname &&
-            NULL != (dir = strdup(dli.dli_fname))) {
-            char *sl = strrchr(dir, '/');
-            if (NULL != sl) {
-                *sl = '\0';
-            }
-            bool ok = NULL != sl && has_lib(dir, &libdir);
-            free(dir);
-            if (ok) {
-                return libdir;
-            }
-        }
-    }
-    n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        if (NULL != (slash = strrchr(exe, '/'))) {
-            *slash = '\0';
-        }
-        if (WU_SUCCESS == wu_asprintf(&cand, "%s/.libs", exe) && has_lib(cand, &libdir)) {
-            free(cand);
-            return libdir;
-        }
-        free(cand);
-        cand = NULL;
-        if (WU_SUCCESS == wu_asprintf(&cand, "%s/../lib", exe) && has_lib(cand, &libdir)) {
-            free(cand);
-            return libdir;
-        }
-        free(cand);
-    }
-    (void)has_lib(WU_LIBDIR, &libdir);
-    return libdir;
-}
-
-wu_progress_t *wu_rte_progress(void)
-{
-    return progress;
-}
-
-/* Text for stderr: on the rte thread behind the job's queued output (and without blocking),
- * elsewhere written at once. */
-void wu_rte_write_text(int fd, const char *text, size_t len)
-{
-    size_t off = 0;
-    if (wu_progress_in_thread(progress) && wu_rte_iof_message(fd, text, len)) {
-        return;
-    }
-    while (off < len) {
-        ssize_t n = write(fd, text + off, len - off);
-        if (n < 0 && EINTR == errno) {
-            continue;
-        }
-        if (n <= 0) {
-            break;
-        }
-        off += (size_t)n;
-    }
-}
-
-void wu_rte_say(const char *topic, ...)
-{
-    const char *fmt = wu_help_lookup("help-wu-rte.txt", topic);
-    char *line = NULL;
-    va_list ap;
-    if (NULL == fmt) {
-        return;
-    }
-    va_start(ap, topic);
-    if (WU_SUCCESS == wu_vasprintf(&line, fmt, ap)) {
-        wu_rte_write_text(STDERR_FILENO, line, strlen(line));
-    }
-    va_end(ap);
-    free(line);
-}
 
 /* --- the job's end --------------------------------------------------------------------------- */
 
@@ -452,8 +341,9 @@ static void interrupt_in_rte(void *arg)
 
 void wu_rte_interrupt(int sig)
 {
-    if (NULL == progress ||
-        WU_SUCCESS != wu_progress_shift(progress, interrupt_in_rte, (void *)(intptr_t)sig)) {
+    if (NULL == wu_rte_progress() ||
+        WU_SUCCESS !=
+            wu_progress_shift(wu_rte_progress(), interrupt_in_rte, (void *)(intptr_t)sig)) {
         atomic_store(&pending_interrupt, sig);
     }
 }
@@ -489,7 +379,7 @@ static void pmi_blocked_in_rte(wu_wait_call_t *call)
 static void pmi_report(rte_job_t *job, char ***lines)
 {
     pmi_report_t r = {.job = job, .lines = lines};
-    (void)wu_progress_shift_wait(progress, pmi_blocked_in_rte, &r, 0);
+    (void)wu_progress_shift_wait(wu_rte_progress(), pmi_blocked_in_rte, &r, 0);
 }
 
 /* --timeout ran out (launcher's main thread): the message telling the user which ranks still
@@ -498,7 +388,7 @@ static char *report_timeout(rte_job_t *job)
 {
     char *text;
     char **lines = NULL, *running = NULL, *blocked = NULL;
-    int n = wu_progress_shift_wait(progress, running_ranks, job, 0);
+    int n = wu_progress_shift_wait(wu_rte_progress(), running_ranks, job, 0);
     if (n < 0 || PMIX_SUCCESS != wu_regex_ranks_compress(job->scratch, (size_t)n, &running)) {
         running = NULL;
     }
@@ -701,26 +591,27 @@ static void pmi_free(wu_wait_call_t *call)
 static void free_job(rte_job_t *job)
 {
     if (!job->child) {
-        (void)wu_progress_shift_wait(progress, stdin_stop, job, 0); /* before the pipes close */
+        (void)wu_progress_shift_wait(wu_rte_progress(), stdin_stop, job,
+                                     0); /* before the pipes close */
     }
     if (NULL != job->pls) {
         wu_pls_job_free(job->pls); /* kills and reaps whatever still runs */
         job->pls = NULL;
     }
     if (NULL != job->pmi) {
-        (void)wu_progress_shift_wait(progress, pmi_free, job, 0);
+        (void)wu_progress_shift_wait(wu_rte_progress(), pmi_free, job, 0);
     }
     if (NULL != job->dvm) {
         wu_rte_dvm_stop(job); /* the other nodes' daemons end, and their processes with them */
     }
     if (job->child) {
         /* a child: its lines and files (the launcher's output queues go on) */
-        (void)wu_progress_shift_wait(progress, forget_job, job, 0);
+        (void)wu_progress_shift_wait(wu_rte_progress(), forget_job, job, 0);
         wu_rte_iof_flush_lines(job);
     } else {
         wu_rte_children_wait(); /* before the launcher's job goes: its children have ended */
         wu_rte_watch_forget();  /* every process this launcher started is reaped */
-        (void)wu_progress_shift_wait(progress, forget_job, job, 0);
+        (void)wu_progress_shift_wait(wu_rte_progress(), forget_job, job, 0);
         wu_rte_iof_flush(job);
         wu_rte_log_summary();
     }
@@ -741,7 +632,7 @@ static void free_job(rte_job_t *job)
 int wu_rte_spec_check(const wu_rte_spec_t *app, uint32_t *np)
 {
     *np = 0;
-    if (NULL == progress || NULL == app || 0 == app->nctx || NULL == app->ctx) {
+    if (NULL == wu_rte_progress() || NULL == app || 0 == app->nctx || NULL == app->ctx) {
         return WU_ERR_BAD_PARAM;
     }
     for (uint32_t c = 0; c < app->nctx; c++) {
@@ -841,8 +732,8 @@ static int pls_prepare(rte_job_t *job)
         return WU_ERR_NOMEM;
     }
     first = me->ranks[0];
-    job->pls =
-        wu_pls_job_new(job->nspace, me->nlocal, app->ctx[job->procs[first].ctx].argv, progress);
+    job->pls = wu_pls_job_new(job->nspace, me->nlocal, app->ctx[job->procs[first].ctx].argv,
+                              wu_rte_progress());
     if (NULL == job->pls) {
         return WU_ERR_NOMEM;
     }
@@ -904,7 +795,7 @@ static int job_setup(rte_job_t *job)
     if (WU_SUCCESS != (rc = wu_rte_register_job(job))) {
         return rc;
     }
-    (void)wu_progress_shift_wait(progress, registered_in_rte, job, 0);
+    (void)wu_progress_shift_wait(wu_rte_progress(), registered_in_rte, job, 0);
     if (WU_SUCCESS != (rc = wu_rte_pmi_setup(job))) {
         return rc;
     }
@@ -941,13 +832,13 @@ static int job_launch(rte_job_t *job, int *status)
         return WU_SUCCESS;
     }
     rc = wu_pls_launch_job(job->pls);
-    (void)wu_progress_shift_wait(progress, pmi_start, job, 0); /* serve PMI from now on */
+    (void)wu_progress_shift_wait(wu_rte_progress(), pmi_start, job, 0); /* serve PMI from now on */
     if (WU_SUCCESS == rc) {
         for (uint32_t i = 0; i < job->nlocal; i++) {
             wu_rte_watch_pid(job->pls->procs[i].pid);
         }
         /* the job may have failed on another node while these were being started */
-        (void)wu_progress_shift_wait(progress, terminate_if_ending, job, 0);
+        (void)wu_progress_shift_wait(wu_rte_progress(), terminate_if_ending, job, 0);
         wu_rte_place_report(job);
     } else if ((WU_ERR_NOT_FOUND == rc || WU_ERR_NO_PERMISSIONS == rc) && NULL != job->daemon) {
         /* the head node says it, for every node alike */
@@ -975,14 +866,14 @@ static void check_done_in_rte(wu_wait_call_t *call)
 static void job_wait(rte_job_t *job)
 {
     /* a job without processes here is done when the daemons say so */
-    (void)wu_progress_shift_wait(progress, check_done_in_rte, job, 0);
+    (void)wu_progress_shift_wait(wu_rte_progress(), check_done_in_rte, job, 0);
     /* a signal that arrived during set-up */
     if (0 != atomic_load(&pending_interrupt)) {
         wu_rte_interrupt(atomic_load(&pending_interrupt));
     }
     if (job->app->timeout > 0 && WU_ERR_TIMEOUT == wu_wait_for(&job->done, job->app->timeout)) {
         timeout_arg_t t = {.job = job, .report = report_timeout(job)};
-        (void)wu_progress_shift_wait(progress, timeout_in_rte, &t, 0);
+        (void)wu_progress_shift_wait(wu_rte_progress(), timeout_in_rte, &t, 0);
         free(t.report);
     }
     (void)wu_wait_for(&job->done, 0);
@@ -1006,7 +897,7 @@ static int run_job(rte_job_t *job, int *status)
         goto fail;
     }
     /* not fatal: the processes then read end of file */
-    (void)wu_progress_shift_wait(progress, stdin_start, job, 0);
+    (void)wu_progress_shift_wait(wu_rte_progress(), stdin_start, job, 0);
     job_wait(job);
     *status = job->status_set ? job->status : 0;
     free_job(job);
@@ -1047,7 +938,8 @@ static void remote_seen(wu_wait_call_t *call)
 static int remote_started(rte_job_t *job)
 {
     seen_t s = {.job = job, .rc = WU_SUCCESS};
-    for (int i = 0; i < 6000 && 0 == wu_progress_shift_wait(progress, remote_seen, &s, 0); i++) {
+    for (int i = 0; i < 6000 && 0 == wu_progress_shift_wait(wu_rte_progress(), remote_seen, &s, 0);
+         i++) {
         usleep(10 * 1000);
     }
     return s.rc;
@@ -1098,7 +990,7 @@ int wu_rte_run_daemon_job(const wu_rte_spec_t *app, const char *nspace, wu_rte_j
     for (uint32_t c = 0; NULL != app && c < app->nctx; c++) {
         np += app->ctx[c].np;
     }
-    if (NULL == progress || NULL == app || 0 == np || NULL == map || np != map->np ||
+    if (NULL == wu_rte_progress() || NULL == app || 0 == np || NULL == map || np != map->np ||
         mynode >= map->nnodes) {
         wu_rte_jobmap_free(map);
         return WU_ERR_BAD_PARAM;
@@ -1141,11 +1033,7 @@ int wu_rte_mca_register(void)
 int wu_rte_init(const char *tool)
 {
     int rc;
-    wu_rte_tool = NULL != tool ? tool : "wrun";
-    if (0 != gethostname(wu_rte_hostname, sizeof wu_rte_hostname - 1)) {
-        snprintf(wu_rte_hostname, sizeof wu_rte_hostname, "localhost");
-    }
-    wu_rte_hostname[sizeof wu_rte_hostname - 1] = '\0';
+    wu_rte_core_identify(tool);
     wu_rte_watchdog_start();
     if (WU_SUCCESS != (rc = wu_mca_base_open())) {
         wu_show_help("help-wu-rte.txt", "init-failed", true, wu_rte_tool, "the component system",
@@ -1161,12 +1049,13 @@ int wu_rte_init(const char *tool)
         wu_mca_base_close();
         return WU_ERR_SILENT; /* reported by the framework */
     }
-    if (NULL == (progress = wu_progress_start("wu-rte"))) {
+    if (WU_SUCCESS != wu_rte_core_start()) {
         wu_pmdl_base_close();
         wu_pls_base_close();
         wu_mca_base_close();
         return WU_ERR_SILENT;
     }
+    wu_rte_core_set_text_sink(wu_rte_iof_message); /* messages queue behind the job's output */
     wu_rte_log_start();
     if (WU_SUCCESS != (rc = wu_rte_server_init())) {
         wu_rte_finalize();
@@ -1183,14 +1072,13 @@ static void pubsub_fini(wu_wait_call_t *call)
 
 void wu_rte_finalize(void)
 {
-    if (NULL != progress && !wu_rte_daemon_mode) {
-        (void)wu_progress_shift_wait(progress, pubsub_fini, NULL, 0);
+    if (NULL != wu_rte_progress() && !wu_rte_daemon_mode) {
+        (void)wu_progress_shift_wait(wu_rte_progress(), pubsub_fini, NULL, 0);
     }
     wu_rte_server_finalize();
     wu_rte_log_stop();
-    if (NULL != progress) {
-        wu_progress_stop(progress);
-        progress = NULL;
+    if (NULL != wu_rte_progress()) {
+        wu_rte_core_stop();
         wu_pmdl_base_close();
         wu_pls_base_close();
         wu_mca_base_close();

@@ -14,7 +14,7 @@
 #include "opal/util/wu_show_help.h"
 #include "pmix.h"
 #include "pmix/rte/wu_rte.h"
-#include "pmix/rte/wu_rte_map.h"
+#include "pmix/rte/map/wu_rte_map.h"
 
 #include <errno.h>
 #include <event2/event.h>

@@ -7,7 +7,7 @@
  * runs under AddressSanitizer in CI). */
 #include "opal/util/wu_argv.h"
 #include "pmix/rte/wu_rte_dmsg.h"
-#include "pmix/rte/wu_rte_jobmap.h"
+#include "pmix/rte/map/wu_rte_jobmap.h"
 #include "pmix.h"
 
 #include "test/support/wu_test.h"

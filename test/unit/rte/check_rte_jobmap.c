@@ -7,7 +7,7 @@
 #include "opal/util/wu_error.h"
 #include "pmix/rte/wu_rte.h"
 #include "pmix/rte/wu_rte_internal.h"
-#include "pmix/rte/wu_rte_jobmap.h"
+#include "pmix/rte/map/wu_rte_jobmap.h"
 
 #include "test/support/wu_test.h"
 

@@ -4,7 +4,7 @@
  * default binding rules, cpu lists, locality strings, the --report-bindings line byte for byte,
  * the --display-map table, XML export, and the not-enough-slots message. */
 #include "opal/util/wu_argv.h"
-#include "pmix/rte/wu_rte_map.h"
+#include "pmix/rte/map/wu_rte_map.h"
 #include "test/support/wu_test.h"
 
 #include <stdlib.h>

@@ -3,7 +3,7 @@
 #ifndef WU_RTE_MAP_INTERNAL_H
 #define WU_RTE_MAP_INTERNAL_H
 
-#include "pmix/rte/wu_rte_map.h"
+#include "pmix/rte/map/wu_rte_map.h"
 
 struct wu_rte_topo {
     hwloc_topology_t topo;

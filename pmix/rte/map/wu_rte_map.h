@@ -24,7 +24,7 @@
 #define WU_RTE_MAP_H
 
 #include "opal/util/wu_macros.h"
-#include "pmix/rte/wu_rte_jobmap.h"
+#include "pmix/rte/map/wu_rte_jobmap.h"
 
 #include <hwloc.h>
 #include <stdbool.h>

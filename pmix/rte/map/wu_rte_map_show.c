@@ -10,7 +10,7 @@
  * --display-map shows the whole job's map node by node in mpirun 4.1's layout. */
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_error.h"
-#include "pmix/rte/wu_rte_map_internal.h"
+#include "pmix/rte/map/wu_rte_map_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -10,7 +10,8 @@
 #define _GNU_SOURCE
 #endif
 #include "opal/util/wu_session_dir.h"
-#include "pmix/rte/wu_rte_internal.h"
+#include "pmix/rte/core/wu_rte_core.h"
+#include "opal/util/wu_time.h"
 
 #include <errno.h>
 #include <fcntl.h>

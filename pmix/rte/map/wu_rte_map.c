@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wu_rte_map.c -- topology loading, policy parsing and the mapper (rules in wu_rte_map.h). The
  * text for users (--report-bindings, --display-map) is in wu_rte_map_show.c. */
-#include "pmix/rte/wu_rte_map.h"
+#include "pmix/rte/map/wu_rte_map.h"
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_error.h"
 #include "opal/util/wu_show_help.h"
-#include "pmix/rte/wu_rte_map_internal.h"
+#include "pmix/rte/map/wu_rte_map_internal.h"
 
 #include <errno.h>
 #include <stdarg.h>

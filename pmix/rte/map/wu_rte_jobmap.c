@@ -2,7 +2,7 @@
 /* wu_rte_jobmap.c -- computing the job map (which node runs which ranks) and the strings the
  * registration derives from it, and reading the hosts a user names (-H, hostfiles). The rules
  * are in wu_rte_jobmap.h. */
-#include "pmix/rte/wu_rte_jobmap.h"
+#include "pmix/rte/map/wu_rte_jobmap.h"
 
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_escape.h"
