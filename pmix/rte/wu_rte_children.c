@@ -358,6 +358,12 @@ static void launched(rte_job_t *job, int rc, void *arg)
     }
 }
 
+/* wu_rte_children_wait's call while every child left still runs: completed when one ends (rte
+ * thread). */
+static wu_wait_call_t *ended_waiter = NULL;
+
+static void take_ended(wu_wait_call_t *call);
+
 static void ended_in_rte(void *arg)
 {
     child_t *c = arg;
@@ -371,6 +377,11 @@ static void ended_in_rte(void *arg)
         answer_in_rte(a);
     }
     c->ended = true;
+    if (NULL != ended_waiter) {
+        wu_wait_call_t *call = ended_waiter;
+        ended_waiter = NULL;
+        take_ended(call);
+    }
 }
 
 static void *runner(void *arg)
@@ -631,8 +642,8 @@ void wu_rte_children_signal(int sig)
     }
 }
 
-/* rte thread: a child whose thread is done, unlinked (NULL: none left but running ones);
- * *running: whether any is still running. */
+/* rte thread: a child whose thread is done, unlinked, and whether any other still runs; while
+ * children run and none has ended, the call waits (ended_waiter) for the next end. */
 static void take_ended(wu_wait_call_t *call)
 {
     child_t **pc, *found = NULL;
@@ -646,6 +657,10 @@ static void take_ended(wu_wait_call_t *call)
     }
     for (child_t *c = children; NULL != c; c = c->next) {
         running = running || !c->ended;
+    }
+    if (NULL == found && running) {
+        ended_waiter = call;
+        return;
     }
     *(child_t **)call->cbdata = found;
     wu_wait_call_done(call, running ? 1 : 0);
@@ -662,8 +677,7 @@ void wu_rte_children_wait(void)
             continue;
         }
         if (running <= 0) {
-            return;
+            return; /* no child left (take_ended waits while one runs) */
         }
-        usleep(20 * 1000); /* a child job still runs: its end is its own (or its parent's) */
     }
 }

@@ -70,7 +70,39 @@ struct rte_daemon {
 };
 
 static struct rte_daemon *the_daemon = NULL;
-static atomic_int reports_running = 0; /* report threads still using the_daemon */
+/* Report threads still using the_daemon (under reports_lock), and the wait of the daemon's end
+ * for them, released when the last one is done (NULL: nobody waits). */
+static pthread_mutex_t reports_lock = PTHREAD_MUTEX_INITIALIZER;
+static int reports_running = 0;
+static wu_wait_t *reports_idle = NULL;
+
+static void reports_add(int n)
+{
+    pthread_mutex_lock(&reports_lock);
+    reports_running += n;
+    if (0 == reports_running && NULL != reports_idle) {
+        wu_wait_release(reports_idle, WU_SUCCESS);
+    }
+    pthread_mutex_unlock(&reports_lock);
+}
+
+/* Wait up to limit seconds for the report threads to end. */
+static void reports_wait(double limit)
+{
+    wu_wait_t idle;
+    wu_wait_init(&idle);
+    pthread_mutex_lock(&reports_lock);
+    if (0 == reports_running) {
+        wu_wait_release(&idle, WU_SUCCESS);
+    }
+    reports_idle = &idle;
+    pthread_mutex_unlock(&reports_lock);
+    (void)wu_wait_for(&idle, limit);
+    pthread_mutex_lock(&reports_lock);
+    reports_idle = NULL; /* (a thread releasing it holds reports_lock) */
+    pthread_mutex_unlock(&reports_lock);
+    wu_wait_destroy(&idle);
+}
 
 static void release_once(wu_wait_t *w, bool *flag)
 {
@@ -552,7 +584,7 @@ static void *report_thread(void *arg)
     }
     wu_argv_free(lines);
     free(r);
-    atomic_fetch_sub(&reports_running, 1);
+    reports_add(-1);
     return NULL;
 }
 
@@ -565,12 +597,12 @@ static void on_report_req(struct rte_daemon *d)
         snprintf(r->nspace, sizeof r->nspace, "%s", wu_rte_job->nspace);
         wu_rte_pmi_blocked(wu_rte_job, &r->pmi);
         r->np = wu_rte_job->np;
-        atomic_fetch_add(&reports_running, 1);
+        reports_add(1);
         if (0 == pthread_create(&th, NULL, report_thread, r)) {
             (void)pthread_detach(th);
             return;
         }
-        atomic_fetch_sub(&reports_running, 1);
+        reports_add(-1);
     }
     if (NULL != r) {
         wu_argv_free(r->pmi);
@@ -1108,9 +1140,7 @@ out:
         (void)wu_wait_for(&d->closed, 10.0);
         wu_ptl_conn_release(d->conn);
     }
-    for (int i = 0; i < 100 && atomic_load(&reports_running) > 0; i++) {
-        usleep(100000); /* a --timeout report still being made (seconds at most) */
-    }
+    reports_wait(10.0); /* a --timeout report still being made (seconds at most) */
     if (NULL != d->tree.agents && d->tree.agents->launched) {
         /* the daemons we started end on wrun's word (or on losing us): their agents with them;
          * what is left after a while is killed (by wu_rte_tree_free) */

@@ -573,6 +573,7 @@ static void on_daemon_msg(dvm_node_t *n, uint32_t type, wu_dmsg_t *m)
         n->started = true;
         if (wu_rte_pids_apply(m, job->nspace, job, n->node)) { /* and on to the other nodes */
             send_everyone(dvm, n->node, WU_DMSG_PIDS, m->base_ptr, m->bytes_used);
+            wu_rte_job_started_check(job);
         } else {
             bad_peer(n);
         }

@@ -101,6 +101,9 @@ typedef struct rte_job {
     bool independent;
     wu_rte_spec_t *own_app;
     struct rte_pmi *pmi; /* this node's PMI server for the job (wu_rte_pmi.c), or NULL */
+    /* A spawned job with daemons: the wait of wu_rte_run_child for every node to say its
+     * ranks started (wu_rte_job_started_check completes it; rte thread), or NULL. */
+    wu_wait_call_t *start_call;
 } rte_job_t;
 
 /* wu_rte_job.c */
@@ -142,6 +145,9 @@ void wu_rte_proc_ended(rte_job_t *job, rte_proc_t *rp);
 /* Every process of the job has ended, and every daemon has said so: release the job's wait.
  * Called whenever one of those changes (rte thread). */
 void wu_rte_job_check_done(rte_job_t *job);
+/* A rank of another node started (its pid came) or ended: complete wu_rte_run_child's wait for
+ * the job's remote start once every such rank has (rte thread). */
+void wu_rte_job_started_check(rte_job_t *job);
 /* The name of the node running rank (for messages). */
 const char *wu_rte_rank_host(const rte_job_t *job, uint32_t rank);
 

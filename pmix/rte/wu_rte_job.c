@@ -50,6 +50,7 @@ static void terminate_all(rte_job_t *job)
     }
     if (NULL != job->dvm) {
         wu_rte_dvm_terminate(job);
+        wu_rte_job_started_check(job); /* nobody waits for a start any more */
     }
 }
 
@@ -207,6 +208,7 @@ void wu_rte_proc_ended(rte_job_t *job, rte_proc_t *rp)
     rp->exited = true;
     if (NULL != job->dvm) {
         wu_rte_dvm_proc_ended(job, rp->rank);
+        wu_rte_job_started_check(job); /* an end counts as a start for spawn's answer */
     }
     if (NULL == job->daemon) {
         pmix_proc_t p;
@@ -913,36 +915,64 @@ fail:
     return rc;
 }
 
-typedef struct {
-    rte_job_t *job;
-    int rc; /* WU_ERR_NOT_FOUND: a program could not be run there */
-} seen_t;
-
-/* rte thread: has every rank of another node been started (its pid came) or ended? */
-static void remote_seen(wu_wait_call_t *call)
+/* Has every rank of another node been started (its pid came) or ended? *rc: WU_ERR_NOT_FOUND
+ * when a program could not be run there. */
+static bool remote_all_seen(const rte_job_t *job, int *rc)
 {
-    seen_t *s = call->cbdata;
-    int all = 1;
-    for (uint32_t r = 0; r < s->job->np; r++) {
-        const rte_proc_t *rp = &s->job->procs[r];
+    bool all = true;
+    *rc = WU_SUCCESS;
+    for (uint32_t r = 0; r < job->np; r++) {
+        const rte_proc_t *rp = &job->procs[r];
         if (rp->exited && 0 != rp->exec_errno) {
-            s->rc = WU_ERR_NOT_FOUND;
+            *rc = WU_ERR_NOT_FOUND;
         }
         all = all && (rp->lidx >= 0 || rp->exited || rp->pid > 0);
     }
-    wu_wait_call_done(call, s->job->terminating ? 1 : all);
+    return all;
+}
+
+void wu_rte_job_started_check(rte_job_t *job)
+{
+    int rc;
+    if (NULL != job->start_call && (remote_all_seen(job, &rc) || job->terminating)) {
+        wu_wait_call_t *call = job->start_call;
+        job->start_call = NULL;
+        wu_wait_call_done(call, rc);
+    }
+}
+
+/* rte thread: wait (the call stays pending) until wu_rte_job_started_check completes it. */
+static void remote_wait(wu_wait_call_t *call)
+{
+    rte_job_t *job = call->cbdata;
+    job->start_call = call;
+    wu_rte_job_started_check(job);
+}
+
+/* rte thread: stop waiting for the remote start (the wait timed out); what is known so far. */
+static void remote_forget(wu_wait_call_t *call)
+{
+    rte_job_t *job = call->cbdata;
+    int rc;
+    (void)remote_all_seen(job, &rc);
+    if (NULL != job->start_call) {
+        wu_wait_call_done(job->start_call, rc);
+        job->start_call = NULL;
+    }
+    wu_wait_call_done(call, rc);
 }
 
 /* A spawned job with daemons: its requester learns how the start went once every node said
- * (bounded by the daemons' own time to call back: a node that never answers is lost first). */
+ * (bounded by the daemons' own time to call back: a node that never answers is lost first,
+ * and by REMOTE_START_LIMIT seconds). */
+#define REMOTE_START_LIMIT 60.0
 static int remote_started(rte_job_t *job)
 {
-    seen_t s = {.job = job, .rc = WU_SUCCESS};
-    for (int i = 0; i < 6000 && 0 == wu_progress_shift_wait(wu_rte_progress(), remote_seen, &s, 0);
-         i++) {
-        usleep(10 * 1000);
+    int rc = wu_progress_shift_wait(wu_rte_progress(), remote_wait, job, REMOTE_START_LIMIT);
+    if (WU_ERR_TIMEOUT == rc) {
+        rc = wu_progress_shift_wait(wu_rte_progress(), remote_forget, job, 0);
     }
-    return s.rc;
+    return rc;
 }
 
 int wu_rte_run_child(rte_job_t *job, void (*launched)(rte_job_t *job, int rc, void *arg), void *arg)
