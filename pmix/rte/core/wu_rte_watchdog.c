@@ -15,11 +15,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /* The argument that makes wrun or wired the watchdog. */
@@ -78,6 +80,53 @@ static bool alive(pid_t pid)
     return live;
 }
 
+/* Wait until every process of pids[0..n) has ended (exited, a zombie or gone), limit seconds at
+ * most: poll(2) on a pidfd of each (they are not our children: no waitpid). A process for which
+ * no pidfd can be had (an old kernel, no fds left) cannot be watched: then the wait takes the
+ * whole limit. */
+static void wait_ended(const pid_t *pids, size_t n, double limit)
+{
+    struct pollfd *fds = calloc(n > 0 ? n : 1, sizeof *fds);
+    size_t nf = 0;
+    bool blind = NULL == fds;
+    double until = wu_time_now() + limit;
+    for (size_t i = 0; NULL != fds && i < n; i++) {
+        int fd = alive(pids[i]) ? (int)syscall(SYS_pidfd_open, pids[i], 0) : -1;
+        if (fd >= 0) {
+            fds[nf].fd = fd;
+            fds[nf++].events = POLLIN; /* readable once it has exited */
+        } else if (alive(pids[i])) {
+            blind = true;
+        }
+    }
+    while (nf > 0 || blind) {
+        double left = until - wu_time_now();
+        int r;
+        if (left <= 0) {
+            break;
+        }
+        r = poll(fds, blind ? 0 : nf, (int)(left * 1000.0) + 1);
+        if (r < 0 && EINTR == errno) {
+            continue;
+        }
+        if (blind || r <= 0) {
+            break; /* the limit is reached (or poll cannot wait) */
+        }
+        for (size_t i = 0; i < nf;) {
+            if (0 != fds[i].revents) {
+                (void)close(fds[i].fd);
+                fds[i] = fds[--nf];
+            } else {
+                i++;
+            }
+        }
+    }
+    for (size_t i = 0; i < nf; i++) {
+        (void)close(fds[i].fd);
+    }
+    free(fds);
+}
+
 /* Remove the session directories whose owner is certainly gone (servers' in srv or TMPDIR). */
 static void sweep(const char *srv)
 {
@@ -91,7 +140,6 @@ static void watchdog_main(int in, pid_t launcher)
     pid_t *pids = NULL;
     size_t n = 0, cap = 0, len = 0;
     char buf[256];
-    double until;
 
     for (;;) {
         ssize_t r = read(in, buf + len, sizeof buf - 1 - len);
@@ -126,22 +174,11 @@ static void watchdog_main(int in, pid_t launcher)
         }
     }
     /* end of file comes while the launcher is still exiting (its files close before it is a
-     * zombie), when the sweep would take it for alive: wait until we are another process's
-     * child and the launcher is a zombie or gone, 5 s at most */
-    for (int k = 0; k < 100 && (getppid() == launcher || alive(launcher)); k++) {
-        usleep(50000);
-    }
+     * zombie), when the sweep would take it for alive: wait until it is a zombie or gone (by
+     * then we are another process's child), 5 s at most */
+    wait_ended(&launcher, 1, 5.0);
     sweep(srv);
-    for (until = wu_time_now() + WATCH_GRACE; wu_time_now() < until;) {
-        size_t live = 0;
-        for (size_t i = 0; i < n; i++) {
-            live += alive(pids[i]) ? 1 : 0;
-        }
-        if (0 == live) {
-            break;
-        }
-        usleep(50000);
-    }
+    wait_ended(pids, n, WATCH_GRACE);
     for (size_t i = 0; i < n; i++) {
         if (alive(pids[i])) {
             pid_t pg = getpgid(pids[i]);
