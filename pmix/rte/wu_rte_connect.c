@@ -1275,6 +1275,27 @@ void wu_rte_connect_proc_ended(const pmix_proc_t *proc)
     }
 }
 
+static void observe_proc_ended(rte_job_t *job, uint32_t rank)
+{
+    pmix_proc_t p;
+    PMIX_LOAD_PROCID(&p, job->nspace, rank);
+    wu_rte_connect_proc_ended(&p); /* the connects it takes part in fail */
+}
+
+static void observe_job_ended(rte_job_t *job)
+{
+    if (!job->child) { /* the launcher's job: what it learnt of other wruns' jobs goes too */
+        wu_rte_connect_job_ended(job->nspace);
+    }
+}
+
+int wu_rte_connect_observe(void)
+{
+    static const rte_job_observer_t observer = {.proc_ended = observe_proc_ended,
+                                                .job_ended = observe_job_ended};
+    return wu_rte_job_observe(&observer);
+}
+
 static void dereg_done(pmix_status_t status, void *cbdata)
 {
     (void)status;

@@ -40,5 +40,7 @@ void wu_rte_connect_serve(wu_rte_rpc_t *call, wu_dmsg_t *args);
  * (every connect fails, this wrun's files go, the namespaces it learnt are forgotten). */
 void wu_rte_connect_proc_ended(const pmix_proc_t *proc);
 void wu_rte_connect_job_ended(const char *nspace);
+/* Watch the jobs' ends (wu_rte_job_observe) for the above; once, at the runtime's start. */
+int wu_rte_connect_observe(void);
 
 #endif

@@ -145,7 +145,8 @@ pmix_status_t wu_rte_daemon_send(uint32_t type, pmix_data_buffer_t *m)
 
 /* --- output and ends of this node's processes (rte thread) ----------------------------------- */
 
-void wu_rte_daemon_output(rte_job_t *job, uint32_t rank, int stream, const char *data, size_t len)
+static void wu_rte_daemon_output(rte_job_t *job, uint32_t rank, int stream, const char *data,
+                                 size_t len)
 {
     wu_dmsg_t m;
     pmix_status_t rc;
@@ -177,14 +178,14 @@ void wu_rte_daemon_notice(const char *text)
     }
 }
 
-void wu_rte_daemon_pids(rte_job_t *job)
+static void wu_rte_daemon_pids(rte_job_t *job)
 {
     wu_dmsg_t m;
     PMIX_DATA_BUFFER_CONSTRUCT(&m);
     send_msg(job->daemon, WU_DMSG_PIDS, &m, wu_rte_pids_local(job, &m));
 }
 
-void wu_rte_daemon_exited(rte_job_t *job, rte_proc_t *rp)
+static void wu_rte_daemon_exited(rte_job_t *job, rte_proc_t *rp)
 {
     wu_dmsg_t m;
     pmix_status_t rc;
@@ -211,7 +212,7 @@ static void release_job(rte_job_t *job)
     }
 }
 
-void wu_rte_daemon_local_done(rte_job_t *job)
+static void wu_rte_daemon_local_done(rte_job_t *job)
 {
     wu_dmsg_t m;
     PMIX_DATA_BUFFER_CONSTRUCT(&m);
@@ -220,7 +221,7 @@ void wu_rte_daemon_local_done(rte_job_t *job)
 }
 
 /* The program could not be started at all (main thread): every local rank failed with err. */
-void wu_rte_daemon_launch_failed(rte_job_t *job, int err)
+static void wu_rte_daemon_launch_failed(rte_job_t *job, int err)
 {
     for (uint32_t i = 0; i < job->nlocal; i++) {
         rte_proc_t *rp = &job->procs[job->lranks[i]];
@@ -394,7 +395,7 @@ static void on_dmodex_req(struct rte_daemon *d, wu_dmsg_t *m)
     serve_req(r, &proc);
 }
 
-void wu_rte_daemon_registered(rte_job_t *job)
+static void wu_rte_daemon_registered(rte_job_t *job)
 {
     struct rte_daemon *d = job->daemon;
     while (NULL != d->early) {
@@ -536,7 +537,7 @@ static void on_stdin(struct rte_daemon *d, wu_dmsg_t *m)
     din_flush(d, t);
 }
 
-void wu_rte_daemon_stdin_launched(rte_job_t *job)
+static void wu_rte_daemon_stdin_launched(rte_job_t *job)
 {
     for (din_t *t = job->daemon->din; NULL != t; t = t->next) {
         din_flush(job->daemon, t);
@@ -630,7 +631,7 @@ static void terminate_job(struct rte_daemon *d)
     }
 }
 
-bool wu_rte_daemon_terminating(const rte_job_t *job)
+static bool wu_rte_daemon_terminating(const rte_job_t *job)
 {
     return job->daemon->terminate;
 }
@@ -1057,6 +1058,50 @@ static void set_cred_secret(const char *token)
     }
 }
 
+/* --- this node's side of the job (wu_rte_internal.h's rte_role_t) --------------------------- */
+
+static bool daemon_output(rte_job_t *job, uint32_t rank, int stream, const char *data, size_t len)
+{
+    wu_rte_daemon_output(job, rank, stream, data, len);
+    return true;
+}
+
+static bool daemon_exited(rte_job_t *job, rte_proc_t *rp)
+{
+    rp->exited = true;
+    wu_rte_daemon_exited(job, rp); /* the head decides what its end means */
+    return true;
+}
+
+static bool daemon_local_done(rte_job_t *job)
+{
+    wu_rte_daemon_local_done(job);
+    return true;
+}
+
+static bool daemon_launch_failed(rte_job_t *job, int err)
+{
+    wu_rte_daemon_launch_failed(job, err);
+    return true;
+}
+
+static void daemon_launched(rte_job_t *job)
+{
+    wu_rte_daemon_pids(job);
+    wu_rte_daemon_stdin_launched(job);
+}
+
+static const rte_role_t daemon_role = {
+    .registered = wu_rte_daemon_registered,
+    .launched = daemon_launched,
+    .stdin_from_head = true,
+    .launch_failed = daemon_launch_failed,
+    .terminating = wu_rte_daemon_terminating,
+    .output = daemon_output,
+    .exited = daemon_exited,
+    .local_done = daemon_local_done,
+};
+
 int wu_rte_daemon_main(const wu_rte_daemon_args_t *args)
 {
     uint32_t node = args->node;
@@ -1114,7 +1159,8 @@ int wu_rte_daemon_main(const wu_rte_daemon_args_t *args)
         wu_rte_spec_t *app = d->app;
         wu_rte_jobmap_t *map = d->map;
         d->map = NULL; /* taken by the job */
-        rc = wu_rte_run_daemon_job(app, d->nspace, map, d->map_node, &d->parent, d, &status);
+        rc = wu_rte_run_daemon_job(app, d->nspace, map, d->map_node, &d->parent, &daemon_role, d,
+                                   &status);
         if (WU_SUCCESS != rc && WU_ERR_SILENT != rc) {
             fprintf(stderr, "wired: the job could not be run: %s\n", wu_strerror(rc));
         }

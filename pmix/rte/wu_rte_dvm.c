@@ -52,6 +52,10 @@
 extern char **environ;
 
 /* The daemons of every job that has some (rte thread): the launcher's and its children's. */
+/* The head's side of the job (rte_role_t), at the end of this file. */
+static const rte_role_t head_role;
+static void wu_rte_dvm_terminate(rte_job_t *job);
+
 static struct rte_dvm *dvms;
 /* The secret every daemon of this launcher presents, made with the first: the servers of every
  * job derive their credential keys from it, so that credentials pass between the jobs. */
@@ -404,10 +408,18 @@ static void report_take(wu_wait_call_t *call)
 /* Seconds the --timeout report waits for the daemons' lines. */
 #define REPORT_WAIT 5.0
 
-void wu_rte_dvm_report(rte_job_t *job, char ***lines)
+static void wu_rte_dvm_report(rte_job_t *job, char ***lines)
 {
     struct rte_dvm *dvm = job->dvm;
     report_take_t t = {.dvm = dvm, .lines = lines};
+    /* every node's lines are named, this one's too */
+    for (char **l = *lines; NULL != l && NULL != *l; l++) {
+        char *named = NULL;
+        if (WU_SUCCESS == wu_asprintf(&named, "%s: %s", wu_rte_hostname, *l)) {
+            free(*l);
+            *l = named;
+        }
+    }
     wu_wait_init(&dvm->report_wait);
     (void)wu_progress_shift_wait(wu_rte_progress(), report_ask, dvm, 0);
     (void)wu_wait_for(&dvm->report_wait, REPORT_WAIT);
@@ -991,7 +1003,7 @@ static void say_missing(wu_wait_call_t *call)
     wu_wait_call_done(call, WU_SUCCESS);
 }
 
-void wu_rte_dvm_pids(rte_job_t *job)
+static void wu_rte_dvm_pids(rte_job_t *job)
 {
     wu_dmsg_t m;
     PMIX_DATA_BUFFER_CONSTRUCT(&m);
@@ -1146,6 +1158,7 @@ int wu_rte_dvm_start(rte_job_t *job)
     wu_wait_init(&dvm->closed);
     wu_wait_init(&dvm->agents_done);
     job->dvm = dvm;
+    job->role = &head_role;
     for (uint32_t k = 0; k < job->map->nnodes; k++) {
         dvm->by_node[k] = UINT32_MAX;
         if (k != job->mynode && job->map->nodes[k].nlocal > 0) {
@@ -1231,7 +1244,7 @@ static void send_all(struct rte_dvm *dvm, uint32_t type, int32_t arg)
     PMIX_DATA_BUFFER_DESTRUCT(&m);
 }
 
-void wu_rte_dvm_terminate(rte_job_t *job)
+static void wu_rte_dvm_terminate(rte_job_t *job)
 {
     send_all(job->dvm, WU_DMSG_TERMINATE, 0);
 }
@@ -1246,7 +1259,7 @@ void wu_rte_dvm_jobctl(rte_job_t *job, const char *msg, size_t len)
     send_everyone(job->dvm, WU_DMSG_ALL, WU_DMSG_JOBCTL, msg, len);
 }
 
-bool wu_rte_dvm_done(const rte_job_t *job)
+static bool wu_rte_dvm_done(const rte_job_t *job)
 {
     const struct rte_dvm *dvm = job->dvm;
     for (uint32_t i = 0; i < dvm->nd; i++) {
@@ -1272,7 +1285,7 @@ static void stop_in_rte(wu_wait_call_t *call)
 /* Seconds the daemons get to clean up and end after SHUTDOWN, and their agents after that. */
 #define STOP_WAIT 10.0
 
-void wu_rte_dvm_stop(rte_job_t *job)
+static void wu_rte_dvm_stop(rte_job_t *job)
 {
     struct rte_dvm *dvm = job->dvm;
     (void)wu_progress_shift_wait(wu_rte_progress(), stop_in_rte, dvm, 0);
@@ -1308,4 +1321,17 @@ void wu_rte_dvm_stop(rte_job_t *job)
     free(dvm->by_node);
     free(dvm);
     job->dvm = NULL;
+    job->role = NULL;
 }
+
+/* The head node's side of a job across nodes (wu_rte_internal.h). */
+static const rte_role_t head_role = {
+    .registered = wu_rte_dvm_registered,
+    .launched = wu_rte_dvm_pids,
+    .proc_ended = wu_rte_dvm_proc_ended,
+    .remote_done = wu_rte_dvm_done,
+    .terminate = wu_rte_dvm_terminate,
+    .signal = wu_rte_dvm_signal,
+    .report = wu_rte_dvm_report,
+    .stop = wu_rte_dvm_stop,
+};

@@ -74,6 +74,11 @@ bool wu_rte_dvm_live(const struct rte_dvm *dvm);
 /* Can the daemon of map node `node` be sent to (it said HELLO; its relays are connected)? */
 bool wu_rte_dvm_reachable(const struct rte_dvm *dvm, uint32_t node);
 
+/* wu_rte_dvm_coll.c: the job is registered with this node's server: serve the direct-modex
+ * requests that came before; a rank of the job ended: fences it can no longer join fail (both
+ * rte thread, through the head's rte_role_t). */
+void wu_rte_dvm_registered(rte_job_t *job);
+void wu_rte_dvm_proc_ended(rte_job_t *job, uint32_t rank);
 /* wu_rte_dvm_coll.c: a daemon's messages about fences and direct modex. */
 void wu_rte_dvm_on_fence(struct rte_dvm *dvm, uint32_t node, wu_dmsg_t *m);
 /* FENCE_AGG of a first-level relay whose branch (itself included) is branch[] (per map node);

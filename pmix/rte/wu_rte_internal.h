@@ -51,8 +51,50 @@ typedef struct rte_proc {
 } rte_proc_t;
 
 typedef struct rte_stdin rte_stdin_t;
+typedef struct rte_job rte_job_t;
 
-typedef struct rte_job {
+/* What differs between the two roles a node can have in a job that spans nodes: the head node
+ * (wrun: it started daemons on the other nodes; wu_rte_dvm.c) and a daemon (wired: the head
+ * started it; wu_rte_daemon.c). The job core (wu_rte_job.c) calls these and never asks which
+ * role a node plays; a job on one node has none (job->role NULL), and a NULL operation does
+ * nothing unless its comment says otherwise. On the rte thread unless said. */
+typedef struct rte_role {
+    /* the server knows the job now */
+    void (*registered)(rte_job_t *job);
+    /* this node's processes were started: the other nodes learn their pids (and a daemon
+     * passes on the standard input that came for them meanwhile) */
+    void (*launched)(rte_job_t *job);
+    /* the standard input of this node's processes comes from the head node, not from ours */
+    bool stdin_from_head;
+    /* (launcher's thread) the program could not be started here at all (err: errno): true when
+     * the role reports it (a daemon's head says it for every node alike); else the job core does */
+    bool (*launch_failed)(rte_job_t *job, int err);
+    /* the job is to end though nothing here ended it (the head said so) */
+    bool (*terminating)(const rte_job_t *job);
+    /* output of a process of this node: true when the role took it; else the job's I/O does */
+    bool (*output)(rte_job_t *job, uint32_t rank, int stream, const char *data, size_t len);
+    /* a process of this node ended (its end filled in): true when the role took it; else it
+     * goes to wu_rte_proc_ended */
+    bool (*exited)(rte_job_t *job, rte_proc_t *rp);
+    /* every process of this node has ended: true when the role took it; else the job core
+     * checks whether the job is done */
+    bool (*local_done)(rte_job_t *job);
+    /* a rank of the job ended (its end was decided here): collectives it can no longer join
+     * fail */
+    void (*proc_ended)(rte_job_t *job, uint32_t rank);
+    /* every other node has said its processes ended (NULL: there are none to wait for) */
+    bool (*remote_done)(const rte_job_t *job);
+    /* end the job's processes on the other nodes; deliver sig to them */
+    void (*terminate)(rte_job_t *job);
+    void (*signal)(rte_job_t *job, int sig);
+    /* (launcher's thread) --timeout: name this node's lines and append the other nodes'
+     * (what their servers see the job's processes blocked in) */
+    void (*report)(rte_job_t *job, char ***lines);
+    /* (launcher's thread) the job is over here: the other nodes' daemons end */
+    void (*stop)(rte_job_t *job);
+} rte_role_t;
+
+struct rte_job {
     char nspace[PMIX_MAX_NSLEN + 1];
     char *nsdir; /* the job's session directory (PMIX_NSDIR), removed with the job */
     uint32_t np;
@@ -104,7 +146,8 @@ typedef struct rte_job {
     /* A spawned job with daemons: the wait of wu_rte_run_child for every node to say its
      * ranks started (wu_rte_job_started_check completes it; rte thread), or NULL. */
     wu_wait_call_t *start_call;
-} rte_job_t;
+    const rte_role_t *role; /* the head's or a daemon's part in a job across nodes, or NULL */
+};
 
 /* wu_rte_job.c */
 /* A child job (rte thread); NULL when nspace is none of them. */
@@ -145,6 +188,26 @@ void wu_rte_proc_ended(rte_job_t *job, rte_proc_t *rp);
 /* Every process of the job has ended, and every daemon has said so: release the job's wait.
  * Called whenever one of those changes (rte thread). */
 void wu_rte_job_check_done(rte_job_t *job);
+/* A service that watches this node's jobs (publish/lookup, connect, PMI, ...): told of each
+ * process's end and each job's end, on the rte thread, in the order the observers were added.
+ * A NULL member is not called. */
+typedef struct rte_job_observer {
+    /* a process of this node exited, before its end is looked at (lidx: its index among the
+     * node's processes) */
+    void (*local_exited)(rte_job_t *job, uint32_t lidx);
+    /* a rank's end was decided here (the head node, or a job on one node) or reported (wired) */
+    void (*proc_ended)(rte_job_t *job, uint32_t rank);
+    /* the job's processes are all reaped and it is about to be forgotten */
+    void (*job_ended)(rte_job_t *job);
+} rte_job_observer_t;
+/* Add an observer (before any job runs; it must outlive the runtime). WU_ERR_OUT_OF_RESOURCE
+ * past WU_RTE_OBSERVERS_MAX. */
+#define WU_RTE_OBSERVERS_MAX 8
+int wu_rte_job_observe(const rte_job_observer_t *obs);
+/* How the head node starts the daemons of a job across nodes (sets job->role; the launcher's
+ * thread); without it such a job cannot run. */
+void wu_rte_job_set_remote_start(int (*start)(rte_job_t *job));
+
 /* A rank of another node started (its pid came) or ended: complete wu_rte_run_child's wait for
  * the job's remote start once every such rank has (rte thread). */
 void wu_rte_job_started_check(rte_job_t *job);
@@ -155,8 +218,8 @@ const char *wu_rte_rank_host(const rte_job_t *job, uint32_t rank);
  * parent: who spawned it, an empty namespace for nobody) through its end; the daemon link
  * carries outputs and ends up and commands down. Takes map. */
 int wu_rte_run_daemon_job(const wu_rte_spec_t *app, const char *nspace, wu_rte_jobmap_t *map,
-                          uint32_t mynode, const pmix_proc_t *parent, struct rte_daemon *daemon,
-                          int *status);
+                          uint32_t mynode, const pmix_proc_t *parent, const rte_role_t *role,
+                          struct rte_daemon *daemon, int *status);
 
 /* wu_rte_spawn.c: starting wired daemons (the head's first level, and each daemon's subtree). */
 /* The launch tree: cut n daemons into at most radix chunks (0: one each), in order, as even as
@@ -227,23 +290,14 @@ uint32_t wu_rte_tree_first(const wu_rte_tree_t *t, uint32_t c);
 void wu_rte_tree_token(wu_rte_tree_t *t, const char *token);
 void wu_rte_tree_free(wu_rte_tree_t *t);
 
-/* rte thread, once this node's ranks are started: send their pids to the other nodes (in wired
- * up to wrun, in wrun to every daemon). */
-void wu_rte_daemon_pids(rte_job_t *job);
-void wu_rte_dvm_pids(rte_job_t *job);
-
 /* wu_rte_dvm.c: on the head node, the daemons (wired) of the job's other nodes, started with
  * ssh and reached over TCP (wu_rte_dmsg.h has the messages). */
 /* Main thread, after placement: start a daemon on every other node of the map and wait until
- * each has connected and authenticated (bounded). Failures are reported; WU_ERR_SILENT. */
+ * each has connected and authenticated (bounded), and make this node the job's head
+ * (job->role: the rest of the head's side, rte_role_t). Failures are reported; WU_ERR_SILENT. */
 int wu_rte_dvm_start(rte_job_t *job);
-/* rte thread: tell every daemon to terminate its processes / deliver sig to them. */
-void wu_rte_dvm_terminate(rte_job_t *job);
+/* rte thread: deliver sig to the job's processes on the daemons' nodes. */
 void wu_rte_dvm_signal(rte_job_t *job, int sig);
-/* rte thread: has every daemon reported the end of its processes (or been lost)? */
-bool wu_rte_dvm_done(const rte_job_t *job);
-/* Main thread, at the job's end: stop the daemons, wait for them (bounded), kill what is left. */
-void wu_rte_dvm_stop(rte_job_t *job);
 /* Host-module upcalls of the head node's server for a multi-node job (server thread); timeout:
  * the fence's PMIX_TIMEOUT in seconds, 0 for none. */
 pmix_status_t wu_rte_dvm_fence(const pmix_proc_t procs[], size_t nprocs, const char *data,
@@ -261,13 +315,6 @@ pmix_status_t wu_rte_event_spread(pmix_status_t code, const pmix_proc_t *source,
 /* An EVENT message from another node: notify this node's clients (rte thread). */
 void wu_rte_event_deliver(const char *msg, size_t len);
 
-/* The job is registered with this node's server (rte thread): serve the direct-modex requests
- * that came before. */
-void wu_rte_dvm_registered(rte_job_t *job);
-/* A rank of the job ended (rte thread): fences it can no longer join fail (wu_rte_dvm_coll.c). */
-void wu_rte_dvm_proc_ended(rte_job_t *job, uint32_t rank);
-void wu_rte_daemon_registered(rte_job_t *job);
-
 /* wu_rte_daemon.c: in wired, the same upcalls, forwarded to the head node (server thread). */
 pmix_status_t wu_rte_daemon_fence(const pmix_proc_t procs[], size_t nprocs, const char *data,
                                   size_t ndata, int timeout, pmix_modex_cbfunc_t cbfunc,
@@ -275,22 +322,14 @@ pmix_status_t wu_rte_daemon_fence(const pmix_proc_t procs[], size_t nprocs, cons
 pmix_status_t wu_rte_daemon_dmodex(const pmix_proc_t *proc, pmix_modex_cbfunc_t cbfunc,
                                    void *cbdata);
 pmix_status_t wu_rte_daemon_abort(const pmix_proc_t *proc, int status, const char *msg);
-/* In wired: a process's output or end goes to the head node (rte thread). */
-void wu_rte_daemon_output(rte_job_t *job, uint32_t rank, int stream, const char *data, size_t len);
 /* In wired: text for wrun's stderr (any thread). */
 void wu_rte_daemon_notice(const char *text);
-void wu_rte_daemon_exited(rte_job_t *job, rte_proc_t *rp);
-void wu_rte_daemon_local_done(rte_job_t *job);
 /* In wired: this node's index in the job map (UINT32_MAX outside a daemon), and a message
  * to the head (m destructed here; rte thread): PMIX_ERR_UNREACH once the head is gone. */
 uint32_t wu_rte_daemon_node(void);
 /* In wired: the namespace of the job it serves (NULL before it came; any thread once set). */
 const char *wu_rte_daemon_nspace(void);
 pmix_status_t wu_rte_daemon_send(uint32_t type, pmix_data_buffer_t *m);
-/* In wired: did the head say TERMINATE (or SHUTDOWN, or go away)? (rte thread) */
-bool wu_rte_daemon_terminating(const rte_job_t *job);
-/* In wired: the program could not be started (err): every local rank failed (main thread). */
-void wu_rte_daemon_launch_failed(rte_job_t *job, int err);
 /* A process of the job called PMIx_Abort (or its daemon says it did): tell the user, end the
  * job with its status (rte thread). */
 void wu_rte_job_abort(const pmix_proc_t *proc, int status, const char *msg);
@@ -316,7 +355,8 @@ pmix_status_t wu_rte_daemon_up(uint32_t type, const char *msg, size_t len);
 int wu_rte_pmi_setup(rte_job_t *job);
 int wu_rte_pmi_attach(rte_job_t *job, uint32_t lidx, int *child_fd);
 void wu_rte_pmi_start(rte_job_t *job);
-void wu_rte_pmi_proc_ended(rte_job_t *job, uint32_t lidx);
+/* A process's end (the PMI server watches it: wu_rte_job_observe; once, at the start). */
+int wu_rte_pmi_observe(void);
 void wu_rte_pmi_free(rte_job_t *job);
 /* Rte thread: what this node's processes wait for in PMI (a barrier, a node attribute), one
  * line each appended to *lines, for --timeout's report. */
@@ -380,14 +420,9 @@ int wu_rte_stdin_start(rte_job_t *job);
 void wu_rte_stdin_stop(rte_job_t *job);
 /* A daemon wrote n more bytes of our stdin to rank (head node, rte thread). */
 void wu_rte_stdin_acked(rte_job_t *job, uint32_t rank, size_t n);
-/* Head node, main thread: append what the other nodes' servers see the ranks blocked in
- * ("node2: ..." lines) to *lines, waiting a few seconds at most. */
-void wu_rte_dvm_report(rte_job_t *job, char ***lines);
 /* Head node: len bytes of stdin for rank on another node (len 0: end of file). rte thread. */
 void wu_rte_dvm_stdin(rte_job_t *job, uint32_t rank, const char *data, size_t len);
-/* wired: its ranks' stdin from the head node: the job's processes are started (write what came
- * before), and the job ends (release what is left). rte thread. */
-void wu_rte_daemon_stdin_launched(rte_job_t *job);
+/* wired: its ranks' stdin from the head node: the job ends (release what is left). rte thread. */
 void wu_rte_daemon_stdin_stop(rte_job_t *job);
 /* Can fd be watched in the event loop (a pipe, socket or terminal)? Regular files and other
  * devices cannot (epoll refuses them); they never make a reader or writer wait anyway. */

@@ -34,6 +34,23 @@ extern char **environ;
 rte_job_t *wu_rte_job = NULL;
 
 static unsigned job_counter = 0;
+static const rte_job_observer_t *observers[WU_RTE_OBSERVERS_MAX];
+static size_t nobservers = 0;
+static int (*remote_start)(rte_job_t *job) = NULL;
+
+int wu_rte_job_observe(const rte_job_observer_t *obs)
+{
+    if (nobservers == WU_RTE_OBSERVERS_MAX) {
+        return WU_ERR_OUT_OF_RESOURCE;
+    }
+    observers[nobservers++] = obs;
+    return WU_SUCCESS;
+}
+
+void wu_rte_job_set_remote_start(int (*start)(rte_job_t *job))
+{
+    remote_start = start;
+}
 static atomic_int pending_interrupt = 0; /* a signal that came before the job started */
 
 /* --- the job's end --------------------------------------------------------------------------- */
@@ -48,10 +65,10 @@ static void terminate_all(rte_job_t *job)
     if (NULL != job->pls) {
         (void)wu_pls_terminate_job(job->pls, 0);
     }
-    if (NULL != job->dvm) {
-        wu_rte_dvm_terminate(job);
-        wu_rte_job_started_check(job); /* nobody waits for a start any more */
+    if (NULL != job->role && NULL != job->role->terminate) {
+        job->role->terminate(job);
     }
+    wu_rte_job_started_check(job); /* nobody waits for a start any more */
 }
 
 /* Deliver sig to the job's processes on every node. */
@@ -60,8 +77,8 @@ static void signal_all(rte_job_t *job, int sig)
     if (NULL != job->pls) {
         (void)wu_pls_signal_job(job->pls, sig);
     }
-    if (NULL != job->dvm) {
-        wu_rte_dvm_signal(job, sig);
+    if (NULL != job->role && NULL != job->role->signal) {
+        job->role->signal(job, sig);
     }
 }
 
@@ -124,9 +141,8 @@ static bool on_output(wu_pls_job_t *pls, wu_pls_proc_t *proc, int stream, const 
 {
     rte_job_t *job = pls->user;
     uint32_t rank = job->lranks[proc->rank];
-    if (NULL != job->daemon) {
-        wu_rte_daemon_output(job, rank, stream, data, len);
-        return true;
+    if (NULL != job->role && NULL != job->role->output) {
+        return job->role->output(job, rank, stream, data, len);
     }
     return wu_rte_iof_output(job, rank, stream, data, len);
 }
@@ -206,15 +222,14 @@ void wu_rte_proc_ended(rte_job_t *job, rte_proc_t *rp)
     bool terminated_by_us;
 
     rp->exited = true;
-    if (NULL != job->dvm) {
-        wu_rte_dvm_proc_ended(job, rp->rank);
-        wu_rte_job_started_check(job); /* an end counts as a start for spawn's answer */
+    if (NULL != job->role && NULL != job->role->proc_ended) {
+        job->role->proc_ended(job, rp->rank);
     }
-    if (NULL == job->daemon) {
-        pmix_proc_t p;
-        PMIX_LOAD_PROCID(&p, job->nspace, rp->rank);
-        wu_rte_pubsub_proc_ended(&p);  /* its PMIX_PERSIST_PROC data go */
-        wu_rte_connect_proc_ended(&p); /* the connects it takes part in fail */
+    wu_rte_job_started_check(job); /* an end counts as a start for spawn's answer */
+    for (size_t i = 0; i < nobservers; i++) {
+        if (NULL != observers[i]->proc_ended) {
+            observers[i]->proc_ended(job, rp->rank);
+        }
     }
     if (job->status_set) {
         return; /* the job is ending already; later ends do not change its status */
@@ -257,14 +272,16 @@ static void on_exited(wu_pls_job_t *pls, wu_pls_proc_t *proc)
     rte_job_t *job = pls->user;
     rte_proc_t *rp = &job->procs[job->lranks[proc->rank]];
 
-    wu_rte_pmi_proc_ended(job, proc->rank); /* what it said over PMI before it ended first */
+    for (size_t i = 0; i < nobservers; i++) {
+        if (NULL != observers[i]->local_exited) {
+            observers[i]->local_exited(job, proc->rank);
+        }
+    }
     rp->state = proc->state;
     rp->wait_status = proc->wait_status;
     rp->exec_errno = proc->exec_errno;
     rp->pid = proc->pid;
-    if (NULL != job->daemon) {
-        rp->exited = true;
-        wu_rte_daemon_exited(job, rp);
+    if (NULL != job->role && NULL != job->role->exited && job->role->exited(job, rp)) {
         return;
     }
     wu_rte_proc_ended(job, rp);
@@ -272,7 +289,8 @@ static void on_exited(wu_pls_job_t *pls, wu_pls_proc_t *proc)
 
 void wu_rte_job_check_done(rte_job_t *job)
 {
-    if (!job->local_done || job->done_released || (NULL != job->dvm && !wu_rte_dvm_done(job))) {
+    if (!job->local_done || job->done_released ||
+        (NULL != job->role && NULL != job->role->remote_done && !job->role->remote_done(job))) {
         return;
     }
     if (!job->status_set && job->have_pending) {
@@ -286,8 +304,7 @@ static void on_done(wu_pls_job_t *pls)
 {
     rte_job_t *job = pls->user;
     job->local_done = true;
-    if (NULL != job->daemon) {
-        wu_rte_daemon_local_done(job);
+    if (NULL != job->role && NULL != job->role->local_done && job->role->local_done(job)) {
         return;
     }
     wu_rte_job_check_done(job);
@@ -304,7 +321,7 @@ static void interrupt_in_rte(void *arg)
     int sig = (int)(intptr_t)arg;
     rte_job_t *job = wu_rte_job;
     double now = wu_time_now();
-    if (NULL == job || (NULL == job->pls && NULL == job->dvm)) {
+    if (NULL == job || (NULL == job->pls && (NULL == job->role || NULL == job->role->signal))) {
         if (SIGINT == sig || SIGTERM == sig || SIGHUP == sig) {
             atomic_store(&pending_interrupt, sig);
             wu_rte_iof_interrupt(); /* the job is over: stop waiting for a stuck reader */
@@ -396,16 +413,8 @@ static char *report_timeout(rte_job_t *job)
     }
     (void)wu_server_blocked_report(job->nspace, job->np, &lines);
     pmi_report(job, &lines); /* and in PMI */
-    if (NULL != job->dvm) {
-        /* every node's lines are named, this one's too */
-        for (char **l = lines; NULL != l && NULL != *l; l++) {
-            char *named = NULL;
-            if (WU_SUCCESS == wu_asprintf(&named, "%s: %s", wu_rte_hostname, *l)) {
-                free(*l);
-                *l = named;
-            }
-        }
-        wu_rte_dvm_report(job, &lines); /* the other nodes' servers */
+    if (NULL != job->role && NULL != job->role->report) {
+        job->role->report(job, &lines); /* the other nodes' servers */
     }
     if (NULL != lines) {
         for (char **l = lines; NULL != *l; l++) {
@@ -549,11 +558,12 @@ static int proc_env(rte_job_t *job, const wu_rte_spec_t *app, uint32_t rank, cha
 static void forget_job(wu_wait_call_t *call)
 {
     rte_job_t *job = call->cbdata;
-    if (NULL == job->daemon) {
-        wu_rte_pubsub_job_ended(job->nspace); /* its PMIX_PERSIST_APP data go */
+    for (size_t i = 0; i < nobservers; i++) {
+        if (NULL != observers[i]->job_ended) {
+            observers[i]->job_ended(job);
+        }
     }
     if (!job->child) {
-        wu_rte_connect_job_ended(job->nspace); /* and what it learnt of other wruns' jobs */
         wu_rte_job = NULL;
     }
     wu_wait_call_done(call, WU_SUCCESS);
@@ -564,14 +574,10 @@ static void forget_job(wu_wait_call_t *call)
 static void stdin_start(wu_wait_call_t *call)
 {
     rte_job_t *job = call->cbdata;
-    /* other nodes learn our ranks' pids (their proc tables) */
-    if (NULL != job->daemon) {
-        wu_rte_daemon_pids(job);
-    } else if (NULL != job->dvm) {
-        wu_rte_dvm_pids(job);
+    if (NULL != job->role && NULL != job->role->launched) {
+        job->role->launched(job); /* other nodes learn our ranks' pids (their proc tables) */
     }
-    if (NULL != job->daemon) {
-        wu_rte_daemon_stdin_launched(job);
+    if (NULL != job->role && job->role->stdin_from_head) {
         wu_wait_call_done(call, WU_SUCCESS);
         return;
     }
@@ -603,8 +609,8 @@ static void free_job(rte_job_t *job)
     if (NULL != job->pmi) {
         (void)wu_progress_shift_wait(wu_rte_progress(), pmi_free, job, 0);
     }
-    if (NULL != job->dvm) {
-        wu_rte_dvm_stop(job); /* the other nodes' daemons end, and their processes with them */
+    if (NULL != job->role && NULL != job->role->stop) {
+        job->role->stop(job); /* the other nodes' daemons end, and their processes with them */
     }
     if (job->child) {
         /* a child: its lines and files (the launcher's output queues go on) */
@@ -767,10 +773,8 @@ static void registered_in_rte(wu_wait_call_t *call)
 {
     rte_job_t *job = call->cbdata;
     job->registered = true;
-    if (NULL != job->daemon) {
-        wu_rte_daemon_registered(job);
-    } else if (NULL != job->dvm) {
-        wu_rte_dvm_registered(job);
+    if (NULL != job->role && NULL != job->role->registered) {
+        job->role->registered(job);
     }
     wu_wait_call_done(call, WU_SUCCESS);
 }
@@ -787,9 +791,9 @@ static int job_setup(rte_job_t *job)
     if (!job->child) {
         wu_rte_job = job; /* published to the rte thread by the shifts below */
     }
-    if (NULL == job->daemon && wu_rte_job_remote(job) &&
-        WU_SUCCESS != (rc = wu_rte_dvm_start(job))) {
-        return rc;
+    if (NULL == job->role && wu_rte_job_remote(job) &&
+        (NULL == remote_start || WU_SUCCESS != (rc = remote_start(job)))) {
+        return NULL == remote_start ? WU_ERR_NOT_SUPPORTED : rc; /* (sets job->role) */
     }
     if (UINT32_MAX == job->mynode) {
         return WU_SUCCESS; /* nothing runs here: nothing to register */
@@ -812,7 +816,8 @@ static int job_setup(rte_job_t *job)
 static void terminate_if_ending(wu_wait_call_t *call)
 {
     rte_job_t *job = call->cbdata;
-    if (job->terminating || (NULL != job->daemon && wu_rte_daemon_terminating(job))) {
+    if (job->terminating ||
+        (NULL != job->role && NULL != job->role->terminating && job->role->terminating(job))) {
         job->terminating = true;
         (void)wu_pls_terminate_job(job->pls, 0);
     }
@@ -842,10 +847,10 @@ static int job_launch(rte_job_t *job, int *status)
         /* the job may have failed on another node while these were being started */
         (void)wu_progress_shift_wait(wu_rte_progress(), terminate_if_ending, job, 0);
         wu_rte_place_report(job);
-    } else if ((WU_ERR_NOT_FOUND == rc || WU_ERR_NO_PERMISSIONS == rc) && NULL != job->daemon) {
-        /* the head node says it, for every node alike */
-        wu_rte_daemon_launch_failed(job, job->pls->launch_errno);
-        rc = WU_SUCCESS;
+    } else if ((WU_ERR_NOT_FOUND == rc || WU_ERR_NO_PERMISSIONS == rc) && NULL != job->role &&
+               NULL != job->role->launch_failed &&
+               job->role->launch_failed(job, job->pls->launch_errno)) {
+        rc = WU_SUCCESS; /* the head node says it, for every node alike */
     } else if (WU_ERR_NOT_FOUND == rc || WU_ERR_NO_PERMISSIONS == rc) {
         char why[256];
         wu_rte_say("exec-failed", wu_rte_tool, job->pls->launch_prog,
@@ -981,8 +986,8 @@ int wu_rte_run_child(rte_job_t *job, void (*launched)(rte_job_t *job, int rc, vo
     if (WU_SUCCESS == rc) {
         rc = job_launch(job, &status);
     }
-    if (WU_SUCCESS == rc && NULL != job->dvm) {
-        rc = remote_started(job);
+    if (WU_SUCCESS == rc && NULL != job->role && NULL != job->role->remote_done) {
+        rc = remote_started(job); /* (the head of a job across nodes) */
     }
     launched(job, rc, arg);
     if (WU_SUCCESS == rc) {
@@ -1010,8 +1015,8 @@ int wu_rte_run(const wu_rte_spec_t *app, int *status)
 }
 
 int wu_rte_run_daemon_job(const wu_rte_spec_t *app, const char *nspace, wu_rte_jobmap_t *map,
-                          uint32_t mynode, const pmix_proc_t *parent, struct rte_daemon *daemon,
-                          int *status)
+                          uint32_t mynode, const pmix_proc_t *parent, const rte_role_t *role,
+                          struct rte_daemon *daemon, int *status)
 {
     rte_job_t *job;
     uint32_t np = 0;
@@ -1031,87 +1036,11 @@ int wu_rte_run_daemon_job(const wu_rte_spec_t *app, const char *nspace, wu_rte_j
     }
     job->map = map;
     job->mynode = mynode;
+    job->role = role;
     job->daemon = daemon;
     if (NULL != parent && '\0' != parent->nspace[0]) {
         job->spawned = true;
         job->parent = *parent;
     }
     return run_job(job, status);
-}
-
-/* --- the runtime ----------------------------------------------------------------------------- */
-
-/* generated by autogen.pl (mca/base/wu_mca_static_list_rte.c): pls, pmdl */
-extern wu_mca_framework_t *const wu_mca_rte_frameworks[];
-
-int wu_rte_mca_register(void)
-{
-    int rc = wu_rte_rdv_register();
-    rc = WU_SUCCESS == rc ? wu_rte_beat_register() : rc;
-    if (WU_SUCCESS != rc) {
-        return rc;
-    }
-    for (size_t i = 0; NULL != wu_mca_rte_frameworks[i]; i++) {
-        rc = wu_mca_framework_register(wu_mca_rte_frameworks[i]);
-        if (WU_SUCCESS != rc) {
-            return rc;
-        }
-    }
-    return WU_SUCCESS;
-}
-
-int wu_rte_init(const char *tool)
-{
-    int rc;
-    wu_rte_core_identify(tool);
-    wu_rte_watchdog_start();
-    if (WU_SUCCESS != (rc = wu_mca_base_open())) {
-        wu_show_help("help-wu-rte.txt", "init-failed", true, wu_rte_tool, "the component system",
-                     wu_strerror(rc));
-        return WU_ERR_SILENT;
-    }
-    if (WU_SUCCESS != (rc = wu_rte_mca_register()) || WU_SUCCESS != (rc = wu_pls_base_open())) {
-        wu_mca_base_close();
-        return WU_ERR_SILENT; /* reported by the framework */
-    }
-    if (WU_SUCCESS != (rc = wu_pmdl_base_open())) {
-        wu_pls_base_close();
-        wu_mca_base_close();
-        return WU_ERR_SILENT; /* reported by the framework */
-    }
-    if (WU_SUCCESS != wu_rte_core_start()) {
-        wu_pmdl_base_close();
-        wu_pls_base_close();
-        wu_mca_base_close();
-        return WU_ERR_SILENT;
-    }
-    wu_rte_core_set_text_sink(wu_rte_iof_message); /* messages queue behind the job's output */
-    wu_rte_log_start();
-    if (WU_SUCCESS != (rc = wu_rte_server_init())) {
-        wu_rte_finalize();
-        return rc;
-    }
-    return WU_SUCCESS;
-}
-
-static void pubsub_fini(wu_wait_call_t *call)
-{
-    wu_rte_pubsub_finalize(); /* what is left of the data service, and its shared files */
-    wu_wait_call_done(call, WU_SUCCESS);
-}
-
-void wu_rte_finalize(void)
-{
-    if (NULL != wu_rte_progress() && !wu_rte_daemon_mode) {
-        (void)wu_progress_shift_wait(wu_rte_progress(), pubsub_fini, NULL, 0);
-    }
-    wu_rte_server_finalize();
-    wu_rte_log_stop();
-    if (NULL != wu_rte_progress()) {
-        wu_rte_core_stop();
-        wu_pmdl_base_close();
-        wu_pls_base_close();
-        wu_mca_base_close();
-    }
-    wu_show_help_flush();
 }

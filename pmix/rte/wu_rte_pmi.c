@@ -283,7 +283,7 @@ void wu_rte_pmi_start(rte_job_t *job)
     }
 }
 
-void wu_rte_pmi_proc_ended(rte_job_t *job, uint32_t lidx)
+static void pmi_proc_ended(rte_job_t *job, uint32_t lidx)
 {
     rte_pmi_t *p = job->pmi;
     pmi_conn_t *c;
@@ -297,6 +297,12 @@ void wu_rte_pmi_proc_ended(rte_job_t *job, uint32_t lidx)
         close_conn(c);
     }
     wu_rte_pmi_check_barrier(p);
+}
+
+int wu_rte_pmi_observe(void)
+{
+    static const rte_job_observer_t observer = {.local_exited = pmi_proc_ended};
+    return wu_rte_job_observe(&observer);
 }
 
 void wu_rte_pmi_free(rte_job_t *job)

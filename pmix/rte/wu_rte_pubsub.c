@@ -656,6 +656,27 @@ void wu_rte_pubsub_job_ended(const char *nspace)
     end_waiters(waiter_job, nspace, PMIX_ERR_PROC_TERM_WO_SYNC);
 }
 
+static void observe_proc_ended(rte_job_t *job, uint32_t rank)
+{
+    pmix_proc_t p;
+    PMIX_LOAD_PROCID(&p, job->nspace, rank);
+    wu_rte_pubsub_proc_ended(&p); /* its PMIX_PERSIST_PROC data go */
+}
+
+static void observe_job_ended(rte_job_t *job)
+{
+    if (!wu_rte_daemon_mode) { /* (wired keeps no data: its requests go to the head node) */
+        wu_rte_pubsub_job_ended(job->nspace); /* its PMIX_PERSIST_APP data go */
+    }
+}
+
+int wu_rte_pubsub_observe(void)
+{
+    static const rte_job_observer_t observer = {.proc_ended = observe_proc_ended,
+                                                .job_ended = observe_job_ended};
+    return wu_rte_job_observe(&observer);
+}
+
 void wu_rte_pubsub_finalize(void)
 {
     drop_where(any_data, NULL);

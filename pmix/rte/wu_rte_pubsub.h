@@ -32,5 +32,7 @@ void wu_rte_pubsub_serve(wu_rte_rpc_t *call, uint32_t op, wu_dmsg_t *args);
 void wu_rte_pubsub_proc_ended(const pmix_proc_t *proc);
 void wu_rte_pubsub_job_ended(const char *nspace);
 void wu_rte_pubsub_finalize(void);
+/* Watch the jobs' ends (wu_rte_job_observe) for the above; once, at the runtime's start. */
+int wu_rte_pubsub_observe(void);
 
 #endif
