@@ -358,7 +358,7 @@ static void launched(rte_job_t *job, int rc, void *arg)
     }
 }
 
-/* wu_rte_children_wait's call while every child left still runs: completed when one ends (rte
+/* children_wait's call while every child left still runs: completed when one ends (rte
  * thread). */
 static wu_wait_call_t *ended_waiter = NULL;
 
@@ -580,8 +580,9 @@ pmix_status_t wu_rte_children_spawn(const pmix_proc_t *proc, const pmix_info_t j
     return rc;
 }
 
-void wu_rte_children_serve(wu_rte_rpc_t *call, wu_dmsg_t *args)
+static void children_serve(wu_rte_rpc_t *call, uint32_t op, wu_dmsg_t *args)
 {
+    (void)op;
     pmix_proc_t proc;
     uint32_t ninfo = 0, napps = 0;
     int32_t cnt;
@@ -621,7 +622,7 @@ void wu_rte_children_serve(wu_rte_rpc_t *call, wu_dmsg_t *args)
 
 /* ---- ends ---------------------------------------------------------------------------------- */
 
-void wu_rte_children_fail(int status)
+static void children_fail(int status)
 {
     for (child_t *c = children; NULL != c; c = c->next) {
         if (!c->ended && !c->job->independent && !c->job->terminating) {
@@ -630,14 +631,14 @@ void wu_rte_children_fail(int status)
     }
 }
 
-void wu_rte_children_signal(int sig)
+static void children_signal(int sig)
 {
     for (child_t *c = children; NULL != c; c = c->next) {
         if (!c->ended && NULL != c->job->pls) {
             (void)wu_pls_signal_job(c->job->pls, SIGTSTP == sig ? SIGSTOP : sig);
         }
-        if (!c->ended && NULL != c->job->dvm) {
-            wu_rte_dvm_signal(c->job, SIGTSTP == sig ? SIGSTOP : sig); /* on other nodes */
+        if (!c->ended && NULL != c->job->role && NULL != c->job->role->signal) {
+            c->job->role->signal(c->job, SIGTSTP == sig ? SIGSTOP : sig); /* on other nodes */
         }
     }
 }
@@ -666,7 +667,7 @@ static void take_ended(wu_wait_call_t *call)
     wu_wait_call_done(call, running ? 1 : 0);
 }
 
-void wu_rte_children_wait(void)
+static void children_wait(void)
 {
     for (;;) {
         child_t *c = NULL;
@@ -680,4 +681,37 @@ void wu_rte_children_wait(void)
             return; /* no child left (take_ended waits while one runs) */
         }
     }
+}
+
+static void observe_failed(rte_job_t *job, int status)
+{
+    if (job->child && !job->independent && !job->starting && 0 != status && NULL != wu_rte_job &&
+        !wu_rte_job->child) {
+        /* a spawned job that fails ends its parent's job too, as mpirun does */
+        wu_rte_job_fail(wu_rte_job, status);
+    } else if (!job->child) {
+        children_fail(status); /* and the launcher's job ends its children */
+    }
+}
+
+static void observe_signalled(rte_job_t *job, int sig)
+{
+    (void)job; /* (the launcher's job: its children get the signal too) */
+    children_signal(sig);
+}
+
+static void observe_finishing(rte_job_t *job)
+{
+    if (!job->child) {
+        children_wait(); /* before the launcher's job goes: its children have ended */
+    }
+}
+
+int wu_rte_children_attach(void)
+{
+    static const rte_job_observer_t observer = {.job_failed = observe_failed,
+                                                .job_signalled = observe_signalled,
+                                                .job_finishing = observe_finishing};
+    int rc = wu_rte_job_observe(&observer);
+    return WU_SUCCESS == rc ? wu_rte_rpc_handle(WU_RTE_RPC_SPAWN, children_serve) : rc;
 }

@@ -1078,8 +1078,9 @@ static void creq_in_rte(void *arg)
     }
 }
 
-void wu_rte_connect_serve(wu_rte_rpc_t *call, wu_dmsg_t *args)
+static void connect_serve(wu_rte_rpc_t *call, uint32_t op, wu_dmsg_t *args)
 {
+    (void)op;
     uint8_t kind = 0;
     uint32_t n = 0;
     int32_t timeout = 0, cnt, one = 1;
@@ -1289,11 +1290,12 @@ static void observe_job_ended(rte_job_t *job)
     }
 }
 
-int wu_rte_connect_observe(void)
+int wu_rte_connect_attach(void)
 {
     static const rte_job_observer_t observer = {.proc_ended = observe_proc_ended,
                                                 .job_ended = observe_job_ended};
-    return wu_rte_job_observe(&observer);
+    int rc = wu_rte_job_observe(&observer);
+    return WU_SUCCESS == rc ? wu_rte_rpc_handle(WU_RTE_RPC_CONNECT, connect_serve) : rc;
 }
 
 static void dereg_done(pmix_status_t status, void *cbdata)

@@ -34,13 +34,12 @@ bool wu_rte_connect_foreign(const pmix_proc_t procs[], size_t nprocs);
 pmix_status_t wu_rte_connect_fence(const pmix_proc_t procs[], size_t nprocs, const char *data,
                                    size_t ndata, int timeout, pmix_modex_cbfunc_t cbfunc,
                                    void *cbdata);
-/* The head, rte thread: a daemon's request (op WU_RTE_RPC_CONNECT). */
-void wu_rte_connect_serve(wu_rte_rpc_t *call, wu_dmsg_t *args);
 /* rte thread: a process of nspace ended (connects it takes part in fail); the job nspace ended
  * (every connect fails, this wrun's files go, the namespaces it learnt are forgotten). */
 void wu_rte_connect_proc_ended(const pmix_proc_t *proc);
 void wu_rte_connect_job_ended(const char *nspace);
-/* Watch the jobs' ends (wu_rte_job_observe) for the above; once, at the runtime's start. */
-int wu_rte_connect_observe(void);
+/* Plug the service in (once, at the runtime's start): it watches the jobs' ends for the above
+ * (wu_rte_job_observe) and serves the daemons' requests on the head (WU_RTE_RPC_CONNECT). */
+int wu_rte_connect_attach(void);
 
 #endif

@@ -772,14 +772,14 @@ static void dispatch(struct rte_daemon *d, uint32_t tag, const void *payload, si
         (void)wu_rte_pids_apply(&m, d->nspace, NULL,
                                 UINT32_MAX); /* from wrun: other nodes' ranks */
         break;
-    case WU_DMSG_JOBCTL:
-        wu_rte_jobctl_here(wu_rte_job, &m);
-        break;
     case WU_DMSG_RPC_REP:
         wu_rte_rpc_on_reply(&m);
         break;
     default:
-        break; /* a newer head's message: ignored */
+        if (NULL != wu_dmsg_at_daemon(tag)) {
+            wu_dmsg_at_daemon(tag)(wu_rte_job, &m); /* a service's */
+        }
+        break; /* else a newer head's message: ignored */
     }
     PMIX_DATA_BUFFER_DESTRUCT(&m);
 }

@@ -657,3 +657,29 @@ bool wu_dmsg_walk_fence_agg(wu_dmsg_t *m, wu_dmsg_agg_fn fn, void *arg)
     free(blob);
     return ok;
 }
+
+/* --- the services' message types ------------------------------------------------------------- */
+
+static wu_dmsg_at_head_fn at_head[WU_DMSG_TYPES_MAX];
+static wu_dmsg_at_daemon_fn at_daemon[WU_DMSG_TYPES_MAX];
+
+int wu_dmsg_handle(uint32_t type, wu_dmsg_at_head_fn head_fn, wu_dmsg_at_daemon_fn daemon_fn)
+{
+    if (type >= WU_DMSG_TYPES_MAX || (NULL != at_head[type] && at_head[type] != head_fn) ||
+        (NULL != at_daemon[type] && at_daemon[type] != daemon_fn)) {
+        return WU_ERR_BAD_PARAM;
+    }
+    at_head[type] = head_fn;
+    at_daemon[type] = daemon_fn;
+    return WU_SUCCESS;
+}
+
+wu_dmsg_at_head_fn wu_dmsg_at_head(uint32_t type)
+{
+    return type < WU_DMSG_TYPES_MAX ? at_head[type] : NULL;
+}
+
+wu_dmsg_at_daemon_fn wu_dmsg_at_daemon(uint32_t type)
+{
+    return type < WU_DMSG_TYPES_MAX ? at_daemon[type] : NULL;
+}

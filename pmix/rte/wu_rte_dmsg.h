@@ -245,4 +245,18 @@ pmix_status_t wu_dmsg_get_job(wu_dmsg_t *m, char **nspace, wu_rte_spec_t **app,
                               wu_rte_jobmap_t **map, uint32_t *node, pmix_proc_t *parent);
 void wu_dmsg_free_app(wu_rte_spec_t *app);
 
+/* Services plug in here: a message type a service handles (rte thread), on the head node (from
+ * the daemon of map node `node`: false when the message is not what a daemon of ours sends,
+ * which drops that daemon) and on a daemon (from the head). The head's and the daemons' own
+ * types are theirs; a type with no handler is a bad peer's on the head and ignored (a newer
+ * head's) on a daemon. Registered once, at the runtime's start; WU_ERR_BAD_PARAM for a type out
+ * of range or taken. */
+typedef bool (*wu_dmsg_at_head_fn)(struct rte_job *job, uint32_t node, wu_dmsg_t *m);
+typedef void (*wu_dmsg_at_daemon_fn)(struct rte_job *job, wu_dmsg_t *m);
+#define WU_DMSG_TYPES_MAX 64
+int wu_dmsg_handle(uint32_t type, wu_dmsg_at_head_fn at_head, wu_dmsg_at_daemon_fn at_daemon);
+/* The handlers of type (NULL: none). */
+wu_dmsg_at_head_fn wu_dmsg_at_head(uint32_t type);
+wu_dmsg_at_daemon_fn wu_dmsg_at_daemon(uint32_t type);
+
 #endif

@@ -590,11 +590,6 @@ static void on_daemon_msg(dvm_node_t *n, uint32_t type, wu_dmsg_t *m)
             bad_peer(n);
         }
         break;
-    case WU_DMSG_JOBCTL:
-        if (!wu_rte_jobctl_from_daemon(job, m)) {
-            bad_peer(n);
-        }
-        break;
     case WU_DMSG_FENCE_AGG:
         if (&dvm->d[n->via] != n || !fence_agg(n, m)) {
             bad_peer(n); /* only a first-level relay sends it, for its branch */
@@ -608,7 +603,9 @@ static void on_daemon_msg(dvm_node_t *n, uint32_t type, wu_dmsg_t *m)
         }
         break;
     default:
-        bad_peer(n); /* a daemon of ours never sends that */
+        if (NULL == wu_dmsg_at_head(type) || !wu_dmsg_at_head(type)(job, n->node, m)) {
+            bad_peer(n); /* a daemon of ours never sends that */
+        }
         break;
     }
     free(a);
@@ -1249,7 +1246,7 @@ static void wu_rte_dvm_terminate(rte_job_t *job)
     send_all(job->dvm, WU_DMSG_TERMINATE, 0);
 }
 
-void wu_rte_dvm_signal(rte_job_t *job, int sig)
+static void wu_rte_dvm_signal(rte_job_t *job, int sig)
 {
     send_all(job->dvm, WU_DMSG_SIGNAL, sig);
 }

@@ -170,13 +170,11 @@ int wu_rte_run_child(rte_job_t *job, void (*launched)(rte_job_t *job, int rc, vo
 pmix_status_t wu_rte_children_spawn(const pmix_proc_t *proc, const pmix_info_t job_info[],
                                     size_t ninfo, const pmix_app_t apps[], size_t napps,
                                     pmix_spawn_cbfunc_t cbfunc, void *cbdata);
-/* The head, rte thread: a daemon's spawn request (WU_RTE_RPC_SPAWN); its answer is the new
- * namespace (a string). */
-struct wu_rte_rpc;
-void wu_rte_children_serve(struct wu_rte_rpc *call, pmix_data_buffer_t *args);
-void wu_rte_children_wait(void);
-void wu_rte_children_signal(int sig);
-void wu_rte_children_fail(int status);
+/* Plug the service in (once, at the runtime's start): it watches the jobs (wu_rte_job_observe:
+ * a child's failure ends its parent's job unless it is independent, the launcher's job's
+ * failure or signal reaches its children, and its end waits for theirs), and serves the
+ * daemons' spawn requests on the head (WU_RTE_RPC_SPAWN; the answer is the new namespace). */
+int wu_rte_children_attach(void);
 extern rte_job_t *wu_rte_job; /* the running job, or NULL */
 /* Decide the job's end (first call wins) and terminate what still runs. */
 void wu_rte_job_fail(rte_job_t *job, int status);
@@ -197,7 +195,13 @@ typedef struct rte_job_observer {
     void (*local_exited)(rte_job_t *job, uint32_t lidx);
     /* a rank's end was decided here (the head node, or a job on one node) or reported (wired) */
     void (*proc_ended)(rte_job_t *job, uint32_t rank);
-    /* the job's processes are all reaped and it is about to be forgotten */
+    /* the job failed, for the first time (status: the job's) */
+    void (*job_failed)(rte_job_t *job, int status);
+    /* the launcher got sig for the job (wu_rte_interrupt), before the job's processes get it */
+    void (*job_signalled)(rte_job_t *job, int sig);
+    /* (launcher's thread) the job's processes here are reaped, its other nodes stopped */
+    void (*job_finishing)(rte_job_t *job);
+    /* the job is about to be forgotten */
     void (*job_ended)(rte_job_t *job);
 } rte_job_observer_t;
 /* Add an observer (before any job runs; it must outlive the runtime). WU_ERR_OUT_OF_RESOURCE
@@ -296,8 +300,6 @@ void wu_rte_tree_free(wu_rte_tree_t *t);
  * each has connected and authenticated (bounded), and make this node the job's head
  * (job->role: the rest of the head's side, rte_role_t). Failures are reported; WU_ERR_SILENT. */
 int wu_rte_dvm_start(rte_job_t *job);
-/* rte thread: deliver sig to the job's processes on the daemons' nodes. */
-void wu_rte_dvm_signal(rte_job_t *job, int sig);
 /* Host-module upcalls of the head node's server for a multi-node job (server thread); timeout:
  * the fence's PMIX_TIMEOUT in seconds, 0 for none. */
 pmix_status_t wu_rte_dvm_fence(const pmix_proc_t procs[], size_t nprocs, const char *data,
@@ -335,13 +337,13 @@ pmix_status_t wu_rte_daemon_send(uint32_t type, pmix_data_buffer_t *m);
 void wu_rte_job_abort(const pmix_proc_t *proc, int status, const char *msg);
 
 /* wu_rte_jobctl.c: PMIx_Job_control's signal, kill and terminate (rules in the file). The host's
- * job_control upcall (server thread); a daemon's JOBCTL (head, rte thread: false if it does not
- * decode); the head's JOBCTL (wired, rte thread: this node's processes). */
+ * job_control upcall (server thread). */
 pmix_status_t wu_rte_jobctl_upcall(const pmix_proc_t *requester, const pmix_proc_t targets[],
                                    size_t ntargets, const pmix_info_t directives[], size_t ndirs,
                                    pmix_info_cbfunc_t cbfunc, void *cbdata);
-bool wu_rte_jobctl_from_daemon(rte_job_t *job, pmix_data_buffer_t *m);
-void wu_rte_jobctl_here(rte_job_t *job, pmix_data_buffer_t *m);
+/* Plug job control in (once, at the runtime's start): JOBCTL messages on the head and on the
+ * daemons. */
+int wu_rte_jobctl_attach(void);
 /* Head, rte thread: a JOBCTL for every daemon. wired, any thread: a message of type for the
  * head (PMIX_ERR_UNREACH when it is gone). */
 void wu_rte_dvm_jobctl(rte_job_t *job, const char *msg, size_t len);
@@ -355,8 +357,9 @@ pmix_status_t wu_rte_daemon_up(uint32_t type, const char *msg, size_t len);
 int wu_rte_pmi_setup(rte_job_t *job);
 int wu_rte_pmi_attach(rte_job_t *job, uint32_t lidx, int *child_fd);
 void wu_rte_pmi_start(rte_job_t *job);
-/* A process's end (the PMI server watches it: wu_rte_job_observe; once, at the start). */
-int wu_rte_pmi_observe(void);
+/* Plug the PMI server in (once, at the runtime's start): it watches the processes' ends
+ * (wu_rte_job_observe). */
+int wu_rte_pmi_attach_service(void);
 void wu_rte_pmi_free(rte_job_t *job);
 /* Rte thread: what this node's processes wait for in PMI (a barrier, a node attribute), one
  * line each appended to *lines, for --timeout's report. */

@@ -318,8 +318,10 @@ pmix_status_t wu_rte_jobctl_upcall(const pmix_proc_t *requester, const pmix_proc
     return PMIX_SUCCESS;
 }
 
-bool wu_rte_jobctl_from_daemon(rte_job_t *job, wu_dmsg_t *m)
+/* A daemon's JOBCTL (head): false if it does not decode. */
+static bool jobctl_at_head(rte_job_t *job, uint32_t node, wu_dmsg_t *m)
 {
+    (void)node;
     pmix_rank_t from = 0;
     jc_act_t a;
     jc_sel_t s;
@@ -331,7 +333,8 @@ bool wu_rte_jobctl_from_daemon(rte_job_t *job, wu_dmsg_t *m)
     return true;
 }
 
-void wu_rte_jobctl_here(rte_job_t *job, wu_dmsg_t *m)
+/* The head's JOBCTL (wired): this node's processes. */
+static void jobctl_at_daemon(rte_job_t *job, wu_dmsg_t *m)
 {
     pmix_rank_t from = 0;
     jc_act_t a;
@@ -340,4 +343,9 @@ void wu_rte_jobctl_here(rte_job_t *job, wu_dmsg_t *m)
         apply_here(job, a.sig, &s);
         free(s.ranks);
     }
+}
+
+int wu_rte_jobctl_attach(void)
+{
+    return wu_dmsg_handle(WU_DMSG_JOBCTL, jobctl_at_head, jobctl_at_daemon);
 }

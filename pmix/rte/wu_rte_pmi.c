@@ -299,7 +299,7 @@ static void pmi_proc_ended(rte_job_t *job, uint32_t lidx)
     wu_rte_pmi_check_barrier(p);
 }
 
-int wu_rte_pmi_observe(void)
+int wu_rte_pmi_attach_service(void)
 {
     static const rte_job_observer_t observer = {.local_exited = pmi_proc_ended};
     return wu_rte_job_observe(&observer);

@@ -656,27 +656,6 @@ void wu_rte_pubsub_job_ended(const char *nspace)
     end_waiters(waiter_job, nspace, PMIX_ERR_PROC_TERM_WO_SYNC);
 }
 
-static void observe_proc_ended(rte_job_t *job, uint32_t rank)
-{
-    pmix_proc_t p;
-    PMIX_LOAD_PROCID(&p, job->nspace, rank);
-    wu_rte_pubsub_proc_ended(&p); /* its PMIX_PERSIST_PROC data go */
-}
-
-static void observe_job_ended(rte_job_t *job)
-{
-    if (!wu_rte_daemon_mode) { /* (wired keeps no data: its requests go to the head node) */
-        wu_rte_pubsub_job_ended(job->nspace); /* its PMIX_PERSIST_APP data go */
-    }
-}
-
-int wu_rte_pubsub_observe(void)
-{
-    static const rte_job_observer_t observer = {.proc_ended = observe_proc_ended,
-                                                .job_ended = observe_job_ended};
-    return wu_rte_job_observe(&observer);
-}
-
 void wu_rte_pubsub_finalize(void)
 {
     drop_where(any_data, NULL);
@@ -813,7 +792,7 @@ static void req_in_rte(void *arg)
     head_run(r, &w);
 }
 
-void wu_rte_pubsub_serve(wu_rte_rpc_t *call, uint32_t op, wu_dmsg_t *args)
+static void pubsub_serve(wu_rte_rpc_t *call, uint32_t op, wu_dmsg_t *args)
 {
     req_t *r = calloc(1, sizeof *r);
     uint32_t ninfo = 0;
@@ -920,4 +899,28 @@ void wu_rte_pubsub_module(pmix_server_module_t *m)
     m->publish = h_publish;
     m->lookup = h_lookup;
     m->unpublish = h_unpublish;
+}
+
+static void observe_proc_ended(rte_job_t *job, uint32_t rank)
+{
+    pmix_proc_t p;
+    PMIX_LOAD_PROCID(&p, job->nspace, rank);
+    wu_rte_pubsub_proc_ended(&p); /* its PMIX_PERSIST_PROC data go */
+}
+
+static void observe_job_ended(rte_job_t *job)
+{
+    if (!wu_rte_daemon_mode) { /* (wired keeps no data: its requests go to the head node) */
+        wu_rte_pubsub_job_ended(job->nspace); /* its PMIX_PERSIST_APP data go */
+    }
+}
+
+int wu_rte_pubsub_attach(void)
+{
+    static const rte_job_observer_t observer = {.proc_ended = observe_proc_ended,
+                                                .job_ended = observe_job_ended};
+    int rc = wu_rte_job_observe(&observer);
+    rc = WU_SUCCESS == rc ? wu_rte_rpc_handle(WU_RTE_RPC_PUBLISH, pubsub_serve) : rc;
+    rc = WU_SUCCESS == rc ? wu_rte_rpc_handle(WU_RTE_RPC_LOOKUP, pubsub_serve) : rc;
+    return WU_SUCCESS == rc ? wu_rte_rpc_handle(WU_RTE_RPC_UNPUBLISH, pubsub_serve) : rc;
 }

@@ -25,14 +25,14 @@ void wu_rte_pubsub_module(pmix_server_module_t *m);
 pmix_status_t wu_rte_pubsub_request(uint32_t op, const pmix_proc_t *proc, char **keys,
                                     const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t opcb,
                                     pmix_lookup_cbfunc_t lookupcb, void *cbdata);
-/* The head, rte thread: a daemon's request (op WU_RTE_RPC_PUBLISH, _LOOKUP, _UNPUBLISH). */
-void wu_rte_pubsub_serve(wu_rte_rpc_t *call, uint32_t op, wu_dmsg_t *args);
 /* The head, rte thread: a process ended (its PMIX_PERSIST_PROC data go, its lookups end); a
  * job ended (its PMIX_PERSIST_APP data go); wrun stops (everything goes). */
 void wu_rte_pubsub_proc_ended(const pmix_proc_t *proc);
 void wu_rte_pubsub_job_ended(const char *nspace);
 void wu_rte_pubsub_finalize(void);
-/* Watch the jobs' ends (wu_rte_job_observe) for the above; once, at the runtime's start. */
-int wu_rte_pubsub_observe(void);
+/* Plug the service in (once, at the runtime's start): it watches the jobs' ends for the above
+ * (wu_rte_job_observe) and serves the daemons' requests on the head (WU_RTE_RPC_PUBLISH,
+ * _LOOKUP, _UNPUBLISH). */
+int wu_rte_pubsub_attach(void);
 
 #endif

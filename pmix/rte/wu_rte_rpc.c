@@ -4,8 +4,6 @@
 #include "pmix/rte/wu_rte_rpc.h"
 #include "pmix/rte/wu_rte_dvm_int.h"
 #include "pmix/rte/wu_rte_internal.h"
-#include "pmix/rte/wu_rte_pubsub.h"
-#include "pmix/rte/wu_rte_connect.h"
 
 #include <stdlib.h>
 
@@ -97,6 +95,18 @@ void wu_rte_rpc_fail_all(pmix_status_t status)
 
 /* ---- the head's side --------------------------------------------------------------------- */
 
+/* The services' operations (registered at the runtime's start, read on the rte thread). */
+static wu_rte_rpc_serve_fn served[WU_RTE_RPC_OPS_MAX];
+
+int wu_rte_rpc_handle(uint32_t op, wu_rte_rpc_serve_fn serve)
+{
+    if (op >= WU_RTE_RPC_OPS_MAX || NULL == serve || (NULL != served[op] && served[op] != serve)) {
+        return WU_ERR_BAD_PARAM;
+    }
+    served[op] = serve;
+    return WU_SUCCESS;
+}
+
 struct wu_rte_rpc {
     struct rte_dvm *dvm; /* the daemons of the job whose daemon asked */
     uint32_t origin;
@@ -134,21 +144,10 @@ void wu_rte_rpc_serve(struct rte_dvm *dvm, uint32_t origin, wu_dmsg_t *m)
             return;
         }
     }
-    switch (op) {
-    case WU_RTE_RPC_PUBLISH:
-    case WU_RTE_RPC_LOOKUP:
-    case WU_RTE_RPC_UNPUBLISH:
-        wu_rte_pubsub_serve(call, op, &args);
-        break;
-    case WU_RTE_RPC_CONNECT:
-        wu_rte_connect_serve(call, &args);
-        break;
-    case WU_RTE_RPC_SPAWN:
-        wu_rte_children_serve(call, &args);
-        break;
-    default:
+    if (op < WU_RTE_RPC_OPS_MAX && NULL != served[op]) {
+        served[op](call, op, &args);
+    } else {
         wu_rte_rpc_answer(call, PMIX_ERR_NOT_SUPPORTED, NULL); /* a newer daemon's request */
-        break;
     }
     PMIX_DATA_BUFFER_DESTRUCT(&args);
 }

@@ -39,6 +39,13 @@ void wu_rte_rpc_fail_all(pmix_status_t status);
 
 /* The head: a request being served. */
 typedef struct wu_rte_rpc wu_rte_rpc_t;
+/* The head, rte thread: how a service serves an operation; it answers call exactly once
+ * (wu_rte_rpc_answer), now or later; args is destructed after the call. */
+typedef void (*wu_rte_rpc_serve_fn)(wu_rte_rpc_t *call, uint32_t op, wu_dmsg_t *args);
+/* A service serves op (once per op, at the runtime's start; WU_ERR_BAD_PARAM for an op out of
+ * range or taken). An op nobody serves is answered PMIX_ERR_NOT_SUPPORTED. */
+#define WU_RTE_RPC_OPS_MAX 16
+int wu_rte_rpc_handle(uint32_t op, wu_rte_rpc_serve_fn serve);
 /* The head, rte thread: an RPC message from the daemon of map node origin. */
 void wu_rte_rpc_serve(struct rte_dvm *dvm, uint32_t origin, wu_dmsg_t *m);
 /* The map node the request came from, and the daemons of the job whose map that is. */

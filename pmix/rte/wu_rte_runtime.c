@@ -32,15 +32,18 @@ int wu_rte_mca_register(void)
     return WU_SUCCESS;
 }
 
-/* The services that watch the jobs' ends (once per process). */
-static int services_observe(void)
+/* Plug the services in: each registers what it handles (observers of the jobs, the daemons'
+ * requests it serves); once per process. */
+static int services_attach(void)
 {
     static bool done = false;
     int rc = WU_SUCCESS;
     if (!done) {
-        rc = wu_rte_pubsub_observe();
-        rc = WU_SUCCESS == rc ? wu_rte_connect_observe() : rc;
-        rc = WU_SUCCESS == rc ? wu_rte_pmi_observe() : rc;
+        rc = wu_rte_pubsub_attach();
+        rc = WU_SUCCESS == rc ? wu_rte_connect_attach() : rc;
+        rc = WU_SUCCESS == rc ? wu_rte_pmi_attach_service() : rc;
+        rc = WU_SUCCESS == rc ? wu_rte_children_attach() : rc;
+        rc = WU_SUCCESS == rc ? wu_rte_jobctl_attach() : rc;
         done = WU_SUCCESS == rc;
     }
     return rc;
@@ -73,7 +76,7 @@ int wu_rte_init(const char *tool)
     }
     wu_rte_core_set_text_sink(wu_rte_iof_message); /* messages queue behind the job's output */
     wu_rte_job_set_remote_start(wu_rte_dvm_start); /* jobs across nodes: the head's side */
-    if (WU_SUCCESS != (rc = services_observe())) {
+    if (WU_SUCCESS != (rc = services_attach())) {
         wu_rte_finalize();
         return rc;
     }
