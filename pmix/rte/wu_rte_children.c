@@ -713,5 +713,6 @@ int wu_rte_children_attach(void)
                                                 .job_signalled = observe_signalled,
                                                 .job_finishing = observe_finishing};
     int rc = wu_rte_job_observe(&observer);
+    wu_rte_job_set_finder(wu_rte_child_find);
     return WU_SUCCESS == rc ? wu_rte_rpc_handle(WU_RTE_RPC_SPAWN, children_serve) : rc;
 }

@@ -170,7 +170,7 @@ static void notice_in_rte(void *arg)
     free(arg);
 }
 
-void wu_rte_daemon_notice(const char *text)
+static void wu_rte_daemon_notice(const char *text)
 {
     char *copy = strdup(text);
     if (NULL != copy && WU_SUCCESS != wu_progress_shift(wu_rte_progress(), notice_in_rte, copy)) {
@@ -544,7 +544,7 @@ static void wu_rte_daemon_stdin_launched(rte_job_t *job)
     }
 }
 
-void wu_rte_daemon_stdin_stop(rte_job_t *job)
+static void wu_rte_daemon_stdin_stop(rte_job_t *job)
 {
     struct rte_daemon *d = job->daemon;
     while (NULL != d->din) {
@@ -596,7 +596,7 @@ static void on_report_req(struct rte_daemon *d)
     wu_dmsg_t m;
     if (NULL != r && NULL != wu_rte_job) {
         snprintf(r->nspace, sizeof r->nspace, "%s", wu_rte_job->nspace);
-        wu_rte_pmi_blocked(wu_rte_job, &r->pmi);
+        wu_rte_job_blocked(wu_rte_job, &r->pmi);
         r->np = wu_rte_job->np;
         reports_add(1);
         if (0 == pthread_create(&th, NULL, report_thread, r)) {
@@ -1100,6 +1100,8 @@ static const rte_role_t daemon_role = {
     .output = daemon_output,
     .exited = daemon_exited,
     .local_done = daemon_local_done,
+    .stdin_stop = wu_rte_daemon_stdin_stop,
+    .notice = wu_rte_daemon_notice,
 };
 
 int wu_rte_daemon_main(const wu_rte_daemon_args_t *args)

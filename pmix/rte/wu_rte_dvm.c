@@ -355,7 +355,7 @@ void wu_rte_event_deliver(const char *msg, size_t len)
 
 /* --- standard input ------------------------------------------------------------------------- */
 
-void wu_rte_dvm_stdin(rte_job_t *job, uint32_t rank, const char *data, size_t len)
+static void wu_rte_dvm_stdin(rte_job_t *job, uint32_t rank, const char *data, size_t len)
 {
     wu_dmsg_t m;
     pmix_status_t rc;
@@ -1331,4 +1331,5 @@ static const rte_role_t head_role = {
     .signal = wu_rte_dvm_signal,
     .report = wu_rte_dvm_report,
     .stop = wu_rte_dvm_stop,
+    .stdin_to = wu_rte_dvm_stdin,
 };

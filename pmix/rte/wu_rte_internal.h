@@ -52,6 +52,7 @@ typedef struct rte_proc {
 
 typedef struct rte_stdin rte_stdin_t;
 typedef struct rte_job rte_job_t;
+struct wu_pmdl_proc; /* mca/pmdl/pmdl.h */
 
 /* What differs between the two roles a node can have in a job that spans nodes: the head node
  * (wrun: it started daemons on the other nodes; wu_rte_dvm.c) and a daemon (wired: the head
@@ -92,6 +93,13 @@ typedef struct rte_role {
     void (*report)(rte_job_t *job, char ***lines);
     /* (launcher's thread) the job is over here: the other nodes' daemons end */
     void (*stop)(rte_job_t *job);
+    /* standard input for a rank on another node (len 0: end of file) */
+    void (*stdin_to)(rte_job_t *job, uint32_t rank, const char *data, size_t len);
+    /* the job ends: what is left of the standard input from the head goes */
+    void (*stdin_stop)(rte_job_t *job);
+    /* (any thread) a line for the launcher's stderr, printed there with the other nodes'
+     * (NULL: this node is the launcher's: print it) */
+    void (*notice)(const char *text);
 } rte_role_t;
 
 struct rte_job {
@@ -201,16 +209,36 @@ typedef struct rte_job_observer {
     void (*job_signalled)(rte_job_t *job, int sig);
     /* (launcher's thread) the job's processes here are reaped, its other nodes stopped */
     void (*job_finishing)(rte_job_t *job);
+    /* (launcher's thread) the job's output is all written: last words */
+    void (*job_output_done)(rte_job_t *job);
     /* the job is about to be forgotten */
     void (*job_ended)(rte_job_t *job);
+    /* A service's part in the job's life, besides its ends. (launcher's thread) The job is
+     * registered here, its processes not set up yet; then each process of this node (lidx)
+     * before the programming models set its environment (mp: what they are told; a service
+     * may give the process a descriptor to keep: mp->pmi_fd and job->pls->procs[lidx].keep_fd).
+     * An error fails the job's start. */
+    int (*job_setup)(rte_job_t *job);
+    int (*proc_setup)(rte_job_t *job, uint32_t lidx, struct wu_pmdl_proc *mp);
+    /* this node's processes were started (or could not be) */
+    void (*job_launched)(rte_job_t *job);
+    /* --timeout: what this node's processes wait for in the service, one line each appended */
+    void (*job_blocked)(rte_job_t *job, char ***lines);
+    /* this node's processes are reaped: what the service holds for the job goes */
+    void (*job_released)(rte_job_t *job);
 } rte_job_observer_t;
 /* Add an observer (before any job runs; it must outlive the runtime). WU_ERR_OUT_OF_RESOURCE
  * past WU_RTE_OBSERVERS_MAX. */
 #define WU_RTE_OBSERVERS_MAX 8
 int wu_rte_job_observe(const rte_job_observer_t *obs);
+/* Rte thread: what this node's processes of job wait for in the services (--timeout's report),
+ * one line each appended to *lines. */
+void wu_rte_job_blocked(rte_job_t *job, char ***lines);
 /* How the head node starts the daemons of a job across nodes (sets job->role; the launcher's
  * thread); without it such a job cannot run. */
 void wu_rte_job_set_remote_start(int (*start)(rte_job_t *job));
+/* How wu_rte_job_find finds a job other than the launcher's (spawned children; rte thread). */
+void wu_rte_job_set_finder(rte_job_t *(*find)(const char *nspace));
 
 /* A rank of another node started (its pid came) or ended: complete wu_rte_run_child's wait for
  * the job's remote start once every such rank has (rte thread). */
@@ -324,8 +352,6 @@ pmix_status_t wu_rte_daemon_fence(const pmix_proc_t procs[], size_t nprocs, cons
 pmix_status_t wu_rte_daemon_dmodex(const pmix_proc_t *proc, pmix_modex_cbfunc_t cbfunc,
                                    void *cbdata);
 pmix_status_t wu_rte_daemon_abort(const pmix_proc_t *proc, int status, const char *msg);
-/* In wired: text for wrun's stderr (any thread). */
-void wu_rte_daemon_notice(const char *text);
 /* In wired: this node's index in the job map (UINT32_MAX outside a daemon), and a message
  * to the head (m destructed here; rte thread): PMIX_ERR_UNREACH once the head is gone. */
 uint32_t wu_rte_daemon_node(void);
@@ -349,21 +375,11 @@ int wu_rte_jobctl_attach(void);
 void wu_rte_dvm_jobctl(rte_job_t *job, const char *msg, size_t len);
 pmix_status_t wu_rte_daemon_up(uint32_t type, const char *msg, size_t len);
 
-/* wu_rte_pmi.c: the PMI-1/PMI-2 server of this node's processes of the job (MPICH's simple
- * PMI). Main thread, before the launch: its state (after pls_prepare), and a connection for
- * local process lidx whose other end (*child_fd) the process keeps as its PMI_FD. Rte thread:
- * serve them once the processes started (closing our copies of their ends), a process ended
- * (what it sent last is read first), and the job's end (everything closed and freed). */
-int wu_rte_pmi_setup(rte_job_t *job);
-int wu_rte_pmi_attach(rte_job_t *job, uint32_t lidx, int *child_fd);
-void wu_rte_pmi_start(rte_job_t *job);
-/* Plug the PMI server in (once, at the runtime's start): it watches the processes' ends
- * (wu_rte_job_observe). */
+/* wu_rte_pmi.c: plug the PMI-1/PMI-2 server of this node's processes (MPICH's simple PMI) in,
+ * once, at the runtime's start: it follows each job through wu_rte_job_observe (its state at
+ * set-up, a connection for each process a programming model wants one for, serving once the
+ * processes started, a process's end, what its processes are blocked in, the job's release). */
 int wu_rte_pmi_attach_service(void);
-void wu_rte_pmi_free(rte_job_t *job);
-/* Rte thread: what this node's processes wait for in PMI (a barrier, a node attribute), one
- * line each appended to *lines, for --timeout's report. */
-void wu_rte_pmi_blocked(rte_job_t *job, char ***lines);
 /* wu_rte_host.c: a process's connection ended before it finalized (any thread): the order of
  * such ends decides which failure the job reports. */
 void wu_rte_proc_lost(rte_proc_t *p);
@@ -403,7 +419,9 @@ void wu_rte_iof_interrupt(void);
 void wu_rte_log_upcall(const pmix_proc_t *client, const pmix_info_t data[], size_t ndata,
                        const pmix_info_t directives[], size_t ndirs, pmix_op_cbfunc_t cbfunc,
                        void *cbdata);
-void wu_rte_log_summary(void);
+/* Plug the log in (once, at the runtime's start): its summary follows the launcher's job's
+ * output. */
+int wu_rte_log_attach(void);
 /* Route plog's writes to our stdout/stderr through the output queues (after the rte thread
  * starts), and stop doing so (before it stops). */
 void wu_rte_log_start(void);
@@ -423,10 +441,6 @@ int wu_rte_stdin_start(rte_job_t *job);
 void wu_rte_stdin_stop(rte_job_t *job);
 /* A daemon wrote n more bytes of our stdin to rank (head node, rte thread). */
 void wu_rte_stdin_acked(rte_job_t *job, uint32_t rank, size_t n);
-/* Head node: len bytes of stdin for rank on another node (len 0: end of file). rte thread. */
-void wu_rte_dvm_stdin(rte_job_t *job, uint32_t rank, const char *data, size_t len);
-/* wired: its ranks' stdin from the head node: the job ends (release what is left). rte thread. */
-void wu_rte_daemon_stdin_stop(rte_job_t *job);
 /* Can fd be watched in the event loop (a pipe, socket or terminal)? Regular files and other
  * devices cannot (epoll refuses them); they never make a reader or writer wait anyway. */
 bool wu_rte_pollable(int fd);

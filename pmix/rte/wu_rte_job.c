@@ -54,21 +54,21 @@ static void running_ranks(wu_wait_call_t *call)
 typedef struct {
     rte_job_t *job;
     char ***lines;
-} pmi_report_t;
+} blocked_report_t;
 
-static void pmi_blocked_in_rte(wu_wait_call_t *call)
+static void blocked_in_rte(wu_wait_call_t *call)
 {
-    pmi_report_t *r = call->cbdata;
-    wu_rte_pmi_blocked(r->job, r->lines);
+    blocked_report_t *r = call->cbdata;
+    wu_rte_job_blocked(r->job, r->lines);
     wu_wait_call_done(call, WU_SUCCESS);
 }
 
-/* What this node's processes wait for in PMI (from the main thread: shifted into the rte
- * thread, where the PMI server's state lives). */
-static void pmi_report(rte_job_t *job, char ***lines)
+/* What this node's processes wait for in the services (from the main thread: shifted into the
+ * rte thread, where their state lives). */
+static void blocked_report(rte_job_t *job, char ***lines)
 {
-    pmi_report_t r = {.job = job, .lines = lines};
-    (void)wu_progress_shift_wait(wu_rte_progress(), pmi_blocked_in_rte, &r, 0);
+    blocked_report_t r = {.job = job, .lines = lines};
+    (void)wu_progress_shift_wait(wu_rte_progress(), blocked_in_rte, &r, 0);
 }
 
 /* --timeout ran out (launcher's main thread): the message telling the user which ranks still
@@ -82,7 +82,7 @@ static char *report_timeout(rte_job_t *job)
         running = NULL;
     }
     (void)wu_server_blocked_report(job->nspace, job->np, &lines);
-    pmi_report(job, &lines); /* and in PMI */
+    blocked_report(job, &lines); /* and in the services (PMI) */
     if (NULL != job->role && NULL != job->role->report) {
         job->role->report(job, &lines); /* the other nodes' servers */
     }
@@ -199,10 +199,9 @@ static int proc_env(rte_job_t *job, const wu_rte_spec_t *app, uint32_t rank, cha
     if (!app->keep_lib_path && NULL != wu_rte_libdir()) {
         rc = prepend_lib_path(wu_rte_libdir(), &e);
     }
-    /* a PMI connection when a model wants one (MPICH's simple PMI) */
-    if (WU_SUCCESS == rc && NULL != job->pmi && wu_pmdl_base_wants_pmi(&mp)) {
-        rc = wu_rte_pmi_attach(job, (uint32_t)lidx, &mp.pmi_fd);
-        job->pls->procs[lidx].keep_fd = mp.pmi_fd;
+    /* the services' part (a PMI connection when a model wants one: MPICH's simple PMI) */
+    if (WU_SUCCESS == rc) {
+        rc = wu_rte_job_tell_proc_setup(job, (uint32_t)lidx, &mp);
     }
     /* the model's variables come before the user's -x and --mca, which may override them */
     if (WU_SUCCESS == rc) {
@@ -256,9 +255,9 @@ static void stdin_stop(wu_wait_call_t *call)
     wu_wait_call_done(call, WU_SUCCESS);
 }
 
-static void pmi_free(wu_wait_call_t *call)
+static void released(wu_wait_call_t *call)
 {
-    wu_rte_pmi_free(call->cbdata);
+    wu_rte_job_tell_released(call->cbdata);
     wu_wait_call_done(call, WU_SUCCESS);
 }
 
@@ -272,9 +271,7 @@ static void free_job(rte_job_t *job)
         wu_pls_job_free(job->pls); /* kills and reaps whatever still runs */
         job->pls = NULL;
     }
-    if (NULL != job->pmi) {
-        (void)wu_progress_shift_wait(wu_rte_progress(), pmi_free, job, 0);
-    }
+    (void)wu_progress_shift_wait(wu_rte_progress(), released, job, 0);
     if (NULL != job->role && NULL != job->role->stop) {
         job->role->stop(job); /* the other nodes' daemons end, and their processes with them */
     }
@@ -287,7 +284,7 @@ static void free_job(rte_job_t *job)
         wu_rte_watch_forget(); /* every process this launcher started is reaped */
         (void)wu_progress_shift_wait(wu_rte_progress(), forget_job, job, 0);
         wu_rte_iof_flush(job);
-        wu_rte_log_summary();
+        wu_rte_job_tell_output_done(job);
     }
     if (NULL != job->map && UINT32_MAX != job->mynode) {
         wu_rte_deregister_job(job);
@@ -469,7 +466,7 @@ static int job_setup(rte_job_t *job)
         return rc;
     }
     (void)wu_progress_shift_wait(wu_rte_progress(), registered_in_rte, job, 0);
-    if (WU_SUCCESS != (rc = wu_rte_pmi_setup(job))) {
+    if (WU_SUCCESS != (rc = wu_rte_job_tell_setup(job))) {
         return rc;
     }
     for (uint32_t i = 0; i < job->nlocal; i++) {
@@ -491,9 +488,9 @@ static void terminate_if_ending(wu_wait_call_t *call)
     wu_wait_call_done(call, WU_SUCCESS);
 }
 
-static void pmi_start(wu_wait_call_t *call)
+static void launched(wu_wait_call_t *call)
 {
-    wu_rte_pmi_start(call->cbdata);
+    wu_rte_job_tell_launched(call->cbdata);
     wu_wait_call_done(call, WU_SUCCESS);
 }
 
@@ -506,7 +503,7 @@ static int job_launch(rte_job_t *job, int *status)
         return WU_SUCCESS;
     }
     rc = wu_pls_launch_job(job->pls);
-    (void)wu_progress_shift_wait(wu_rte_progress(), pmi_start, job, 0); /* serve PMI from now on */
+    (void)wu_progress_shift_wait(wu_rte_progress(), launched, job, 0); /* e.g. PMI is served */
     if (WU_SUCCESS == rc) {
         for (uint32_t i = 0; i < job->nlocal; i++) {
             wu_rte_watch_pid(job->pls->procs[i].pid);

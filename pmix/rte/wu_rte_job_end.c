@@ -83,12 +83,19 @@ void wu_rte_job_fail(rte_job_t *job, int status)
     }
 }
 
+static rte_job_t *(*find_other)(const char *nspace) = NULL;
+
+void wu_rte_job_set_finder(rte_job_t *(*find)(const char *nspace))
+{
+    find_other = find;
+}
+
 rte_job_t *wu_rte_job_find(const char *nspace)
 {
     if (NULL != wu_rte_job && PMIX_CHECK_NSPACE(wu_rte_job->nspace, nspace)) {
         return wu_rte_job;
     }
-    return wu_rte_child_find(nspace);
+    return NULL != find_other ? find_other(nspace) : NULL;
 }
 
 int wu_rte_exec_status(int err)
@@ -358,11 +365,69 @@ void wu_rte_job_tell_finishing(rte_job_t *job)
     }
 }
 
+void wu_rte_job_tell_output_done(rte_job_t *job)
+{
+    for (size_t i = 0; i < nobservers; i++) {
+        if (NULL != observers[i]->job_output_done) {
+            observers[i]->job_output_done(job);
+        }
+    }
+}
+
 void wu_rte_job_tell_ended(rte_job_t *job)
 {
     for (size_t i = 0; i < nobservers; i++) {
         if (NULL != observers[i]->job_ended) {
             observers[i]->job_ended(job);
+        }
+    }
+}
+
+int wu_rte_job_tell_setup(rte_job_t *job)
+{
+    int rc = WU_SUCCESS;
+    for (size_t i = 0; WU_SUCCESS == rc && i < nobservers; i++) {
+        if (NULL != observers[i]->job_setup) {
+            rc = observers[i]->job_setup(job);
+        }
+    }
+    return rc;
+}
+
+int wu_rte_job_tell_proc_setup(rte_job_t *job, uint32_t lidx, struct wu_pmdl_proc *mp)
+{
+    int rc = WU_SUCCESS;
+    for (size_t i = 0; WU_SUCCESS == rc && i < nobservers; i++) {
+        if (NULL != observers[i]->proc_setup) {
+            rc = observers[i]->proc_setup(job, lidx, mp);
+        }
+    }
+    return rc;
+}
+
+void wu_rte_job_tell_launched(rte_job_t *job)
+{
+    for (size_t i = 0; i < nobservers; i++) {
+        if (NULL != observers[i]->job_launched) {
+            observers[i]->job_launched(job);
+        }
+    }
+}
+
+void wu_rte_job_tell_released(rte_job_t *job)
+{
+    for (size_t i = 0; i < nobservers; i++) {
+        if (NULL != observers[i]->job_released) {
+            observers[i]->job_released(job);
+        }
+    }
+}
+
+void wu_rte_job_blocked(rte_job_t *job, char ***lines)
+{
+    for (size_t i = 0; i < nobservers; i++) {
+        if (NULL != observers[i]->job_blocked) {
+            observers[i]->job_blocked(job, lines);
         }
     }
 }

@@ -21,5 +21,13 @@ int wu_rte_job_pending_interrupt(void);
  * about to be forgotten (rte thread). */
 void wu_rte_job_tell_finishing(rte_job_t *job);
 void wu_rte_job_tell_ended(rte_job_t *job);
+/* Tell the observers: the job's output is all written (launcher's thread). */
+void wu_rte_job_tell_output_done(rte_job_t *job);
+/* Ask the services: their part of the job's set-up and of each process's (launcher's thread;
+ * the first error is returned); the processes were launched, they are reaped (rte thread). */
+int wu_rte_job_tell_setup(rte_job_t *job);
+int wu_rte_job_tell_proc_setup(rte_job_t *job, uint32_t lidx, struct wu_pmdl_proc *mp);
+void wu_rte_job_tell_launched(rte_job_t *job);
+void wu_rte_job_tell_released(rte_job_t *job);
 
 #endif

@@ -129,7 +129,7 @@ void wu_rte_log_stop(void)
     wu_plog_base_set_fd_writer(NULL);
 }
 
-void wu_rte_log_summary(void)
+static void wu_rte_log_summary(void)
 {
     seen_t *s, *next;
     pthread_mutex_lock(&lock);
@@ -145,4 +145,17 @@ void wu_rte_log_summary(void)
     }
     seen = NULL;
     pthread_mutex_unlock(&lock);
+}
+
+static void observe_output_done(rte_job_t *job)
+{
+    if (!job->child) {
+        wu_rte_log_summary(); /* after the launcher's job's output */
+    }
+}
+
+int wu_rte_log_attach(void)
+{
+    static const rte_job_observer_t observer = {.job_output_done = observe_output_done};
+    return wu_rte_job_observe(&observer);
 }

@@ -309,10 +309,10 @@ void wu_rte_place_report(rte_job_t *job)
         /* the line names the rank; the placement is indexed by local rank */
         line = wu_rte_map_binding_str(job->topo, job->place, job->map->procs[r].local_rank, r,
                                       wu_rte_hostname, (int)job->pls->procs[i].pid);
-        if (NULL != line && wu_rte_daemon_mode) {
+        if (NULL != line && NULL != job->role && NULL != job->role->notice) {
             char *nl = NULL;
             if (WU_SUCCESS == wu_asprintf(&nl, "%s\n", line)) {
-                wu_rte_daemon_notice(nl); /* wrun prints it, with the other nodes' lines */
+                job->role->notice(nl); /* wrun prints it, with the other nodes' lines */
             }
             free(nl);
         } else if (NULL != line) {

@@ -4,7 +4,7 @@
  *
  * Each local process gets one end of a socket pair as its PMI_FD (pls keeps it open across
  * exec); the other end is a connection here, read on the rte progress thread, where everything
- * of this file runs but wu_rte_pmi_setup and wu_rte_pmi_attach (the launcher's main thread,
+ * of this file runs but pmi_setup and pmi_attach (the launcher's main thread,
  * before the launch). The socket names its process: no message can claim another rank.
  *
  * The key-value space is the job's, flat (PMI-1's kvsname and PMI-2's jobid and srcid select
@@ -21,6 +21,7 @@
  * that process's connection; the rest of the job goes on. wu_rte_pmi_cmds.c answers the
  * commands, wu_rte_pmi_dpm.c those of dynamic processes (name service, spawn). */
 #include "pmix/rte/wu_rte_pmi.h"
+#include "mca/pmdl/pmdl.h"
 #include "opal/util/wu_error.h"
 
 #include <errno.h>
@@ -201,7 +202,9 @@ void wu_rte_pmi_close(pmi_conn_t *c)
 
 /* --- the job's server ------------------------------------------------------------------------ */
 
-int wu_rte_pmi_setup(rte_job_t *job)
+static void pmi_free(rte_job_t *job);
+
+static int pmi_setup(rte_job_t *job)
 {
     rte_pmi_t *p;
     if (0 == job->nlocal) {
@@ -221,14 +224,14 @@ int wu_rte_pmi_setup(rte_job_t *job)
     p->nattr = WU_NEW(wu_hash_table_t);
     job->pmi = p;
     if (NULL == p->kvs || NULL == p->nattr) {
-        wu_rte_pmi_free(job);
+        pmi_free(job);
         return WU_ERR_NOMEM;
     }
     wu_rte_pmi_preputs(p); /* a spawned job's values from its parent */
     return WU_SUCCESS;
 }
 
-int wu_rte_pmi_attach(rte_job_t *job, uint32_t lidx, int *child_fd)
+static int pmi_attach(rte_job_t *job, uint32_t lidx, int *child_fd)
 {
     int sv[2];
     pmi_conn_t *c;
@@ -264,7 +267,7 @@ int wu_rte_pmi_attach(rte_job_t *job, uint32_t lidx, int *child_fd)
     return WU_SUCCESS;
 }
 
-void wu_rte_pmi_start(rte_job_t *job)
+static void pmi_start(rte_job_t *job)
 {
     rte_pmi_t *p = job->pmi;
     for (uint32_t i = 0; NULL != p && i < p->n; i++) {
@@ -299,13 +302,7 @@ static void pmi_proc_ended(rte_job_t *job, uint32_t lidx)
     wu_rte_pmi_check_barrier(p);
 }
 
-int wu_rte_pmi_attach_service(void)
-{
-    static const rte_job_observer_t observer = {.local_exited = pmi_proc_ended};
-    return wu_rte_job_observe(&observer);
-}
-
-void wu_rte_pmi_free(rte_job_t *job)
+static void pmi_free(rte_job_t *job)
 {
     rte_pmi_t *p = job->pmi;
     void *it = NULL, *v;
@@ -338,4 +335,27 @@ void wu_rte_pmi_free(rte_job_t *job)
     free(p->conns);
     free(p);
     job->pmi = NULL;
+}
+
+/* A process a programming model wants a PMI connection for gets one (its end: mp->pmi_fd,
+ * kept across exec). */
+static int pmi_proc_setup(rte_job_t *job, uint32_t lidx, struct wu_pmdl_proc *mp)
+{
+    int rc = WU_SUCCESS;
+    if (NULL != job->pmi && wu_pmdl_base_wants_pmi(mp)) {
+        rc = pmi_attach(job, lidx, &mp->pmi_fd);
+        job->pls->procs[lidx].keep_fd = mp->pmi_fd;
+    }
+    return rc;
+}
+
+int wu_rte_pmi_attach_service(void)
+{
+    static const rte_job_observer_t observer = {.local_exited = pmi_proc_ended,
+                                                .job_setup = pmi_setup,
+                                                .proc_setup = pmi_proc_setup,
+                                                .job_launched = pmi_start,
+                                                .job_blocked = wu_rte_pmi_blocked,
+                                                .job_released = pmi_free};
+    return wu_rte_job_observe(&observer);
 }

@@ -80,4 +80,8 @@ void wu_rte_pmi_bad(pmi_conn_t *c, const char *what);
 void wu_rte_pmi_lost(pmi_conn_t *c);
 void wu_rte_pmi_check_barrier(rte_pmi_t *p);
 
+/* wu_rte_pmi_cmds.c, rte thread: what this node's processes wait for in PMI (a barrier, a node
+ * attribute), one line each appended to *lines, for --timeout's report. */
+void wu_rte_pmi_blocked(rte_job_t *job, char ***lines);
+
 #endif

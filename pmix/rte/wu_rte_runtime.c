@@ -44,6 +44,7 @@ static int services_attach(void)
         rc = WU_SUCCESS == rc ? wu_rte_pmi_attach_service() : rc;
         rc = WU_SUCCESS == rc ? wu_rte_children_attach() : rc;
         rc = WU_SUCCESS == rc ? wu_rte_jobctl_attach() : rc;
+        rc = WU_SUCCESS == rc ? wu_rte_log_attach() : rc;
         done = WU_SUCCESS == rc;
     }
     return rc;

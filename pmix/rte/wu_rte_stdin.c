@@ -51,7 +51,7 @@ static void drop(target_t *t)
     if (t->remote) {
         if (!t->gone) {
             t->gone = true;
-            wu_rte_dvm_stdin(t->job, t->rank, NULL, 0); /* end of file */
+            t->job->role->stdin_to(t->job, t->rank, NULL, 0); /* end of file */
         }
         return;
     }
@@ -95,7 +95,7 @@ static bool push(target_t *t, const char *data, size_t len)
     size_t off = 0;
     if (t->remote) {
         if (!t->gone) {
-            wu_rte_dvm_stdin(t->job, t->rank, data, len);
+            t->job->role->stdin_to(t->job, t->rank, data, len);
             t->inflight += len;
         }
         return !t->gone;
@@ -206,7 +206,8 @@ bool wu_rte_pollable(int fd)
 static bool remote_target(const rte_job_t *job, uint32_t rank)
 {
     int target = job->app->stdin_target;
-    return NULL != job->dvm && job->map->procs[rank].node != job->mynode &&
+    return NULL != job->role && NULL != job->role->stdin_to &&
+           job->map->procs[rank].node != job->mynode &&
            (WU_RTE_STDIN_ALL == target || (int64_t)rank == (int64_t)target);
 }
 
@@ -276,8 +277,8 @@ int wu_rte_stdin_start(rte_job_t *job)
 void wu_rte_stdin_stop(rte_job_t *job)
 {
     rte_stdin_t *s = job->stdin_fwd;
-    if (NULL != job->daemon) {
-        wu_rte_daemon_stdin_stop(job);
+    if (NULL != job->role && NULL != job->role->stdin_stop) {
+        job->role->stdin_stop(job);
     }
     if (NULL == s) {
         return;
