@@ -2,7 +2,7 @@
 /* wu_rte_job_end.c -- how a job ends: its processes' ends and the exit rules that decide the
  * job's status (wu_rte.h), failing and terminating the job on every node, the launcher's
  * signals (wu_rte_interrupt), and the observers that hear of ends (wu_rte_job_observe). */
-#include "pmix/rte/wu_rte_job_int.h"
+#include "pmix/rte/job/wu_rte_job_int.h"
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_time.h"
 
@@ -18,6 +18,17 @@
 static atomic_int pending_interrupt = 0; /* a signal that came before the job started */
 static const rte_job_observer_t *observers[WU_RTE_OBSERVERS_MAX];
 static size_t nobservers = 0;
+
+/* Call member of every observer that has one, in the order they were added, with the
+ * arguments that follow. */
+#define TELL(member, ...)                            \
+    do {                                             \
+        for (size_t i_ = 0; i_ < nobservers; i_++) { \
+            if (NULL != observers[i_]->member) {     \
+                observers[i_]->member(__VA_ARGS__);  \
+            }                                        \
+        }                                            \
+    } while (0)
 
 int wu_rte_job_observe(const rte_job_observer_t *obs)
 {
@@ -76,11 +87,7 @@ void wu_rte_job_fail(rte_job_t *job, int status)
     if (!first) {
         return; /* what it ends was ended the first time */
     }
-    for (size_t i = 0; i < nobservers; i++) {
-        if (NULL != observers[i]->job_failed) {
-            observers[i]->job_failed(job, status);
-        }
-    }
+    TELL(job_failed, job, status);
 }
 
 static rte_job_t *(*find_other)(const char *nspace) = NULL;
@@ -206,11 +213,7 @@ void wu_rte_proc_ended(rte_job_t *job, rte_proc_t *rp)
         job->role->proc_ended(job, rp->rank);
     }
     wu_rte_job_started_check(job); /* an end counts as a start for spawn's answer */
-    for (size_t i = 0; i < nobservers; i++) {
-        if (NULL != observers[i]->proc_ended) {
-            observers[i]->proc_ended(job, rp->rank);
-        }
-    }
+    TELL(proc_ended, job, rp->rank);
     if (job->status_set) {
         return; /* the job is ending already; later ends do not change its status */
     }
@@ -252,11 +255,7 @@ void wu_rte_job_on_exited(wu_pls_job_t *pls, wu_pls_proc_t *proc)
     rte_job_t *job = pls->user;
     rte_proc_t *rp = &job->procs[job->lranks[proc->rank]];
 
-    for (size_t i = 0; i < nobservers; i++) {
-        if (NULL != observers[i]->local_exited) {
-            observers[i]->local_exited(job, proc->rank);
-        }
-    }
+    TELL(local_exited, job, proc->rank);
     rp->state = proc->state;
     rp->wait_status = proc->wait_status;
     rp->exec_errno = proc->exec_errno;
@@ -308,11 +307,7 @@ static void interrupt_in_rte(void *arg)
         }
         return;
     }
-    for (size_t i = 0; i < nobservers; i++) {
-        if (NULL != observers[i]->job_signalled) {
-            observers[i]->job_signalled(job, sig);
-        }
-    }
+    TELL(job_signalled, job, sig);
     switch (sig) {
     case SIGUSR1:
     case SIGUSR2:
@@ -358,29 +353,17 @@ int wu_rte_job_pending_interrupt(void)
 
 void wu_rte_job_tell_finishing(rte_job_t *job)
 {
-    for (size_t i = 0; i < nobservers; i++) {
-        if (NULL != observers[i]->job_finishing) {
-            observers[i]->job_finishing(job);
-        }
-    }
+    TELL(job_finishing, job);
 }
 
 void wu_rte_job_tell_output_done(rte_job_t *job)
 {
-    for (size_t i = 0; i < nobservers; i++) {
-        if (NULL != observers[i]->job_output_done) {
-            observers[i]->job_output_done(job);
-        }
-    }
+    TELL(job_output_done, job);
 }
 
 void wu_rte_job_tell_ended(rte_job_t *job)
 {
-    for (size_t i = 0; i < nobservers; i++) {
-        if (NULL != observers[i]->job_ended) {
-            observers[i]->job_ended(job);
-        }
-    }
+    TELL(job_ended, job);
 }
 
 int wu_rte_job_tell_setup(rte_job_t *job)
@@ -407,27 +390,15 @@ int wu_rte_job_tell_proc_setup(rte_job_t *job, uint32_t lidx, struct wu_pmdl_pro
 
 void wu_rte_job_tell_launched(rte_job_t *job)
 {
-    for (size_t i = 0; i < nobservers; i++) {
-        if (NULL != observers[i]->job_launched) {
-            observers[i]->job_launched(job);
-        }
-    }
+    TELL(job_launched, job);
 }
 
 void wu_rte_job_tell_released(rte_job_t *job)
 {
-    for (size_t i = 0; i < nobservers; i++) {
-        if (NULL != observers[i]->job_released) {
-            observers[i]->job_released(job);
-        }
-    }
+    TELL(job_released, job);
 }
 
 void wu_rte_job_blocked(rte_job_t *job, char ***lines)
 {
-    for (size_t i = 0; i < nobservers; i++) {
-        if (NULL != observers[i]->job_blocked) {
-            observers[i]->job_blocked(job, lines);
-        }
-    }
+    TELL(job_blocked, job, lines);
 }

@@ -16,7 +16,7 @@
 #include "opal/util/wu_path.h"
 #include "opal/util/wu_show_help.h"
 #include "pmix/common/wu_value.h"
-#include "pmix/rte/wu_rte_internal.h"
+#include "pmix/rte/job/wu_rte_job.h"
 #include "pmix/server/wu_server_host.h"
 
 #include "pmix.h"

@@ -14,7 +14,7 @@
  * to its daemon, which writes it to the rank's pipe and acknowledges what it wrote; while more
  * than REMOTE_WINDOW bytes are unacknowledged, reading pauses the same way. End of file is an
  * empty STDIN message. */
-#include "pmix/rte/wu_rte_internal.h"
+#include "pmix/rte/job/wu_rte_job.h"
 
 #include <errno.h>
 #include <event2/event.h>

@@ -15,7 +15,7 @@
  * not exist here. */
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_show_help.h"
-#include "pmix/rte/wu_rte_internal.h"
+#include "pmix/rte/job/wu_rte_job.h"
 
 #include <ctype.h>
 #include <stdio.h>

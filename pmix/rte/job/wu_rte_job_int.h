@@ -4,7 +4,7 @@
 #ifndef WU_RTE_JOB_INT_H
 #define WU_RTE_JOB_INT_H
 
-#include "pmix/rte/wu_rte_internal.h"
+#include "pmix/rte/job/wu_rte_job.h"
 
 /* pls's callbacks for this node's processes (rte thread). */
 bool wu_rte_job_on_output(wu_pls_job_t *pls, wu_pls_proc_t *proc, int stream, const char *data,

@@ -10,7 +10,7 @@
 #include "pmix/common/wu_proto.h"
 #include "pmix/common/wu_regex.h"
 #include "pmix/server/wu_server_host.h"
-#include "pmix/rte/wu_rte_job_int.h"
+#include "pmix/rte/job/wu_rte_job_int.h"
 #include "pmix.h"
 
 #include <errno.h>

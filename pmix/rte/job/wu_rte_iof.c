@@ -42,7 +42,7 @@
  * the processes' pipes for it are closed, so that they get EPIPE/SIGPIPE as in a shell pipeline
  * (`wrun -n 2 yes | head` ends). */
 #include "opal/util/wu_argv.h"
-#include "pmix/rte/wu_rte_internal.h"
+#include "pmix/rte/job/wu_rte_job.h"
 
 #include "opal/util/wu_error.h"
 #include "opal/util/wu_path.h"
