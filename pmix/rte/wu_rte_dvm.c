@@ -324,35 +324,6 @@ pmix_status_t wu_rte_dvm_event(const char *msg, size_t len)
     return PMIX_SUCCESS;
 }
 
-static void event_done(pmix_status_t status, void *cbdata)
-{
-    (void)status;
-    (void)cbdata;
-}
-
-void wu_rte_event_deliver(const char *msg, size_t len)
-{
-    pmix_data_buffer_t m;
-    pmix_byte_object_t bo = {.bytes = (char *)msg, .size = len};
-    pmix_status_t status;
-    pmix_proc_t source;
-    pmix_data_range_t range;
-    pmix_info_t *info = NULL;
-    size_t ninfo = 0;
-
-    PMIX_DATA_BUFFER_CONSTRUCT(&m);
-    if (PMIX_SUCCESS == PMIx_Data_embed(&m, &bo) &&
-        PMIX_SUCCESS == wu_dmsg_get_event(&m, &status, &source, &range, &info, &ninfo)) {
-        /* this node's clients and the server's own handlers; the host is not called back (a
-         * callback: the blocking form would wait for the server's thread from ours) */
-        (void)PMIx_Notify_event(status, &source, range, info, ninfo, event_done, NULL);
-    }
-    if (NULL != info) {
-        PMIX_INFO_FREE(info, ninfo);
-    }
-    PMIX_DATA_BUFFER_DESTRUCT(&m);
-}
-
 /* --- standard input ------------------------------------------------------------------------- */
 
 static void wu_rte_dvm_stdin(rte_job_t *job, uint32_t rank, const char *data, size_t len)

@@ -16,7 +16,6 @@
 #include "pmix/rte/wu_rte_connect.h"
 #include "pmix/server/wu_server_host.h"
 #include "opal/util/wu_argv.h"
-#include "opal/util/wu_escape.h"
 #include "opal/util/wu_path.h"
 #include "opal/util/wu_show_help.h"
 #include "pmix/common/wu_value.h"
@@ -34,9 +33,6 @@
 
 typedef enum { UP_ABORT } up_kind_t;
 
-/* Longest PMIx_Abort message shown (bytes); a longer one is cut with "...". */
-#define ABORT_MSG_MAX 16384
-
 typedef struct {
     up_kind_t kind;
     pmix_proc_t proc;
@@ -45,38 +41,6 @@ typedef struct {
     pmix_op_cbfunc_t cbfunc;
     void *cbdata;
 } upcall_t;
-
-static rte_proc_t *find_proc(const pmix_proc_t *p)
-{
-    rte_job_t *job = wu_rte_job_find(p->nspace);
-    if (NULL == job || p->rank >= job->np) {
-        return NULL;
-    }
-    return &job->procs[p->rank];
-}
-
-void wu_rte_job_abort(const pmix_proc_t *proc, int status, const char *umsg)
-{
-    rte_proc_t *p = find_proc(proc);
-    char *msg;
-    int st;
-
-    /* the message is the user's (lines and UTF-8 kept), but no terminal control gets
-     * through; out of memory, it is left out */
-    msg = NULL != umsg ? wu_str_escape_dup(umsg, ABORT_MSG_MAX, WU_ESC_KEEP_NL | WU_ESC_KEEP_UTF8)
-                       : NULL;
-    wu_rte_say("abort", wu_rte_tool, proc->rank, proc->nspace, status,
-               NULL != msg && '\0' != msg[0] ? ": " : "", NULL != msg ? msg : "");
-    free(msg);
-    /* the exit status keeps the low 8 bits, but a non-zero status never becomes 0 */
-    st = status & 0xff;
-    if (0 == st && 0 != status) {
-        st = 1;
-    }
-    if (NULL != p) {
-        wu_rte_job_fail(wu_rte_job_find(proc->nspace), st);
-    }
-}
 
 static void upcall_in_rte(void *arg)
 {
@@ -159,14 +123,6 @@ static pmix_status_t h_finalized(const pmix_proc_t *proc, void *server_object,
     return NULL != p ? mark(&p->finalized) : PMIX_OPERATION_SUCCEEDED;
 }
 
-/* The server saw p's connection end without PMIx_Finalize (server thread): remember in which
- * order, so that the process that died first is the one whose status the job gets. */
-void wu_rte_proc_lost(rte_proc_t *p)
-{
-    static atomic_uint seq = 0;
-    atomic_store(&p->lost_seq, atomic_fetch_add(&seq, 1) + 1);
-}
-
 static void h_lost(const pmix_proc_t *proc, void *server_object)
 {
     (void)proc;
@@ -233,21 +189,6 @@ static pmix_status_t h_dmodex(const pmix_proc_t *proc, const pmix_info_t info[],
         return wu_rte_daemon_dmodex(proc, cbfunc, cbdata);
     }
     return wu_rte_dvm_dmodex(proc, cbfunc, cbdata);
-}
-
-pmix_status_t wu_rte_event_spread(pmix_status_t code, const pmix_proc_t *source,
-                                  pmix_data_range_t range, const pmix_info_t info[], size_t ninfo)
-{
-    pmix_data_buffer_t m;
-    pmix_status_t rc;
-    PMIX_DATA_BUFFER_CONSTRUCT(&m);
-    rc = wu_dmsg_put_event(&m, code, source, range, info, ninfo);
-    if (PMIX_SUCCESS == rc) {
-        rc = wu_rte_daemon_mode ? wu_rte_daemon_event(m.base_ptr, m.bytes_used)
-                                : wu_rte_dvm_event(m.base_ptr, m.bytes_used);
-    }
-    PMIX_DATA_BUFFER_DESTRUCT(&m);
-    return rc;
 }
 
 /* An event of a local client whose range may reach other nodes (server thread): the nodes of

@@ -121,8 +121,8 @@ pmix_status_t wu_rte_dvm_dmodex(const pmix_proc_t *proc, pmix_modex_cbfunc_t cbf
  * sent to every daemon (head) or to the head (wired). */
 pmix_status_t wu_rte_dvm_event(const char *msg, size_t len);
 pmix_status_t wu_rte_daemon_event(const char *msg, size_t len);
-/* An event for the other nodes (any thread): packed as an EVENT message and sent as above
- * (wu_rte_host.c). */
+/* wu_rte_events.c: an event for the other nodes (any thread): packed as an EVENT message and
+ * sent as above. */
 pmix_status_t wu_rte_event_spread(pmix_status_t code, const pmix_proc_t *source,
                                   pmix_data_range_t range, const pmix_info_t info[], size_t ninfo);
 /* An EVENT message from another node: notify this node's clients (rte thread). */
@@ -141,9 +141,6 @@ uint32_t wu_rte_daemon_node(void);
 /* In wired: the namespace of the job it serves (NULL before it came; any thread once set). */
 const char *wu_rte_daemon_nspace(void);
 pmix_status_t wu_rte_daemon_send(uint32_t type, pmix_data_buffer_t *m);
-/* A process of the job called PMIx_Abort (or its daemon says it did): tell the user, end the
- * job with its status (rte thread). */
-void wu_rte_job_abort(const pmix_proc_t *proc, int status, const char *msg);
 
 /* wu_rte_jobctl.c: PMIx_Job_control's signal, kill and terminate (rules in the file). The host's
  * job_control upcall (server thread). */
@@ -163,9 +160,6 @@ pmix_status_t wu_rte_daemon_up(uint32_t type, const char *msg, size_t len);
  * set-up, a connection for each process a programming model wants one for, serving once the
  * processes started, a process's end, what its processes are blocked in, the job's release). */
 int wu_rte_pmi_attach_service(void);
-/* wu_rte_host.c: a process's connection ended before it finalized (any thread): the order of
- * such ends decides which failure the job reports. */
-void wu_rte_proc_lost(rte_proc_t *p);
 
 /* wu_rte_host.c: the PMIx server and its host module (called on the launcher's main thread). */
 int wu_rte_server_init(void);

@@ -231,6 +231,13 @@ void wu_rte_job_set_remote_start(int (*start)(rte_job_t *job));
 /* How wu_rte_job_find finds a job other than the launcher's (spawned children; rte thread). */
 void wu_rte_job_set_finder(rte_job_t *(*find)(const char *nspace));
 
+/* A process of the job called PMIx_Abort (or its daemon says it did): tell the user, end the
+ * job with its status (rte thread). */
+void wu_rte_job_abort(const pmix_proc_t *proc, int status, const char *msg);
+/* A process's connection ended before it finalized (any thread): the order of such ends
+ * decides which failure the job reports. */
+void wu_rte_proc_lost(rte_proc_t *p);
+
 /* A rank of another node started (its pid came) or ended: complete wu_rte_run_child's wait for
  * the job's remote start once every such rank has (rte thread). */
 void wu_rte_job_started_check(rte_job_t *job);

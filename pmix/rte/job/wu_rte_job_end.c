@@ -4,6 +4,7 @@
  * signals (wu_rte_interrupt), and the observers that hear of ends (wu_rte_job_observe). */
 #include "pmix/rte/job/wu_rte_job_int.h"
 #include "opal/util/wu_argv.h"
+#include "opal/util/wu_escape.h"
 #include "opal/util/wu_time.h"
 
 #include <errno.h>
@@ -401,4 +402,49 @@ void wu_rte_job_tell_released(rte_job_t *job)
 void wu_rte_job_blocked(rte_job_t *job, char ***lines)
 {
     TELL(job_blocked, job, lines);
+}
+
+/* --- PMIx_Abort and lost connections -------------------------------------------------------- */
+
+/* Longest PMIx_Abort message shown (bytes); a longer one is cut with "...". */
+#define ABORT_MSG_MAX 16384
+
+static rte_proc_t *find_proc(const pmix_proc_t *p)
+{
+    rte_job_t *job = wu_rte_job_find(p->nspace);
+    if (NULL == job || p->rank >= job->np) {
+        return NULL;
+    }
+    return &job->procs[p->rank];
+}
+
+void wu_rte_job_abort(const pmix_proc_t *proc, int status, const char *umsg)
+{
+    rte_proc_t *p = find_proc(proc);
+    char *msg;
+    int st;
+
+    /* the message is the user's (lines and UTF-8 kept), but no terminal control gets
+     * through; out of memory, it is left out */
+    msg = NULL != umsg ? wu_str_escape_dup(umsg, ABORT_MSG_MAX, WU_ESC_KEEP_NL | WU_ESC_KEEP_UTF8)
+                       : NULL;
+    wu_rte_say("abort", wu_rte_tool, proc->rank, proc->nspace, status,
+               NULL != msg && '\0' != msg[0] ? ": " : "", NULL != msg ? msg : "");
+    free(msg);
+    /* the exit status keeps the low 8 bits, but a non-zero status never becomes 0 */
+    st = status & 0xff;
+    if (0 == st && 0 != status) {
+        st = 1;
+    }
+    if (NULL != p) {
+        wu_rte_job_fail(wu_rte_job_find(proc->nspace), st);
+    }
+}
+
+/* The server saw p's connection end without PMIx_Finalize (server thread): remember in which
+ * order, so that the process that died first is the one whose status the job gets. */
+void wu_rte_proc_lost(rte_proc_t *p)
+{
+    static atomic_uint seq = 0;
+    atomic_store(&p->lost_seq, atomic_fetch_add(&seq, 1) + 1);
 }
