@@ -172,15 +172,18 @@ static int parse_words(wu_pmi_msg_t *m, size_t *cap, char *s, char sep, bool v2)
             while ('\0' != *s && sep != *s) {
                 s += ('\\' == *s && !v2 && '\0' != s[1]) ? 2 : 1;
             }
-            if (s == val) {
-                return WU_ERR_BAD_PARAM; /* "key=" with nothing */
+            if (s == val && !v2) {
+                /* "key=" with nothing: not PMI-1 (where MPICH's spawn, whose arguments may be
+                 * empty strings, comes as mcmd lines); PMI-2 carries such an argument as
+                 * "argvN=;" */
+                return WU_ERR_BAD_PARAM;
             }
         }
         if ('\0' != *s) {
             *s++ = '\0';
         }
         if (0 == strcmp(key, "cmd")) {
-            if (NULL == val || NULL != m->cmd) {
+            if (NULL == val || '\0' == *val || NULL != m->cmd) {
                 return WU_ERR_BAD_PARAM;
             }
             m->cmd = val;

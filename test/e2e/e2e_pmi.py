@@ -173,7 +173,7 @@ elif mode in ("spawn1", "spawn2"):
         expect(v1("cmd=init pmi_version=1 pmi_subversion=1"), rc="0")
         if rank == spawner:
             send("mcmd=spawn\nnprocs=2\nexecname=%s\ntotspawns=1\nspawnssofar=1\n"
-                 "arg1=%s\narg2=%s\nargcnt=2\npreput_num=1\n"
+                 "arg1=%s\narg2=%s\narg3=\nargcnt=3\npreput_num=1\n"
                  "preput_key_0=PARENT_ROOT_PORT_NAME\npreput_val_0=port-xyz\ninfo_num=1\n"
                  "info_key_0=wdir\ninfo_val_0=/\nendcmd\n" % (sys.executable, me, child))
             expect(dict(w.split("=", 1) for w in line().split(" ")), cmd="spawn_result",
@@ -185,7 +185,7 @@ elif mode in ("spawn1", "spawn2"):
         if rank == spawner:
             ans = expect(v2("cmd=spawn;thrid=3;ncmds=1;preputcount=1;"
                             "ppkey0=PARENT_ROOT_PORT_NAME;ppval0=port-xyz;subcmd=%s;maxprocs=2;"
-                            "argc=2;argv1=%s;argv2=%s;infokeycount=0;"
+                            "argc=3;argv1=%s;argv2=%s;argv3=;infokeycount=0;"
                             % (sys.executable, me, child)), cmd="spawn-response", thrid="3",
                          rc="0")
             print("spawned " + ans["jobid"], flush=True)
@@ -194,6 +194,8 @@ elif mode == "child1":
     # a spawned process: PMI_SPAWNED, its own size, the parent's preput value
     if os.environ.get("PMI_SPAWNED") != "1" or size != 2:
         fail("PMI_SPAWNED %s, size %d" % (os.environ.get("PMI_SPAWNED"), size))
+    if sys.argv[2:] != [""]:
+        fail("arguments %r, not [''] (an empty string)" % sys.argv[2:])
     expect(v1("cmd=init pmi_version=1 pmi_subversion=1"), rc="0")
     kvs = v1("cmd=get_my_kvsname")["kvsname"]
     expect(v1("cmd=get kvsname=%s key=PARENT_ROOT_PORT_NAME" % kvs), rc="0", value="port-xyz")
@@ -201,6 +203,8 @@ elif mode == "child1":
         fail("working directory %s, not / (info wdir)" % os.getcwd())
     expect(v1("cmd=finalize"), cmd="finalize_ack")
 elif mode == "child2":
+    if sys.argv[2:] != [""]:
+        fail("arguments %r, not [''] (an empty string)" % sys.argv[2:])
     expect(v1("cmd=init pmi_version=2 pmi_subversion=0"), rc="0")
     ans = expect(v2("cmd=fullinit;pmirank=%d;" % rank), rc="0", size="2")
     if not ans.get("spawner-jobid"):

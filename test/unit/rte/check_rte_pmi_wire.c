@@ -119,6 +119,14 @@ START_TEST(v2_messages)
     ck_assert_int_eq(-1, wu_pmi_frame("2x    cmd=", 10, true, &w));
     ck_assert_int_eq(-1, wu_pmi_frame("999999cmd=", 10, true, &w)); /* past the limit */
     ck_assert_int_eq(-1, wu_pmi_frame("2 6   cmd=", 10, true, &w));
+    /* an empty value (MPI_Comm_spawn's argv may hold ""), but not an empty command */
+    ck_assert_int_eq(WU_SUCCESS,
+                     parse("    39cmd=spawn;subcmd=./a;maxprocs=1;argv0=;", true, &m, &b));
+    ck_assert_str_eq("", wu_pmi_find(&m, 0, "argv0"));
+    wu_pmi_msg_free(&m);
+    free(b);
+    ck_assert_int_eq(WU_ERR_BAD_PARAM, parse("    11cmd=;key=k;", true, &m, &b));
+    free(b);
     b = strdup("14    cmd=kvs-fence");
     ck_assert_int_eq(WU_ERR_BAD_PARAM, wu_pmi_parse(b, strlen(b), WU_PMI_V2, &m)); /* no ';' */
     free(b);
