@@ -1,24 +1,31 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# mpi4py-suite.sh -- run mpi4py's own test suite (test/main.py of an mpi4py source tree, the
-# version the installed python3-mpi4py was built from) under Open MPI's mpirun and under wrun,
-# side by side, one test module per launch so that one crash or hang costs one module only.
+# mpi4py-suite.sh -- run mpi4py's own test suite (test/main.py of an mpi4py 4 source tree, or
+# test/runtests.py of an mpi4py 3.1 one: the version the installed mpi4py was built from) under
+# the MPI's own launcher (Open MPI's mpirun, MPICH's mpiexec.hydra) and under wrun, side by
+# side, one test module per launch so that one crash or hang costs one module only.
 #
 #   mpi4py-suite.sh SRC [N...]     N: the job sizes (default 1 2 4)
 #
 # Prints one line per module and size: the module, N, and for each launcher its result
 # ("ok", or the unittest failures/errors, "crash" with the exit status, "hang" past the
 # limit) and the tests it ran; then the totals. Exits 1 when wrun fails a module mpirun passes.
-# Environment: WRUN (default: wrun on PATH), MPIRUN (default: mpirun), WU_MPI4PY_LIMIT seconds
-# per module (default 300), WU_MPI4PY_OUT directory for each run's output (default: a
-# temporary directory, removed at the end). docs/deb13.md runs it in the Debian 13 root.
+# Environment: WRUN (default: wrun on PATH), MPIRUN (default: mpirun; Open MPI's gets
+# --oversubscribe, and --allow-run-as-root as root, others nothing), PYTHON (default: python3),
+# WU_MPI4PY_LIMIT seconds per module (default 300), WU_MPI4PY_OUT directory for each run's output
+# (default: a temporary directory, removed at the end). docs/deb13.md runs it in the Debian 13
+# root, docs/mpich.md with an MPICH build.
 set -u
 prog=${0##*/}
 src=${1:-}
-[ -n "$src" ] && [ -r "$src/test/main.py" ] || {
-    echo "usage: $prog MPI4PY-SOURCE-DIR [N...] (no test/main.py in '${src}')" >&2
+if [ -n "$src" ] && [ -r "$src/test/main.py" ]; then
+    runner=main
+elif [ -n "$src" ] && [ -r "$src/test/runtests.py" ]; then
+    runner=runtests
+else
+    echo "usage: $prog MPI4PY-SOURCE-DIR [N...] (no test/main.py or test/runtests.py in '${src}')" >&2
     exit 2
-}
+fi
 shift
 [ $# -gt 0 ] || set -- 1 2 4
 wrun=${WRUN:-$(command -v wrun)} || {
@@ -26,6 +33,7 @@ wrun=${WRUN:-$(command -v wrun)} || {
     exit 2
 }
 mpirun=${MPIRUN:-mpirun}
+python=${PYTHON:-python3}
 limit=${WU_MPI4PY_LIMIT:-300}
 out=${WU_MPI4PY_OUT:-}
 if [ -z "$out" ]; then
@@ -33,8 +41,12 @@ if [ -z "$out" ]; then
     trap 'rm -rf -- "$out"' EXIT
 fi
 mkdir -p "$out" || exit 1
-root_opt=
-[ "$(id -u)" -eq 0 ] && root_opt=--allow-run-as-root
+# Open MPI's mpirun refuses root and more ranks than cores unless told; hydra has no such options
+mpirun_opts=
+if "$mpirun" --version 2>&1 | grep -q 'Open MPI\|OpenRTE'; then
+    mpirun_opts=--oversubscribe
+    [ "$(id -u)" -eq 0 ] && mpirun_opts="--allow-run-as-root $mpirun_opts"
+fi
 
 # verdict FILE RC: one word for a module's run
 verdict() {
@@ -64,13 +76,18 @@ for n in "$@"; do
         m=${m%.py}
         for l in mpirun wrun; do
             if [ $l = mpirun ]; then
-                set -- "$mpirun" $root_opt --oversubscribe -n "$n"
+                # shellcheck disable=SC2086
+                set -- "$mpirun" $mpirun_opts -n "$n"
             else
                 set -- "$wrun" --oversubscribe -n "$n"
             fi
             log="$out/$m.$l.$n.out"
-            (cd "$src" && timeout -k 10 "$limit" "$@" python3 test/main.py -i "^$m\\.py\$") \
-                >"$log" 2>&1
+            if [ $runner = main ]; then
+                set -- "$@" "$python" test/main.py -i "^$m\\.py\$"
+            else
+                set -- "$@" "$python" test/runtests.py --no-builddir -i "^$m\$"
+            fi
+            (cd "$src" && timeout -k 10 "$limit" "$@") >"$log" 2>&1
             rc=$?
             eval "v_$l=\$(verdict \"\$log\" $rc)"
             eval "r_$l=\$(ran \"\$log\")"
