@@ -6,7 +6,8 @@
 #  * a component includes no other component's headers (its own, framework headers and base are fine).
 #  * inside pmix/, a directory includes only the directories below it (the layers table below):
 #      pmix/common <- pmix/event <- pmix/client, pmix/server, pmix/tool
-#        <- pmix/rte/core <- pmix/rte/map <- pmix/rte/job <- pmix/rte <- pmix/tools/*
+#        <- pmix/rte/core <- pmix/rte/map <- pmix/rte/job <- pmix/rte/dist <- pmix/rte/svc
+#        <- pmix/rte <- pmix/tools/*
 #    (pmix/include, the public headers, is open to all; a tool main includes no other tool's
 #    headers; the runtime's layers are the folders of pmix/rte, whose own files are its top),
 #    and the directory-level include graph has no cycle.
@@ -46,7 +47,7 @@ grep -rnE --include='*.c' --include='*.h' '^[[:space:]]*#[[:space:]]*include[[:s
     2>/dev/null | LC_ALL=C sort -t: -k1,1 -k2,2n | awk '
 BEGIN {
     order = "pmix/common <- pmix/event <- pmix/client, pmix/server, pmix/tool <- pmix/rte/core <- " \
-        "pmix/rte/map <- pmix/rte/job <- pmix/rte <- pmix/tools"
+        "pmix/rte/map <- pmix/rte/job <- pmix/rte/dist <- pmix/rte/svc <- pmix/rte <- pmix/tools"
     # layers: a directory and the pmix/ directories it may include (besides itself and
     # pmix/include); a new directory under pmix/ needs a line here
     layers["pmix/include"] = ""
@@ -59,7 +60,9 @@ BEGIN {
     layers["pmix/rte/core"] = below_rte
     layers["pmix/rte/map"] = below_rte " pmix/rte/core"
     layers["pmix/rte/job"] = below_rte " pmix/rte/core pmix/rte/map"
-    layers["pmix/rte"] = below_rte " pmix/rte/core pmix/rte/map pmix/rte/job"
+    layers["pmix/rte/dist"] = layers["pmix/rte/job"] " pmix/rte/job"
+    layers["pmix/rte/svc"] = layers["pmix/rte/dist"] " pmix/rte/dist"
+    layers["pmix/rte"] = layers["pmix/rte/svc"] " pmix/rte/svc"
     layers["pmix/tools"] = layers["pmix/rte"] " pmix/rte"
     nnodes = 0
     status = 0

@@ -19,6 +19,7 @@
 
 #include "opal/event/wu_progress.h"
 #include "pmix/rte/core/wu_rte_core.h"
+#include "pmix/rte/dist/wu_rte_wired.h"
 #include "pmix/rte/job/wu_rte_spec.h"
 #include "pmix/rte/map/wu_rte_jobmap.h"
 
@@ -28,20 +29,6 @@
 /* Bring up the runtime. tool names the launcher in messages ("wrun"). Returns WU_SUCCESS, or an
  * error already reported to the user (WU_ERR_SILENT). */
 WU_EXPORT int wu_rte_init(const char *tool);
-/* How wired was started (its command line and the token from its standard input). */
-typedef struct wu_rte_daemon_args {
-    uint32_t node;      /* its node in the job map */
-    unsigned port;      /* wrun's */
-    const char *addrs;  /* wrun's addresses, comma-separated (NULL: only the ssh client's) */
-    const char *token;  /* the job's secret */
-    uint32_t radix;     /* the launch tree's radix, for the subtree it starts */
-    const char *spawn;  /* the daemons of its subtree, "K:host,..." (NULL: none) */
-    const char *prefix; /* --prefix of wrun: where Wireup is on the other nodes (NULL: here) */
-} wu_rte_daemon_args_t;
-/* wired: serve its node of the job of the wrun listening on port (at the address the ssh
- * connection came from, or one of addrs), authenticated by token, after starting the daemons
- * of its subtree; after wu_rte_init. Returns wired's exit status. */
-WU_EXPORT int wu_rte_daemon_main(const wu_rte_daemon_args_t *args);
 /* wu_rte_watchdog_dispatch (core/wu_rte_core.h) comes first in the launcher's main. */
 /* Shut everything down (PMIx server, progress thread, frameworks). */
 WU_EXPORT void wu_rte_finalize(void);

@@ -10,10 +10,10 @@
  * head node). fence_nb and direct_modex run only for procs of other nodes (the server completes
  * fences within the node itself): in wrun they go to the daemons (wu_rte_dvm.c), in wired to
  * the head node (wu_rte_daemon.c). job_control is wu_rte_jobctl.c's. */
-#include "pmix/rte/wu_rte_dmsg.h"
+#include "pmix/rte/dist/wu_rte_dmsg.h"
 #include "pmix/rte/wu_rte_internal.h"
-#include "pmix/rte/wu_rte_pubsub.h"
-#include "pmix/rte/wu_rte_connect.h"
+#include "pmix/rte/svc/wu_rte_pubsub.h"
+#include "pmix/rte/svc/wu_rte_connect.h"
 #include "pmix/server/wu_server_host.h"
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_path.h"

@@ -5,11 +5,11 @@
  * jobs, the PMIx server with its host module -- and takes them apart again. */
 #include "mca/pmdl/pmdl.h"
 #include "opal/util/wu_show_help.h"
-#include "pmix/rte/wu_rte_beat.h"
-#include "pmix/rte/wu_rte_connect.h"
+#include "pmix/rte/dist/wu_rte_beat.h"
+#include "pmix/rte/svc/wu_rte_connect.h"
 #include "pmix/rte/wu_rte_internal.h"
-#include "pmix/rte/wu_rte_pubsub.h"
-#include "pmix/rte/wu_rte_rdv.h"
+#include "pmix/rte/svc/wu_rte_pubsub.h"
+#include "pmix/rte/svc/wu_rte_rdv.h"
 
 #include <stdbool.h>
 

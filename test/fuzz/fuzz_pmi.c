@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* fuzz_pmi.c -- fuzz target for the PMI-1/PMI-2 wire code (pmix/rte/wu_rte_pmi_wire.c), what a
+/* fuzz_pmi.c -- fuzz target for the PMI-1/PMI-2 wire code (pmix/rte/svc/wu_rte_pmi_wire.c), what a
  * launcher's PMI server reads from its processes. libFuzzer calls LLVMFuzzerTestOneInput;
  * replay.c calls the same entry point for the seeds in test/fuzz/corpus/pmi/ under make check.
  *
@@ -9,7 +9,7 @@
  * the message; and an answer written from its command and attributes must frame again to
  * exactly its own length. A broken promise aborts, so libFuzzer reports the input. */
 #include "opal/util/wu_error.h"
-#include "pmix/rte/wu_rte_pmi_wire.h"
+#include "pmix/rte/svc/wu_rte_pmi_wire.h"
 #include "test/fuzz/fuzz.h"
 
 #include <stdio.h>

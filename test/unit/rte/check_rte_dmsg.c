@@ -6,7 +6,7 @@
  * or returns something whole, and never reads past the message, crashes or leaks (the suite
  * runs under AddressSanitizer in CI). */
 #include "opal/util/wu_argv.h"
-#include "pmix/rte/wu_rte_dmsg.h"
+#include "pmix/rte/dist/wu_rte_dmsg.h"
 #include "pmix/rte/map/wu_rte_jobmap.h"
 #include "pmix.h"
 

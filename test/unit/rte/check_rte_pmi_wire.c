@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* check_rte_pmi_wire.c -- the PMI-1/PMI-2 wire code (pmix/rte/wu_rte_pmi_wire.c): framing of a
+/* check_rte_pmi_wire.c -- the PMI-1/PMI-2 wire code (pmix/rte/svc/wu_rte_pmi_wire.c): framing of a
  * byte stream that arrives in pieces, parsing of what MPICH 4.0 and 4.2 send (escaped values,
  * the multi-line spawn, PMI-2's length prefix and subcmd segments), refusal of what is not a
  * message, and answers written as the clients read them. */
 #include "opal/util/wu_error.h"
-#include "pmix/rte/wu_rte_pmi_wire.h"
+#include "pmix/rte/svc/wu_rte_pmi_wire.h"
 
 #include "test/support/wu_test.h"
 

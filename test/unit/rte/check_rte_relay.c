@@ -16,8 +16,8 @@
 #include "opal/event/wu_wait.h"
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_time.h"
-#include "pmix/rte/wu_rte_beat.h"
-#include "pmix/rte/wu_rte_relay.h"
+#include "pmix/rte/dist/wu_rte_beat.h"
+#include "pmix/rte/dist/wu_rte_relay.h"
 #include "test/support/wu_test.h"
 #include "pmix.h"
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wu_rte_rpc.c -- requests of the daemons to the head node and their answers (wu_rte_rpc.h):
  * the daemon's list of requests waiting, the head's dispatch by operation. */
-#include "pmix/rte/wu_rte_rpc.h"
-#include "pmix/rte/wu_rte_dvm_int.h"
-#include "pmix/rte/wu_rte_internal.h"
+#include "pmix/rte/dist/wu_rte_rpc.h"
+#include "pmix/rte/dist/wu_rte_dvm_int.h"
+#include "pmix/rte/dist/wu_rte_dist.h"
 
 #include <stdlib.h>
 

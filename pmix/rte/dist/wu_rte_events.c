@@ -2,8 +2,8 @@
 /* wu_rte_events.c -- events across nodes: an event of this node's clients whose range reaches
  * other nodes goes out as an EVENT message (up to the head from wired, to every daemon from the
  * head), and an EVENT message from another node is notified to this node's clients. */
-#include "pmix/rte/wu_rte_dmsg.h"
-#include "pmix/rte/wu_rte_internal.h"
+#include "pmix/rte/dist/wu_rte_dmsg.h"
+#include "pmix/rte/dist/wu_rte_dist.h"
 #include "pmix.h"
 
 pmix_status_t wu_rte_event_spread(pmix_status_t code, const pmix_proc_t *source,

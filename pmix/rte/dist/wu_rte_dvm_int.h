@@ -6,9 +6,9 @@
 #define WU_RTE_DVM_INT_H
 
 #include "mca/ptl/ptl.h"
-#include "pmix/rte/wu_rte_beat.h"
-#include "pmix/rte/wu_rte_dmsg.h"
-#include "pmix/rte/wu_rte_internal.h"
+#include "pmix/rte/dist/wu_rte_beat.h"
+#include "pmix/rte/dist/wu_rte_dmsg.h"
+#include "pmix/rte/dist/wu_rte_dist.h"
 
 typedef struct dvm_node {
     struct rte_dvm *dvm;

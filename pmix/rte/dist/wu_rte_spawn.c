@@ -17,7 +17,7 @@
 #include "opal/util/wu_escape.h"
 #include "mca/ptl/ptl.h"
 #include "pmix.h"
-#include "pmix/rte/wu_rte_internal.h"
+#include "pmix/rte/dist/wu_rte_dist.h"
 
 #include <arpa/inet.h>
 #include <ifaddrs.h>

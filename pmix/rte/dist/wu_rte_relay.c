@@ -16,8 +16,8 @@
  * for the children to close (they clean up first), then closes the rest. Callbacks run on the
  * progress thread given at open (wired's rte thread); open, set_tree and close are for another
  * thread (wired's main thread). */
-#include "pmix/rte/wu_rte_relay.h"
-#include "pmix/rte/wu_rte_beat.h"
+#include "pmix/rte/dist/wu_rte_relay.h"
+#include "pmix/rte/dist/wu_rte_beat.h"
 #include "pmix.h"
 
 #include <signal.h>

@@ -15,7 +15,7 @@
 #ifndef WU_RTE_CONNECT_H
 #define WU_RTE_CONNECT_H
 
-#include "pmix/rte/wu_rte_rpc.h"
+#include "pmix/rte/dist/wu_rte_rpc.h"
 #include "pmix_common.h"
 #include "pmix_server.h"
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wu_rte_dmsg.c -- packing and unpacking the fields of the head/daemon messages
  * (wu_rte_dmsg.h), and the job description a LAUNCH carries. */
-#include "pmix/rte/wu_rte_dmsg.h"
-#include "pmix/rte/wu_rte_internal.h"
+#include "pmix/rte/dist/wu_rte_dmsg.h"
+#include "pmix/rte/dist/wu_rte_dist.h"
 #include "opal/util/wu_argv.h"
 #include "pmix.h"
 

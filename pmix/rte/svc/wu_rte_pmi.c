@@ -20,7 +20,7 @@
  * the job with the status given. A malformed or oversized message is reported once and closes
  * that process's connection; the rest of the job goes on. wu_rte_pmi_cmds.c answers the
  * commands, wu_rte_pmi_dpm.c those of dynamic processes (name service, spawn). */
-#include "pmix/rte/wu_rte_pmi.h"
+#include "pmix/rte/svc/wu_rte_pmi.h"
 #include "mca/pmdl/pmdl.h"
 #include "opal/util/wu_error.h"
 

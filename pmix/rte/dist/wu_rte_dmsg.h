@@ -61,7 +61,7 @@
 #ifndef WU_RTE_DMSG_H
 #define WU_RTE_DMSG_H
 
-#include "pmix/rte/wu_rte.h"
+#include "pmix/rte/job/wu_rte_spec.h"
 #include "pmix/rte/map/wu_rte_jobmap.h"
 #include "pmix_common.h"
 

@@ -8,8 +8,8 @@
  * wrun sends its own node's the same way. The table is filled on the rte thread and read by the
  * server's thread (wu_server_set_pid_hook); it lives until wu_rte_finalize, so that a reader
  * never meets a freed one. It holds the launcher's job (a spawned job's pids are not kept). */
-#include "pmix/rte/wu_rte_dmsg.h"
-#include "pmix/rte/wu_rte_internal.h"
+#include "pmix/rte/dist/wu_rte_dmsg.h"
+#include "pmix/rte/dist/wu_rte_dist.h"
 
 #include <stdatomic.h>
 #include <stdio.h>

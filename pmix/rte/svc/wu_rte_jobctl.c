@@ -31,8 +31,8 @@
 #include "opal/util/wu_escape.h"
 #include "pmix/common/wu_regex.h"
 #include "pmix/common/wu_value.h"
-#include "pmix/rte/wu_rte_dmsg.h"
-#include "pmix/rte/wu_rte_internal.h"
+#include "pmix/rte/dist/wu_rte_dmsg.h"
+#include "pmix/rte/svc/wu_rte_svc.h"
 
 #include <signal.h>
 #include <stdlib.h>

@@ -7,8 +7,8 @@
 #define WU_RTE_PMI_H
 
 #include "opal/class/wu_hash_table.h"
-#include "pmix/rte/wu_rte_internal.h"
-#include "pmix/rte/wu_rte_pmi_wire.h"
+#include "pmix/rte/svc/wu_rte_svc.h"
+#include "pmix/rte/svc/wu_rte_pmi_wire.h"
 
 #include <stdbool.h>
 #include <stddef.h>

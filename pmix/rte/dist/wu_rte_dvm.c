@@ -33,8 +33,8 @@
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_escape.h"
 #include "opal/util/wu_show_help.h"
-#include "pmix/rte/wu_rte_dvm_int.h"
-#include "pmix/rte/wu_rte_rpc.h"
+#include "pmix/rte/dist/wu_rte_dvm_int.h"
+#include "pmix/rte/dist/wu_rte_rpc.h"
 #include "pmix/server/wu_server_host.h"
 #include "pmix.h"
 

@@ -14,7 +14,7 @@
  * text to the rte thread, which queues it behind the job's output (wu_rte_iof.c). */
 #include "mca/plog/base/plog_base.h"
 #include "pmix/common/wu_ompi_help.h"
-#include "pmix/rte/wu_rte_internal.h"
+#include "pmix/rte/svc/wu_rte_svc.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -17,10 +17,10 @@
  *
  * Answers come when the service or the launch answers; a request remembers its process by
  * namespace and rank, so a process gone by then is skipped. */
-#include "pmix/rte/wu_rte_pmi.h"
+#include "pmix/rte/svc/wu_rte_pmi.h"
 #include "opal/util/wu_error.h"
 #include "opal/util/wu_argv.h"
-#include "pmix/rte/wu_rte_pubsub.h"
+#include "pmix/rte/svc/wu_rte_pubsub.h"
 #include "pmix.h"
 
 #include <stdio.h>

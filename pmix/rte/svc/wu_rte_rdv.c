@@ -9,11 +9,11 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include "pmix/rte/wu_rte_rdv.h"
+#include "pmix/rte/svc/wu_rte_rdv.h"
 #include "mca/base/wu_mca_param.h"
 #include "opal/event/wu_progress.h"
 #include "opal/util/wu_path.h"
-#include "pmix/rte/wu_rte_internal.h"
+#include "pmix/rte/svc/wu_rte_svc.h"
 #include "pmix.h"
 
 #include <dirent.h>

@@ -11,7 +11,7 @@
 #ifndef WU_RTE_RPC_H
 #define WU_RTE_RPC_H
 
-#include "pmix/rte/wu_rte_dmsg.h"
+#include "pmix/rte/dist/wu_rte_dmsg.h"
 
 #include <stdint.h>
 

@@ -13,9 +13,9 @@
  * and read by the rte progress thread, which runs no user code: ranks that keep every core busy
  * do not stop it. A tick that comes late (the thread itself was held up) judges nobody, since
  * what the peers sent meanwhile waits to be read. */
-#include "pmix/rte/wu_rte_beat.h"
+#include "pmix/rte/dist/wu_rte_beat.h"
 #include "opal/event/wu_wait.h"
-#include "pmix/rte/wu_rte_dmsg.h"
+#include "pmix/rte/dist/wu_rte_dmsg.h"
 
 #include <event2/event.h>
 #include <stdio.h>

@@ -15,7 +15,7 @@
 #ifndef WU_RTE_PUBSUB_H
 #define WU_RTE_PUBSUB_H
 
-#include "pmix/rte/wu_rte_rpc.h"
+#include "pmix/rte/dist/wu_rte_rpc.h"
 #include "pmix_server.h"
 
 /* Install the publish, lookup and unpublish upcalls (wrun and wired). */

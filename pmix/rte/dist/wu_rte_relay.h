@@ -5,8 +5,8 @@
 #define WU_RTE_RELAY_H
 
 #include "mca/ptl/ptl.h"
-#include "pmix/rte/wu_rte_dmsg.h"
-#include "pmix/rte/wu_rte_internal.h"
+#include "pmix/rte/dist/wu_rte_dmsg.h"
+#include "pmix/rte/dist/wu_rte_dist.h"
 
 typedef struct wu_rte_relay wu_rte_relay_t;
 /* Send a message (type, payload) to our parent; rte thread. */

@@ -23,7 +23,7 @@
 #endif
 #include "opal/util/wu_argv.h"
 #include "pmix/common/wu_proto.h"
-#include "pmix/rte/wu_rte_dvm_int.h"
+#include "pmix/rte/dist/wu_rte_dvm_int.h"
 #include "pmix.h"
 
 #include <stdio.h>

@@ -19,7 +19,7 @@
  * as it would without relays, and the rest of the branch follows in one FENCE_AGG. A contribution
  * whose timeout differs from the collection's first, and anything before the job's map is known,
  * go up on their own. Everything runs on the relay's progress thread. */
-#include "pmix/rte/wu_rte_relay.h"
+#include "pmix/rte/dist/wu_rte_relay.h"
 #include "pmix.h"
 
 #include <stdlib.h>

@@ -7,7 +7,7 @@
  * the answers that can fail, PMI-2 "rc" always and, when the request had one, its "thrid". A
  * get of a missing key fails in PMI-1 (rc=-1, as Hydra answers) and says found=FALSE in PMI-2.
  * Name publishing and spawn are wu_rte_pmi_dpm.c's; anything else is refused with a message. */
-#include "pmix/rte/wu_rte_pmi.h"
+#include "pmix/rte/svc/wu_rte_pmi.h"
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_error.h"
 #include "pmix/common/wu_regex.h"

@@ -2,7 +2,7 @@
 /* wu_rte_pmi_wire.c -- framing, parsing and writing of PMI-1 and PMI-2 messages (formats in
  * wu_rte_pmi_wire.h). Everything here works on bytes only, so the fuzz targets feed it
  * directly. */
-#include "pmix/rte/wu_rte_pmi_wire.h"
+#include "pmix/rte/svc/wu_rte_pmi_wire.h"
 #include "opal/util/wu_error.h"
 
 #include <errno.h>

@@ -3,10 +3,10 @@
  * and the store on the head node with its waiting lookups. Everything but the upcalls runs on
  * the rte thread. Data of the session and global ranges are also written to the rendezvous
  * directory (wu_rte_rdv.h) for other wrun instances, and looked for there. */
-#include "pmix/rte/wu_rte_pubsub.h"
+#include "pmix/rte/svc/wu_rte_pubsub.h"
 #include "opal/util/wu_argv.h"
-#include "pmix/rte/wu_rte_internal.h"
-#include "pmix/rte/wu_rte_rdv.h"
+#include "pmix/rte/svc/wu_rte_svc.h"
+#include "pmix/rte/svc/wu_rte_rdv.h"
 #include "pmix.h"
 
 #include <stdio.h>

@@ -20,8 +20,8 @@
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_escape.h"
 #include "opal/util/wu_path.h"
-#include "pmix/rte/wu_rte_internal.h"
-#include "pmix/rte/wu_rte_rpc.h"
+#include "pmix/rte/svc/wu_rte_svc.h"
+#include "pmix/rte/dist/wu_rte_rpc.h"
 #include "pmix.h"
 
 #include <pthread.h>

@@ -2,10 +2,10 @@
 /* wu_rte_connect.c -- PMIx_Connect and PMIx_Disconnect for wrun's jobs (wu_rte_connect.h): the
  * hook of the servers, the collective on the head node, and the exchange with other wrun
  * instances through the rendezvous directory. Everything but the hook runs on the rte thread. */
-#include "pmix/rte/wu_rte_connect.h"
+#include "pmix/rte/svc/wu_rte_connect.h"
 #include "opal/util/wu_argv.h"
-#include "pmix/rte/wu_rte_internal.h"
-#include "pmix/rte/wu_rte_rdv.h"
+#include "pmix/rte/svc/wu_rte_svc.h"
+#include "pmix/rte/svc/wu_rte_rdv.h"
 #include "pmix/server/wu_server_host.h"
 #include "pmix.h"
 #include "pmix_server.h"

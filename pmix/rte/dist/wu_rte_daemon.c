@@ -24,12 +24,13 @@
 #include "mca/ptl/ptl.h"
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_show_help.h"
-#include "pmix/rte/wu_rte_beat.h"
-#include "pmix/rte/wu_rte_dmsg.h"
-#include "pmix/rte/wu_rte_rpc.h"
-#include "pmix/rte/wu_rte_relay.h"
+#include "pmix/rte/dist/wu_rte_beat.h"
+#include "pmix/rte/dist/wu_rte_dmsg.h"
+#include "pmix/rte/dist/wu_rte_rpc.h"
+#include "pmix/rte/dist/wu_rte_relay.h"
 #include "pmix/server/wu_server_host.h"
-#include "pmix/rte/wu_rte_internal.h"
+#include "pmix/rte/dist/wu_rte_dist.h"
+#include "pmix/rte/dist/wu_rte_wired.h"
 #include "pmix.h"
 
 #include <errno.h>
