@@ -59,10 +59,10 @@ typedef struct rte_job rte_job_t;
 struct wu_pmdl_proc; /* mca/pmdl/pmdl.h */
 
 /* What differs between the two roles a node can have in a job that spans nodes: the head node
- * (wrun: it started daemons on the other nodes; wu_rte_dvm.c) and a daemon (wired: the head
- * started it; wu_rte_daemon.c). The job core (wu_rte_job.c) calls these and never asks which
- * role a node plays; a job on one node has none (job->role NULL), and a NULL operation does
- * nothing unless its comment says otherwise. On the rte thread unless said. */
+ * (wrun: it started daemons on the other nodes; dist/wu_rte_dvm.c) and a daemon (wired: the
+ * head started it; dist/wu_rte_daemon.c). The job core (wu_rte_job.c) calls these and never
+ * asks which role a node plays; a job on one node has none (job->role NULL), and a NULL
+ * operation does nothing unless its comment says otherwise. On the rte thread unless said. */
 typedef struct rte_role {
     /* the server knows the job now */
     void (*registered)(rte_job_t *job);
@@ -192,7 +192,7 @@ typedef struct rte_job_observer {
     /* a process of this node exited, before its end is looked at (lidx: its index among the
      * node's processes) */
     void (*local_exited)(rte_job_t *job, uint32_t lidx);
-    /* a rank's end was decided here (the head node, or a job on one node) or reported (wired) */
+    /* a rank's end was decided here (the head node, or a job on one node; not in wired) */
     void (*proc_ended)(rte_job_t *job, uint32_t rank);
     /* the job failed, for the first time (status: the job's) */
     void (*job_failed)(rte_job_t *job, int status);
