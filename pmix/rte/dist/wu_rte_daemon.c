@@ -1061,31 +1061,6 @@ static void set_cred_secret(const char *token)
 
 /* --- this node's side of the job (wu_rte_internal.h's rte_role_t) --------------------------- */
 
-static bool daemon_output(rte_job_t *job, uint32_t rank, int stream, const char *data, size_t len)
-{
-    wu_rte_daemon_output(job, rank, stream, data, len);
-    return true;
-}
-
-static bool daemon_exited(rte_job_t *job, rte_proc_t *rp)
-{
-    rp->exited = true;
-    wu_rte_daemon_exited(job, rp); /* the head decides what its end means */
-    return true;
-}
-
-static bool daemon_local_done(rte_job_t *job)
-{
-    wu_rte_daemon_local_done(job);
-    return true;
-}
-
-static bool daemon_launch_failed(rte_job_t *job, int err)
-{
-    wu_rte_daemon_launch_failed(job, err);
-    return true;
-}
-
 static void daemon_launched(rte_job_t *job)
 {
     wu_rte_daemon_pids(job);
@@ -1096,11 +1071,11 @@ static const rte_role_t daemon_role = {
     .registered = wu_rte_daemon_registered,
     .launched = daemon_launched,
     .stdin_from_head = true,
-    .launch_failed = daemon_launch_failed,
+    .launch_failed = wu_rte_daemon_launch_failed,
     .terminating = wu_rte_daemon_terminating,
-    .output = daemon_output,
-    .exited = daemon_exited,
-    .local_done = daemon_local_done,
+    .output = wu_rte_daemon_output,
+    .exited = wu_rte_daemon_exited,
+    .local_done = wu_rte_daemon_local_done,
     .stdin_stop = wu_rte_daemon_stdin_stop,
     .notice = wu_rte_daemon_notice,
 };

@@ -512,8 +512,8 @@ static int job_launch(rte_job_t *job, int *status)
         (void)wu_progress_shift_wait(wu_rte_progress(), terminate_if_ending, job, 0);
         wu_rte_place_report(job);
     } else if ((WU_ERR_NOT_FOUND == rc || WU_ERR_NO_PERMISSIONS == rc) && NULL != job->role &&
-               NULL != job->role->launch_failed &&
-               job->role->launch_failed(job, job->pls->launch_errno)) {
+               NULL != job->role->launch_failed) {
+        job->role->launch_failed(job, job->pls->launch_errno);
         rc = WU_SUCCESS; /* the head node says it, for every node alike */
     } else if (WU_ERR_NOT_FOUND == rc || WU_ERR_NO_PERMISSIONS == rc) {
         char why[256];

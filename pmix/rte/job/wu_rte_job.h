@@ -71,19 +71,19 @@ typedef struct rte_role {
     void (*launched)(rte_job_t *job);
     /* the standard input of this node's processes comes from the head node, not from ours */
     bool stdin_from_head;
-    /* (launcher's thread) the program could not be started here at all (err: errno): true when
-     * the role reports it (a daemon's head says it for every node alike); else the job core does */
-    bool (*launch_failed)(rte_job_t *job, int err);
+    /* (launcher's thread) the program could not be started here at all (err: errno): the role
+     * reports it (a daemon's head says it for every node alike); NULL: the job core does */
+    void (*launch_failed)(rte_job_t *job, int err);
     /* the job is to end though nothing here ended it (the head said so) */
     bool (*terminating)(const rte_job_t *job);
-    /* output of a process of this node: true when the role took it; else the job's I/O does */
-    bool (*output)(rte_job_t *job, uint32_t rank, int stream, const char *data, size_t len);
-    /* a process of this node ended (its end filled in): true when the role took it; else it
-     * goes to wu_rte_proc_ended */
-    bool (*exited)(rte_job_t *job, rte_proc_t *rp);
-    /* every process of this node has ended: true when the role took it; else the job core
-     * checks whether the job is done */
-    bool (*local_done)(rte_job_t *job);
+    /* output of a process of this node (NULL: the job's I/O writes it) */
+    void (*output)(rte_job_t *job, uint32_t rank, int stream, const char *data, size_t len);
+    /* a process of this node ended (its end filled in, rp->exited set; NULL: it goes to
+     * wu_rte_proc_ended) */
+    void (*exited)(rte_job_t *job, rte_proc_t *rp);
+    /* every process of this node has ended (NULL: the job core checks whether the job is
+     * done) */
+    void (*local_done)(rte_job_t *job);
     /* a rank of the job ended (its end was decided here): collectives it can no longer join
      * fail */
     void (*proc_ended)(rte_job_t *job, uint32_t rank);
@@ -193,7 +193,7 @@ typedef struct rte_job_observer {
      * node's processes) */
     void (*local_exited)(rte_job_t *job, uint32_t lidx);
     /* a rank's end was decided here (the head node, or a job on one node; not in wired) */
-    void (*proc_ended)(rte_job_t *job, uint32_t rank);
+    void (*proc_ended)(const pmix_proc_t *proc);
     /* the job failed, for the first time (status: the job's) */
     void (*job_failed)(rte_job_t *job, int status);
     /* the launcher got sig for the job (wu_rte_interrupt), before the job's processes get it */

@@ -130,7 +130,8 @@ bool wu_rte_job_on_output(wu_pls_job_t *pls, wu_pls_proc_t *proc, int stream, co
     rte_job_t *job = pls->user;
     uint32_t rank = job->lranks[proc->rank];
     if (NULL != job->role && NULL != job->role->output) {
-        return job->role->output(job, rank, stream, data, len);
+        job->role->output(job, rank, stream, data, len);
+        return true;
     }
     return wu_rte_iof_output(job, rank, stream, data, len);
 }
@@ -208,13 +209,15 @@ void wu_rte_proc_ended(rte_job_t *job, rte_proc_t *rp)
 {
     rte_proc_t *first;
     bool terminated_by_us;
+    pmix_proc_t proc;
 
     rp->exited = true;
     if (NULL != job->role && NULL != job->role->proc_ended) {
         job->role->proc_ended(job, rp->rank);
     }
     wu_rte_job_started_check(job); /* an end counts as a start for spawn's answer */
-    TELL(proc_ended, job, rp->rank);
+    PMIX_LOAD_PROCID(&proc, job->nspace, rp->rank);
+    TELL(proc_ended, &proc);
     if (job->status_set) {
         return; /* the job is ending already; later ends do not change its status */
     }
@@ -261,7 +264,9 @@ void wu_rte_job_on_exited(wu_pls_job_t *pls, wu_pls_proc_t *proc)
     rp->wait_status = proc->wait_status;
     rp->exec_errno = proc->exec_errno;
     rp->pid = proc->pid;
-    if (NULL != job->role && NULL != job->role->exited && job->role->exited(job, rp)) {
+    if (NULL != job->role && NULL != job->role->exited) {
+        rp->exited = true;
+        job->role->exited(job, rp); /* (a daemon: the head decides what its end means) */
         return;
     }
     wu_rte_proc_ended(job, rp);
@@ -284,7 +289,8 @@ void wu_rte_job_on_done(wu_pls_job_t *pls)
 {
     rte_job_t *job = pls->user;
     job->local_done = true;
-    if (NULL != job->role && NULL != job->role->local_done && job->role->local_done(job)) {
+    if (NULL != job->role && NULL != job->role->local_done) {
+        job->role->local_done(job);
         return;
     }
     wu_rte_job_check_done(job);

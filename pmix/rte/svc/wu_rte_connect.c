@@ -1276,13 +1276,6 @@ void wu_rte_connect_proc_ended(const pmix_proc_t *proc)
     }
 }
 
-static void observe_proc_ended(rte_job_t *job, uint32_t rank)
-{
-    pmix_proc_t p;
-    PMIX_LOAD_PROCID(&p, job->nspace, rank);
-    wu_rte_connect_proc_ended(&p); /* the connects it takes part in fail */
-}
-
 static void observe_job_ended(rte_job_t *job)
 {
     if (!job->child) { /* the launcher's job: what it learnt of other wruns' jobs goes too */
@@ -1292,7 +1285,7 @@ static void observe_job_ended(rte_job_t *job)
 
 int wu_rte_connect_attach(void)
 {
-    static const rte_job_observer_t observer = {.proc_ended = observe_proc_ended,
+    static const rte_job_observer_t observer = {.proc_ended = wu_rte_connect_proc_ended,
                                                 .job_ended = observe_job_ended};
     int rc = wu_rte_job_observe(&observer);
     return WU_SUCCESS == rc ? wu_rte_rpc_handle(WU_RTE_RPC_CONNECT, connect_serve) : rc;

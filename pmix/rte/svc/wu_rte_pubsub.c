@@ -901,13 +901,6 @@ void wu_rte_pubsub_module(pmix_server_module_t *m)
     m->unpublish = h_unpublish;
 }
 
-static void observe_proc_ended(rte_job_t *job, uint32_t rank)
-{
-    pmix_proc_t p;
-    PMIX_LOAD_PROCID(&p, job->nspace, rank);
-    wu_rte_pubsub_proc_ended(&p); /* its PMIX_PERSIST_PROC data go */
-}
-
 static void observe_job_ended(rte_job_t *job)
 {
     if (!wu_rte_daemon_mode) { /* (wired keeps no data: its requests go to the head node) */
@@ -917,7 +910,7 @@ static void observe_job_ended(rte_job_t *job)
 
 int wu_rte_pubsub_attach(void)
 {
-    static const rte_job_observer_t observer = {.proc_ended = observe_proc_ended,
+    static const rte_job_observer_t observer = {.proc_ended = wu_rte_pubsub_proc_ended,
                                                 .job_ended = observe_job_ended};
     int rc = wu_rte_job_observe(&observer);
     rc = WU_SUCCESS == rc ? wu_rte_rpc_handle(WU_RTE_RPC_PUBLISH, pubsub_serve) : rc;
