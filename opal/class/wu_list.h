@@ -17,14 +17,14 @@ typedef struct wu_list_item {
     struct wu_list_item *next, *prev;
     const void *owner; /* the list holding it (checked in debug builds) */
 } wu_list_item_t;
-WU_CLASS_DECLARATION(wu_list_item_t);
+WU_EXPORT WU_CLASS_DECLARATION(wu_list_item_t);
 
 typedef struct wu_list {
     wu_object_t super;
     wu_list_item_t sentinel;
     size_t length;
 } wu_list_t;
-WU_CLASS_DECLARATION(wu_list_t);
+WU_EXPORT WU_CLASS_DECLARATION(wu_list_t);
 
 static inline size_t wu_list_length(const wu_list_t *l)
 {
@@ -52,14 +52,14 @@ static inline wu_list_item_t *wu_list_prev(const wu_list_t *l, const wu_list_ite
     return it->prev == &l->sentinel ? NULL : it->prev;
 }
 
-void wu_list_append(wu_list_t *l, wu_list_item_t *it);
+WU_EXPORT void wu_list_append(wu_list_t *l, wu_list_item_t *it);
 void wu_list_prepend(wu_list_t *l, wu_list_item_t *it);
 /* Insert it after pos (pos NULL: at the front). */
 void wu_list_insert_after(wu_list_t *l, wu_list_item_t *pos, wu_list_item_t *it);
 wu_list_item_t *wu_list_remove_first(wu_list_t *l);
 wu_list_item_t *wu_list_remove_last(wu_list_t *l);
 /* Unlink it from l; the caller now owns its reference. */
-void wu_list_remove(wu_list_t *l, wu_list_item_t *it);
+WU_EXPORT void wu_list_remove(wu_list_t *l, wu_list_item_t *it);
 /* Stable merge sort; cmp returns <0, 0, >0 like strcmp. */
 void wu_list_sort(wu_list_t *l, int (*cmp)(const wu_list_item_t *a, const wu_list_item_t *b));
 /* Move every item of src to the end of dst. */

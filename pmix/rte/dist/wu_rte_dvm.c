@@ -1127,6 +1127,9 @@ int wu_rte_dvm_start(rte_job_t *job)
     wu_wait_init(&dvm->agents_done);
     job->dvm = dvm;
     job->role = &head_role;
+    if (WU_SUCCESS != wu_rte_dvm_coll_init(dvm)) {
+        return WU_ERR_NOMEM;
+    }
     for (uint32_t k = 0; k < job->map->nnodes; k++) {
         dvm->by_node[k] = UINT32_MAX;
         if (k != job->mynode && job->map->nodes[k].nlocal > 0) {

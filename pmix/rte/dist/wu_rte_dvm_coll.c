@@ -30,24 +30,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct coll {
-    struct coll *next;
+/* A fence being collected: the engine's collection, one slot per map node, a node expected if
+ * it hosts a participant. */
+typedef struct {
+    wu_rte_coll_t super;
     struct rte_dvm *dvm;
-    char *sig; /* the participant set, packed */
-    size_t siglen;
     bool wildcard;   /* every rank of the job takes part */
     uint32_t *ranks; /* otherwise these ranks of the job */
     uint32_t nranks;
-    bool *expect; /* per map node: it hosts a participant */
-    bool *from;   /* per map node: its contribution arrived */
-    uint32_t nfrom, nexpect;
-    char *data; /* every contribution so far, concatenated */
-    size_t ndata;
-    int timeout; /* PMIX_TIMEOUT in seconds, 0: none */
-    wu_timer_t *timer;
     pmix_modex_cbfunc_t head_cb; /* the head node's own server, when it takes part */
     void *head_cbdata;
-} coll_t;
+} fence_t;
+
+static void fence_destruct(fence_t *f)
+{
+    free(f->ranks);
+}
+
+static WU_CLASS_INSTANCE(fence_t, wu_rte_coll_t, NULL, fence_destruct);
 
 /* A request about a proc of this node that came before the job was registered here. */
 typedef struct early_req {
@@ -59,45 +59,31 @@ typedef struct early_req {
 
 /* --- fences ---------------------------------------------------------------------------------- */
 
-static void free_coll(coll_t *c)
+/* Read the participants of this job from the set packed in the key and expect their nodes. */
+static pmix_status_t fence_parts(fence_t *f)
 {
-    (void)wu_progress_timer_cancel(c->timer);
-    free(c->sig);
-    free(c->ranks);
-    free(c->expect);
-    free(c->from);
-    free(c->data);
-    free(c);
-}
-
-/* Read the participants of this job from the set packed in c->sig and mark their nodes. */
-static pmix_status_t coll_parts(coll_t *c)
-{
-    rte_job_t *job = c->dvm->job;
-    pmix_status_t rc = wu_dmsg_fence_parts(c->sig, c->siglen, job->nspace, job->np, &c->wildcard,
-                                           &c->ranks, &c->nranks);
-    for (uint32_t k = 0; k < job->map->nnodes && PMIX_SUCCESS == rc; k++) {
-        c->expect[k] = c->wildcard;
+    rte_job_t *job = f->dvm->job;
+    pmix_status_t rc = wu_dmsg_fence_parts(f->super.key, f->super.keylen, job->nspace, job->np,
+                                           &f->wildcard, &f->ranks, &f->nranks);
+    for (uint32_t k = 0; k < job->map->nnodes && PMIX_SUCCESS == rc && f->wildcard; k++) {
+        wu_rte_coll_expect(&f->super, k);
     }
-    for (uint32_t i = 0; i < c->nranks && PMIX_SUCCESS == rc; i++) {
-        c->expect[job->map->procs[c->ranks[i]].node] = true;
-    }
-    for (uint32_t k = 0; k < job->map->nnodes && PMIX_SUCCESS == rc; k++) {
-        c->nexpect += c->expect[k] ? 1 : 0;
+    for (uint32_t i = 0; i < f->nranks && PMIX_SUCCESS == rc; i++) {
+        wu_rte_coll_expect(&f->super, job->map->procs[f->ranks[i]].node);
     }
     return rc;
 }
 
 /* The participants that ended before their node contributed: "rank 4 (node3), rank 5 (node3)",
  * or NULL if none did (or out of memory). */
-static char *coll_ended_parts(const coll_t *c)
+static char *fence_ended_parts(const fence_t *f)
 {
-    rte_job_t *job = c->dvm->job;
-    uint32_t n = c->wildcard ? job->np : c->nranks;
+    rte_job_t *job = f->dvm->job;
+    uint32_t n = f->wildcard ? job->np : f->nranks;
     char **items = NULL, *list, *item;
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t r = c->wildcard ? i : c->ranks[i], node = job->map->procs[r].node;
-        if (job->procs[r].exited && !c->from[node] &&
+        uint32_t r = f->wildcard ? i : f->ranks[i], node = job->map->procs[r].node;
+        if (job->procs[r].exited && !f->super.from[node] &&
             WU_SUCCESS == wu_asprintf(&item, "rank %u (%s)", r, job->map->nodes[node].name)) {
             (void)wu_argv_append(&items, item);
             free(item);
@@ -108,43 +94,33 @@ static char *coll_ended_parts(const coll_t *c)
     return list;
 }
 
-static void coll_unlink(coll_t *c)
+/* Give every contributor the result, then forget the fence. */
+static void fence_end(fence_t *f, pmix_status_t status)
 {
-    for (coll_t **pp = &c->dvm->colls; NULL != *pp; pp = &(*pp)->next) {
-        if (*pp == c) {
-            *pp = c->next;
-            return;
-        }
-    }
-}
-
-/* Give every contributor the result, then forget the collection. */
-static void coll_end(coll_t *c, pmix_status_t status)
-{
-    struct rte_dvm *dvm = c->dvm;
+    struct rte_dvm *dvm = f->dvm;
+    bool *to = f->super.from;
     wu_dmsg_t m;
-    coll_unlink(c);
-    if (c->from[dvm->job->mynode] && NULL != c->head_cb) {
-        wu_dmsg_modex_answer(c->head_cb, c->head_cbdata, status, c->data, c->ndata);
-        c->head_cb = NULL;
+    if (to[dvm->job->mynode] && NULL != f->head_cb) {
+        wu_dmsg_modex_answer(f->head_cb, f->head_cbdata, status, f->super.data, f->super.ndata);
+        f->head_cb = NULL;
     }
     /* one message for every other contributor, down the tree; a failure goes to every node
      * that hosts a participant (a relay may hold the contribution of one that has not reached
      * us: it drops it when it sees the failure, which answers that node) */
     if (PMIX_SUCCESS != status) {
-        memcpy(c->from, c->expect, dvm->job->map->nnodes * sizeof *c->from);
+        to = f->super.expect;
     }
-    c->from[dvm->job->mynode] = false;
+    to[dvm->job->mynode] = false;
     PMIX_DATA_BUFFER_CONSTRUCT(&m);
-    if (PMIX_SUCCESS == wu_dmsg_put_bytes(&m, c->sig, c->siglen) &&
+    if (PMIX_SUCCESS == wu_dmsg_put_bytes(&m, f->super.key, f->super.keylen) &&
         PMIX_SUCCESS == wu_dmsg_put_i32(&m, status) &&
-        PMIX_SUCCESS == wu_dmsg_put_bytes(&m, PMIX_SUCCESS == status ? c->data : NULL,
-                                          PMIX_SUCCESS == status ? c->ndata : 0)) {
-        wu_rte_dvm_send_many(dvm, c->from, WU_DMSG_FENCE_DONE, &m);
+        PMIX_SUCCESS == wu_dmsg_put_bytes(&m, PMIX_SUCCESS == status ? f->super.data : NULL,
+                                          PMIX_SUCCESS == status ? f->super.ndata : 0)) {
+        wu_rte_dvm_send_many(dvm, to, WU_DMSG_FENCE_DONE, &m);
     } else {
         PMIX_DATA_BUFFER_DESTRUCT(&m);
     }
-    free_coll(c);
+    wu_rte_coll_close(&f->super);
 }
 
 /* A job that is ending takes its fences down with it: no message for each of them. */
@@ -153,11 +129,11 @@ static bool job_ending(const rte_job_t *job)
     return job->status_set || job->terminating;
 }
 
-/* Fail c if one of its participants can no longer contribute; true if it did. */
-static bool coll_check_ended(coll_t *c)
+/* Fail f if one of its participants can no longer contribute; true if it did. */
+static bool fence_check_ended(fence_t *f)
 {
-    rte_job_t *job = c->dvm->job;
-    char *ended = coll_ended_parts(c);
+    rte_job_t *job = f->dvm->job;
+    char *ended = fence_ended_parts(f);
     if (NULL == ended) {
         return false;
     }
@@ -165,113 +141,86 @@ static bool coll_check_ended(coll_t *c)
         wu_rte_say("fence-proc-ended", wu_rte_tool, ended);
     }
     free(ended);
-    coll_end(c, WU_PROTO_ERR_TERMINATED);
+    fence_end(f, WU_PROTO_ERR_TERMINATED);
     return true;
 }
 
-/* The nodes a collection still waits for, with their participants: "node2 (ranks 2-3)". */
-static char *coll_missing(const coll_t *c)
+/* A node a fence still waits for, with its participants: "node2 (ranks 2 3)". */
+static char *missing_node(uint32_t k, void *arg)
 {
-    rte_job_t *job = c->dvm->job;
-    char **items = NULL, *s;
-    for (uint32_t k = 0; k < job->map->nnodes; k++) {
-        const wu_rte_jm_node_t *nd = &job->map->nodes[k];
-        char **ranks = NULL, *list, buf[16];
-        if (!c->expect[k] || c->from[k]) {
-            continue;
+    const fence_t *f = arg;
+    const wu_rte_jm_node_t *nd = &f->dvm->job->map->nodes[k];
+    char **ranks = NULL, *list, *s = NULL, buf[16];
+    for (uint32_t i = 0; i < nd->nlocal; i++) {
+        uint32_t r = nd->ranks[i];
+        bool part = f->wildcard;
+        for (uint32_t j = 0; j < f->nranks && !part; j++) {
+            part = f->ranks[j] == r;
         }
-        for (uint32_t i = 0; i < nd->nlocal; i++) {
-            uint32_t r = nd->ranks[i];
-            bool part = c->wildcard;
-            for (uint32_t j = 0; j < c->nranks && !part; j++) {
-                part = c->ranks[j] == r;
-            }
-            if (part) {
-                (void)snprintf(buf, sizeof buf, "%u", r);
-                (void)wu_argv_append(&ranks, buf);
-            }
+        if (part) {
+            (void)snprintf(buf, sizeof buf, "%u", r);
+            (void)wu_argv_append(&ranks, buf);
         }
-        list = wu_argv_join(ranks, ' ');
-        if (NULL != list && 0 < asprintf(&s, "%s (rank%s %s)", nd->name,
-                                         wu_argv_count(ranks) > 1 ? "s" : "", list)) {
-            (void)wu_argv_append(&items, s);
-            free(s);
-        }
-        free(list);
-        wu_argv_free(ranks);
     }
-    s = wu_argv_join(items, ',');
-    wu_argv_free(items);
+    list = wu_argv_join(ranks, ' ');
+    if (NULL == list ||
+        0 > asprintf(&s, "%s (rank%s %s)", nd->name, wu_argv_count(ranks) > 1 ? "s" : "", list)) {
+        s = NULL;
+    }
+    free(list);
+    wu_argv_free(ranks);
     return s;
 }
 
-static void coll_timeout(void *arg)
+static void fence_expired(wu_rte_coll_t *c)
 {
-    coll_t *c = arg;
-    char *missing = coll_missing(c);
-    if (!job_ending(c->dvm->job)) {
+    fence_t *f = (fence_t *)c;
+    char *missing = wu_rte_coll_missing(c, missing_node, f, ',');
+    if (!job_ending(f->dvm->job)) {
         wu_rte_say("fence-timeout", wu_rte_tool, c->timeout, NULL != missing ? missing : "?");
     }
     free(missing);
-    coll_end(c, PMIX_ERR_TIMEOUT);
+    fence_end(f, PMIX_ERR_TIMEOUT);
+}
+
+int wu_rte_dvm_coll_init(struct rte_dvm *dvm)
+{
+    return wu_rte_colls_init(&dvm->fences, wu_rte_progress(), fence_expired);
 }
 
 /* Node k contributes data (copied) to the fence of set sig. */
-static pmix_status_t coll_contribute(struct rte_dvm *dvm, uint32_t k, const char *sig,
-                                     size_t siglen, const char *data, size_t ndata, int timeout,
-                                     pmix_modex_cbfunc_t head_cb, void *head_cbdata)
+static pmix_status_t fence_contribute(struct rte_dvm *dvm, uint32_t k, const char *sig,
+                                      size_t siglen, const char *data, size_t ndata, int timeout,
+                                      pmix_modex_cbfunc_t head_cb, void *head_cbdata)
 {
-    uint32_t nn = dvm->job->map->nnodes;
-    coll_t *c, **pp;
+    fence_t *f = (fence_t *)wu_rte_coll_match(&dvm->fences, 0, sig, siglen, k);
     pmix_status_t rc;
-    for (c = dvm->colls; NULL != c; c = c->next) {
-        if (c->siglen == siglen && 0 == memcmp(c->sig, sig, siglen) && !c->from[k]) {
-            break;
-        }
-    }
-    if (NULL == c) {
-        if (NULL == (c = calloc(1, sizeof *c))) {
+    if (NULL == f) {
+        if (NULL == (f = WU_NEW(fence_t))) {
             return PMIX_ERR_NOMEM;
         }
-        c->dvm = dvm;
-        if (NULL == (c->from = calloc(nn, sizeof *c->from)) ||
-            NULL == (c->expect = calloc(nn, sizeof *c->expect)) ||
-            NULL == (c->sig = malloc(siglen > 0 ? siglen : 1))) {
-            free_coll(c);
+        f->dvm = dvm;
+        if (WU_SUCCESS !=
+            wu_rte_coll_open(&dvm->fences, &f->super, 0, sig, siglen, dvm->job->map->nnodes)) {
             return PMIX_ERR_NOMEM;
         }
-        memcpy(c->sig, sig, siglen);
-        c->siglen = siglen;
-        if (PMIX_SUCCESS != (rc = coll_parts(c)) || !c->expect[k]) {
-            free_coll(c);
+        if (PMIX_SUCCESS != (rc = fence_parts(f)) || !f->super.expect[k]) {
+            wu_rte_coll_close(&f->super);
             return PMIX_SUCCESS == rc ? PMIX_ERR_BAD_PARAM : rc; /* k hosts no participant */
         }
-        for (pp = &dvm->colls; NULL != *pp; pp = &(*pp)->next) {
-        }
-        *pp = c; /* in arrival order: the oldest open fence of a set is found first */
-    } else if (!c->expect[k]) {
-        return PMIX_ERR_BAD_PARAM; /* the same set: k hosts no participant either */
     }
-    if (ndata > 0) {
-        char *nd = realloc(c->data, c->ndata + ndata);
-        if (NULL == nd) {
-            return PMIX_ERR_NOMEM;
-        }
-        memcpy(nd + c->ndata, data, ndata);
-        c->data = nd;
-        c->ndata += ndata;
+    /* the same set: k hosts no participant either (BAD_PARAM), or no memory */
+    if (WU_SUCCESS != (rc = wu_rte_coll_add(&f->super, k, data, ndata))) {
+        return rc;
     }
-    c->from[k] = true;
-    c->nfrom++;
     if (NULL != head_cb) {
-        c->head_cb = head_cb;
-        c->head_cbdata = head_cbdata;
+        f->head_cb = head_cb;
+        f->head_cbdata = head_cbdata;
     }
-    if (c->nfrom >= c->nexpect) {
-        coll_end(c, PMIX_SUCCESS);
-    } else if (!coll_check_ended(c) && timeout > 0 && NULL == c->timer) {
-        c->timeout = timeout;
-        c->timer = wu_progress_timer(wu_rte_progress(), (double)timeout, coll_timeout, c);
+    if (wu_rte_coll_complete(&f->super)) {
+        fence_end(f, PMIX_SUCCESS);
+    } else if (!fence_check_ended(f)) {
+        wu_rte_coll_arm(&f->super, timeout);
     }
     return PMIX_SUCCESS;
 }
@@ -280,7 +229,8 @@ static pmix_status_t coll_contribute(struct rte_dvm *dvm, uint32_t k, const char
 static void contribute_one(struct rte_dvm *dvm, uint32_t node, const char *sig, size_t siglen,
                            const char *data, size_t ndata, int32_t timeout)
 {
-    if (PMIX_SUCCESS != coll_contribute(dvm, node, sig, siglen, data, ndata, timeout, NULL, NULL)) {
+    if (PMIX_SUCCESS !=
+        fence_contribute(dvm, node, sig, siglen, data, ndata, timeout, NULL, NULL)) {
         /* the node's fence cannot be collected: its server gets the error at once */
         wu_dmsg_t r;
         PMIX_DATA_BUFFER_CONSTRUCT(&r);
@@ -332,11 +282,12 @@ bool wu_rte_dvm_on_fence_agg(struct rte_dvm *dvm, const bool *branch, wu_dmsg_t 
 
 void wu_rte_dvm_proc_ended(rte_job_t *job, uint32_t rank)
 {
-    coll_t *c = NULL != job->dvm ? job->dvm->colls : NULL;
+    wu_rte_colls_t *s = NULL != job->dvm ? &job->dvm->fences : NULL;
+    wu_rte_coll_t *c = NULL != s ? wu_rte_colls_first(s) : NULL;
     (void)rank; /* any participant: a node's loss ends several at once */
     while (NULL != c) {
-        coll_t *next = c->next;
-        (void)coll_check_ended(c);
+        wu_rte_coll_t *next = wu_rte_colls_next(s, c);
+        (void)fence_check_ended((fence_t *)c);
         c = next;
     }
 }
@@ -347,8 +298,8 @@ static void fence_in_rte(void *arg)
     rte_job_t *job = wu_rte_job_find(f->nspace); /* the launcher's job or a child */
     pmix_status_t rc = PMIX_ERR_NOT_FOUND;
     if (NULL != job && NULL != job->dvm && UINT32_MAX != job->mynode) {
-        rc = coll_contribute(job->dvm, job->mynode, f->sig, f->siglen, f->data, f->ndata,
-                             f->timeout, f->cb, f->cbdata);
+        rc = fence_contribute(job->dvm, job->mynode, f->sig, f->siglen, f->data, f->ndata,
+                              f->timeout, f->cb, f->cbdata);
     }
     if (PMIX_SUCCESS != rc) {
         f->cb(rc, NULL, 0, f->cbdata, NULL, NULL);
@@ -606,9 +557,11 @@ pmix_status_t wu_rte_dvm_dmodex(const pmix_proc_t *proc, pmix_modex_cbfunc_t cbf
 
 void wu_rte_dvm_coll_stop(struct rte_dvm *dvm)
 {
-    while (NULL != dvm->colls) {
-        coll_end(dvm->colls, PMIX_ERR_LOST_CONNECTION);
+    wu_rte_coll_t *c;
+    while (NULL != (c = wu_rte_colls_first(&dvm->fences))) {
+        fence_end((fence_t *)c, PMIX_ERR_LOST_CONNECTION);
     }
+    wu_rte_colls_fini(&dvm->fences); /* takes no more */
     while (NULL != dvm->early) {
         early_req_t *e = dvm->early;
         dvm->early = e->next;

@@ -9,6 +9,7 @@
 #include "pmix/rte/dist/wu_rte_beat.h"
 #include "pmix/rte/dist/wu_rte_dmsg.h"
 #include "pmix/rte/dist/wu_rte_dist.h"
+#include "pmix/rte/core/wu_rte_coll.h"
 
 typedef struct dvm_node {
     struct rte_dvm *dvm;
@@ -47,7 +48,7 @@ struct rte_dvm {
     wu_wait_t closed; /* at stop: every connection has ended */
     bool closed_done;
     wu_wait_t agents_done;
-    struct coll *colls;      /* fences being collected (wu_rte_dvm_coll.c) */
+    wu_rte_colls_t fences;   /* fences being collected (wu_rte_dvm_coll.c) */
     wu_dmsg_pending_t *dmx;  /* this node's direct-modex requests waiting for an answer */
     struct early_req *early; /* requests about this node's procs before it registered them */
     uint64_t next_id;
@@ -86,7 +87,9 @@ void wu_rte_dvm_on_fence(struct rte_dvm *dvm, uint32_t node, wu_dmsg_t *m);
 bool wu_rte_dvm_on_fence_agg(struct rte_dvm *dvm, const bool *branch, wu_dmsg_t *m);
 void wu_rte_dvm_on_dmodex_req(struct rte_dvm *dvm, uint32_t node, wu_dmsg_t *m);
 void wu_rte_dvm_on_dmodex_rep(struct rte_dvm *dvm, wu_dmsg_t *m);
-/* Fail every fence and request still open (the job is stopping). */
+/* Set up dvm's fences (WU_ERR_NOMEM); fail every fence and request still open and take no more
+ * fences (the job is stopping). */
+int wu_rte_dvm_coll_init(struct rte_dvm *dvm);
 void wu_rte_dvm_coll_stop(struct rte_dvm *dvm);
 
 #endif

@@ -20,25 +20,41 @@
  * whose timeout differs from the collection's first, and anything before the job's map is known,
  * go up on their own. Everything runs on the relay's progress thread. */
 #include "pmix/rte/dist/wu_rte_relay.h"
+#include "pmix/rte/core/wu_rte_coll.h"
 #include "pmix.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct rcoll {
-    struct rcoll *next;
-    char *sig;
-    size_t siglen;
+/* A fence of the branch being combined: the engine's collection, one slot per daemon of the
+ * branch (its tree index), a daemon expected if it hosts a participant. */
+typedef struct {
+    wu_rte_coll_t super;
     bool wildcard;   /* every rank takes part */
     uint32_t *ranks; /* else these */
     uint32_t nranks;
-    bool *expect; /* per daemon of the branch (tree index): it hosts a participant */
-    bool *from;   /* per daemon of the branch: its contribution is here */
-    uint32_t nexpect, nfrom;
     int32_t timeout; /* the PMIX_TIMEOUT of the first contribution */
     uint32_t npairs; /* contributions held in pairs (with a timeout, the first went up alone) */
     wu_dmsg_t pairs; /* (node, data) of each contribution held */
 } rcoll_t;
+
+static void rcoll_construct(rcoll_t *r)
+{
+    r->wildcard = false;
+    r->ranks = NULL;
+    r->nranks = 0;
+    r->timeout = 0;
+    r->npairs = 0;
+    PMIX_DATA_BUFFER_CONSTRUCT(&r->pairs);
+}
+
+static void rcoll_destruct(rcoll_t *r)
+{
+    free(r->ranks);
+    PMIX_DATA_BUFFER_DESTRUCT(&r->pairs);
+}
+
+static WU_CLASS_INSTANCE(rcoll_t, wu_rte_coll_t, rcoll_construct, rcoll_destruct);
 
 struct wu_rte_rcolls {
     const wu_rte_tree_t *tree;
@@ -50,7 +66,7 @@ struct wu_rte_rcolls {
     uint32_t *rank_bi;   /* per rank: the tree index of its node, UINT32_MAX: not the branch's */
     bool *ended;         /* per rank: it ended */
     uint32_t nended;
-    rcoll_t *colls;
+    wu_rte_colls_t colls;
 };
 
 wu_rte_rcolls_t *wu_rte_rcolls_new(const wu_rte_tree_t *tree, wu_rte_relay_up_fn up, void *arg)
@@ -58,18 +74,12 @@ wu_rte_rcolls_t *wu_rte_rcolls_new(const wu_rte_tree_t *tree, wu_rte_relay_up_fn
     wu_rte_rcolls_t *c = calloc(1, sizeof *c);
     if (NULL != c) {
         *c = (wu_rte_rcolls_t){.tree = tree, .up = up, .arg = arg};
+        if (WU_SUCCESS != wu_rte_colls_init(&c->colls, NULL, NULL)) { /* no timeouts here */
+            free(c);
+            c = NULL;
+        }
     }
     return c;
-}
-
-static void rcoll_free(rcoll_t *r)
-{
-    free(r->sig);
-    free(r->ranks);
-    free(r->expect);
-    free(r->from);
-    PMIX_DATA_BUFFER_DESTRUCT(&r->pairs);
-    free(r);
 }
 
 void wu_rte_rcolls_free(wu_rte_rcolls_t *c)
@@ -77,11 +87,7 @@ void wu_rte_rcolls_free(wu_rte_rcolls_t *c)
     if (NULL == c) {
         return;
     }
-    while (NULL != c->colls) {
-        rcoll_t *r = c->colls;
-        c->colls = r->next;
-        rcoll_free(r);
-    }
+    wu_rte_colls_fini(&c->colls);
     free(c->nspace);
     free(c->rank_node);
     free(c->rank_bi);
@@ -113,24 +119,13 @@ int wu_rte_rcolls_set_job(wu_rte_rcolls_t *c, const char *nspace, const wu_rte_j
     return WU_SUCCESS;
 }
 
-static void unlink_rcoll(wu_rte_rcolls_t *c, rcoll_t *r)
-{
-    for (rcoll_t **pp = &c->colls; NULL != *pp; pp = &(*pp)->next) {
-        if (*pp == r) {
-            *pp = r->next;
-            return;
-        }
-    }
-}
-
 /* Send r's pairs up in one FENCE_AGG (if it holds any) and forget r. */
 static void send_up(wu_rte_rcolls_t *c, rcoll_t *r)
 {
     wu_dmsg_t m;
     pmix_status_t rc;
-    unlink_rcoll(c, r);
     PMIX_DATA_BUFFER_CONSTRUCT(&m);
-    rc = wu_dmsg_put_bytes(&m, r->sig, r->siglen);
+    rc = wu_dmsg_put_bytes(&m, r->super.key, r->super.keylen);
     rc = PMIX_SUCCESS == rc ? wu_dmsg_put_i32(&m, r->timeout) : rc;
     rc = PMIX_SUCCESS == rc ? wu_dmsg_put_u32(&m, r->npairs) : rc;
     rc = PMIX_SUCCESS == rc ? wu_dmsg_put_bytes(&m, r->pairs.base_ptr, r->pairs.bytes_used) : rc;
@@ -138,7 +133,7 @@ static void send_up(wu_rte_rcolls_t *c, rcoll_t *r)
         c->up(WU_DMSG_FENCE_AGG, m.base_ptr, m.bytes_used, c->arg);
     }
     PMIX_DATA_BUFFER_DESTRUCT(&m);
-    rcoll_free(r);
+    wu_rte_coll_close(&r->super);
 }
 
 /* Has a participant of r ended whose node has not contributed? */
@@ -148,7 +143,7 @@ static bool rcoll_stuck(const wu_rte_rcolls_t *c, const rcoll_t *r)
     for (uint32_t i = 0; i < n && c->nended > 0; i++) {
         uint32_t rank = r->wildcard ? i : r->ranks[i];
         uint32_t bi = c->rank_bi[rank];
-        if (c->ended[rank] && UINT32_MAX != bi && !r->from[bi]) {
+        if (c->ended[rank] && UINT32_MAX != bi && !r->super.from[bi]) {
             return true;
         }
     }
@@ -158,36 +153,31 @@ static bool rcoll_stuck(const wu_rte_rcolls_t *c, const rcoll_t *r)
 /* Flush every collection that can no longer complete here. */
 static void flush_stuck(wu_rte_rcolls_t *c)
 {
-    for (rcoll_t *r = c->colls, *next; NULL != r; r = next) {
-        next = r->next;
-        if (rcoll_stuck(c, r)) {
-            send_up(c, r);
+    for (wu_rte_coll_t *r = wu_rte_colls_first(&c->colls), *next; NULL != r; r = next) {
+        next = wu_rte_colls_next(&c->colls, r);
+        if (rcoll_stuck(c, (rcoll_t *)r)) {
+            send_up(c, (rcoll_t *)r);
         }
     }
 }
 
+/* A collection of set sig, opened in c; NULL if out of memory or sig does not decode. */
 static rcoll_t *rcoll_new(wu_rte_rcolls_t *c, const char *sig, size_t siglen)
 {
-    rcoll_t *r = calloc(1, sizeof *r);
-    uint32_t n = c->tree->n;
-    if (NULL == r) {
+    rcoll_t *r = WU_NEW(rcoll_t);
+    if (NULL == r ||
+        WU_SUCCESS != wu_rte_coll_open(&c->colls, &r->super, 0, sig, siglen, c->tree->n)) {
         return NULL;
     }
-    PMIX_DATA_BUFFER_CONSTRUCT(&r->pairs);
-    if (NULL == (r->expect = calloc(n, sizeof *r->expect)) ||
-        NULL == (r->from = calloc(n, sizeof *r->from)) || NULL == (r->sig = malloc(siglen)) ||
-        PMIX_SUCCESS != wu_dmsg_fence_parts(sig, siglen, c->nspace, c->np, &r->wildcard, &r->ranks,
-                                            &r->nranks)) {
-        rcoll_free(r);
+    if (PMIX_SUCCESS !=
+        wu_dmsg_fence_parts(sig, siglen, c->nspace, c->np, &r->wildcard, &r->ranks, &r->nranks)) {
+        wu_rte_coll_close(&r->super);
         return NULL;
     }
-    memcpy(r->sig, sig, siglen);
-    r->siglen = siglen;
     for (uint32_t i = 0; i < (r->wildcard ? c->np : r->nranks); i++) {
         uint32_t bi = c->rank_bi[r->wildcard ? i : r->ranks[i]];
-        if (UINT32_MAX != bi && !r->expect[bi]) {
-            r->expect[bi] = true;
-            r->nexpect++;
+        if (UINT32_MAX != bi) {
+            wu_rte_coll_expect(&r->super, bi);
         }
     }
     return r;
@@ -197,8 +187,8 @@ static rcoll_t *rcoll_new(wu_rte_rcolls_t *c, const char *sig, size_t siglen)
  * waits for it, and goes up once complete or stuck. */
 static void counted(wu_rte_rcolls_t *c, rcoll_t *r, uint32_t bi)
 {
-    r->from[bi] = true;
-    if (++r->nfrom == r->nexpect || rcoll_stuck(c, r)) {
+    (void)wu_rte_coll_add(&r->super, bi, NULL, 0); /* r expects bi: no failure */
+    if (wu_rte_coll_complete(&r->super) || rcoll_stuck(c, r)) {
         send_up(c, r);
     }
 }
@@ -208,32 +198,26 @@ static bool contribute(wu_rte_rcolls_t *c, uint32_t node, const char *sig, size_
                        const char *data, size_t ndata, int32_t timeout)
 {
     uint32_t bi = wu_rte_tree_index(c->tree, node);
-    rcoll_t *r, **pp;
+    rcoll_t *r;
     if (NULL == c->nspace || UINT32_MAX == bi || 0 == siglen) {
         return false;
     }
-    for (r = c->colls; NULL != r; r = r->next) {
-        if (r->siglen == siglen && 0 == memcmp(r->sig, sig, siglen) && !r->from[bi]) {
-            break;
-        }
-    }
+    /* the oldest open collection of the set, as at wrun */
+    r = (rcoll_t *)wu_rte_coll_match(&c->colls, 0, sig, siglen, bi);
     if (NULL == r) {
         if (NULL == (r = rcoll_new(c, sig, siglen))) {
             return false;
         }
-        if (!r->expect[bi]) {
-            rcoll_free(r);
+        if (!r->super.expect[bi]) {
+            wu_rte_coll_close(&r->super);
             return false; /* wrun answers a node that hosts no participant */
         }
-        for (pp = &c->colls; NULL != *pp; pp = &(*pp)->next) {
-        }
-        *pp = r; /* in arrival order, as at wrun */
         r->timeout = timeout;
         if (0 != timeout) { /* the first goes up at once: wrun's timer starts with it */
             counted(c, r, bi);
             return false;
         }
-    } else if (!r->expect[bi]) {
+    } else if (!r->super.expect[bi]) {
         return false;
     } else if (timeout != r->timeout) { /* one FENCE_AGG carries one timeout */
         counted(c, r, bi);
@@ -353,13 +337,8 @@ void wu_rte_rcolls_done(wu_rte_rcolls_t *c, const void *p, size_t n)
     if (NULL != c && n > 0 && PMIX_SUCCESS == PMIx_Data_embed(&m, &bo) &&
         PMIX_SUCCESS == wu_dmsg_get_bytes(&m, &sig, &siglen) &&
         PMIX_SUCCESS == wu_dmsg_get_i32(&m, &st) && PMIX_SUCCESS != st) {
-        for (rcoll_t *r = c->colls; NULL != r; r = r->next) {
-            if (r->siglen == siglen && 0 == memcmp(r->sig, sig, siglen)) {
-                unlink_rcoll(c, r);
-                rcoll_free(r);
-                break;
-            }
-        }
+        /* the oldest of the set (slot UINT32_MAX: whoever contributed) */
+        wu_rte_coll_close(wu_rte_coll_match(&c->colls, 0, sig, siglen, UINT32_MAX));
     }
     PMIX_DATA_BUFFER_DESTRUCT(&m);
     free(sig);
