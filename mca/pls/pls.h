@@ -22,7 +22,24 @@
  *
  * Lifetime: wu_pls_job_new -> fill in -> wu_pls_launch_job -> callbacks ... done ->
  * wu_pls_job_free. Freeing a job whose processes still run kills them (SIGKILL) and reaps them
- * first, so nothing is left behind. */
+ * first, so nothing is left behind.
+ *
+ * Daemons: the runtime starts its daemons on other nodes (wired) as the processes of a pls job
+ * whose processes name their host and whose secret is set. Everything the daemons' bootstrap
+ * needs from the launch system goes through this interface, so a component may start them any
+ * way it likes (a local command such as ssh or srun, or a resource manager's API):
+ *  - the secret: each daemon presents it when it calls back. By default (hands_secret false)
+ *    pls writes it as one line on the process's standard input once the process runs, and
+ *    closes that; a component whose tasks have no standard input hands it over itself, in the
+ *    task's environment as WU_DAEMON_SECRET (which wired reads, and removes, before its standard
+ *    input);
+ *  - failures: a task that could not be started, or was lost, ends with its exited callback
+ *    (state FAILED or EXITED); a component that knows why in words (an API's error) says so
+ *    first with wu_pls_base_proc_failed, and the runtime names the node with those words
+ *    (otherwise with what the process wrote, and how it ended);
+ *  - liveness: the exited callback is the end of the task for the runtime; once a daemon has
+ *    called back, its own connection and heartbeats tell the rest.
+ * docs/contributing.md walks through writing such a component. */
 #ifndef WU_PLS_H
 #define WU_PLS_H
 
@@ -91,6 +108,9 @@ typedef struct wu_pls_callbacks {
     void (*exited)(wu_pls_job_t *job, wu_pls_proc_t *proc);
     /* Every process of the job has ended (after the last exited callback). */
     void (*done)(wu_pls_job_t *job);
+    /* The component's words on why the process could not be started or was lost (a resource
+     * manager's error), before its exited callback. Optional for both sides. */
+    void (*failed)(wu_pls_job_t *job, wu_pls_proc_t *proc, const char *why);
 } wu_pls_callbacks_t;
 
 struct wu_pls_job {
@@ -114,6 +134,8 @@ struct wu_pls_job {
     void *pls_data;          /* the component's */
     char *prefix;            /* processes with a host: the install prefix there, whose bin and lib
                    * directories go first in their PATH and LD_LIBRARY_PATH (owned); NULL: none */
+    char *secret; /* a daemon job's bootstrap secret, a line of printable text (owned); NULL:
+                   * none. See Daemons above. */
 };
 
 /* A node of an allocation (wu_pls_base_allocation). */
@@ -160,6 +182,9 @@ typedef struct wu_pls_module {
     int (*allocation)(wu_pls_node_t **nodes, uint32_t *n, char **why);
     /* The component starts every daemon from the head node itself: no launch tree. */
     bool flat;
+    /* Its launch_job hands a job's secret to each process itself (see Daemons above); false:
+     * pls gives each a standard input and writes the secret there once the launch succeeded. */
+    bool hands_secret;
 } wu_pls_module_t;
 
 WU_EXPORT extern wu_mca_framework_t wu_mca_pls_framework;
@@ -235,5 +260,10 @@ void wu_pls_hold_output(wu_pls_job_t *job, int stream, bool hold);
 /* For components: call the caller's callbacks and keep the job's counters. */
 WU_EXPORT void wu_pls_base_proc_started(wu_pls_job_t *job, wu_pls_proc_t *proc);
 WU_EXPORT void wu_pls_base_proc_ended(wu_pls_job_t *job, wu_pls_proc_t *proc);
+/* For components: why proc failed or was lost, in words (before its end). */
+WU_EXPORT void wu_pls_base_proc_failed(wu_pls_job_t *job, wu_pls_proc_t *proc, const char *why);
+/* The environment variable in which a component that hands the secret itself gives it to a
+ * daemon. */
+#define WU_PLS_SECRET_ENV "WU_DAEMON_SECRET"
 
 #endif

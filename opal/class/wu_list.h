@@ -53,17 +53,18 @@ static inline wu_list_item_t *wu_list_prev(const wu_list_t *l, const wu_list_ite
 }
 
 WU_EXPORT void wu_list_append(wu_list_t *l, wu_list_item_t *it);
-void wu_list_prepend(wu_list_t *l, wu_list_item_t *it);
+WU_EXPORT void wu_list_prepend(wu_list_t *l, wu_list_item_t *it);
 /* Insert it after pos (pos NULL: at the front). */
-void wu_list_insert_after(wu_list_t *l, wu_list_item_t *pos, wu_list_item_t *it);
-wu_list_item_t *wu_list_remove_first(wu_list_t *l);
-wu_list_item_t *wu_list_remove_last(wu_list_t *l);
+WU_EXPORT void wu_list_insert_after(wu_list_t *l, wu_list_item_t *pos, wu_list_item_t *it);
+WU_EXPORT wu_list_item_t *wu_list_remove_first(wu_list_t *l);
+WU_EXPORT wu_list_item_t *wu_list_remove_last(wu_list_t *l);
 /* Unlink it from l; the caller now owns its reference. */
 WU_EXPORT void wu_list_remove(wu_list_t *l, wu_list_item_t *it);
 /* Stable merge sort; cmp returns <0, 0, >0 like strcmp. */
-void wu_list_sort(wu_list_t *l, int (*cmp)(const wu_list_item_t *a, const wu_list_item_t *b));
+WU_EXPORT void wu_list_sort(wu_list_t *l,
+                            int (*cmp)(const wu_list_item_t *a, const wu_list_item_t *b));
 /* Move every item of src to the end of dst. */
-void wu_list_join(wu_list_t *dst, wu_list_t *src);
+WU_EXPORT void wu_list_join(wu_list_t *dst, wu_list_t *src);
 
 /* Iterate: WU_LIST_FOREACH(item, list, my_item_t) { ... } */
 #define WU_LIST_FOREACH(item, list, type)                                                     \

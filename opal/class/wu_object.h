@@ -54,9 +54,10 @@ extern const wu_class_t wu_object_t_class;
                                      (wu_destruct_t)(dtor), sizeof(type)}
 
 WU_EXPORT wu_object_t *wu_obj_new(const wu_class_t *cls, const char *file, int line);
-void wu_obj_construct(wu_object_t *obj, const wu_class_t *cls, const char *file, int line);
-void wu_obj_destruct(wu_object_t *obj, const char *file, int line);
-void wu_obj_retain(wu_object_t *obj, const char *file, int line);
+WU_EXPORT void wu_obj_construct(wu_object_t *obj, const wu_class_t *cls, const char *file,
+                                int line);
+WU_EXPORT void wu_obj_destruct(wu_object_t *obj, const char *file, int line);
+WU_EXPORT void wu_obj_retain(wu_object_t *obj, const char *file, int line);
 /* Returns 1 if this release destroyed the object. */
 WU_EXPORT int wu_obj_release(wu_object_t *obj, const char *file, int line);
 /* True if obj's class is cls or derives from it. */

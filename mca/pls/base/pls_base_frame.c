@@ -253,6 +253,27 @@ typedef struct {
     double timeout;
 } op_t;
 
+/* A daemon job's secret on its processes' standard input, for a module m that does not hand
+ * it itself: before the launch every process is given one (ask), after it the secret is
+ * written there as a line and the input closed. A process that is gone already (its pipe
+ * broken) says why when it ends. */
+static void secret_stdin(wu_pls_job_t *job, const wu_pls_module_t *m, bool ask)
+{
+    size_t len = NULL != job->secret ? strlen(job->secret) : 0;
+    for (uint32_t i = 0; NULL != job->secret && !m->hands_secret && i < job->nprocs; i++) {
+        wu_pls_proc_t *p = &job->procs[i];
+        if (ask) {
+            p->want_stdin = true;
+            continue;
+        }
+        if (p->stdin_fd >= 0 && ((ssize_t)len != write(p->stdin_fd, job->secret, len) ||
+                                 1 != write(p->stdin_fd, "\n", 1))) {
+            /* its end tells */
+        }
+        wu_pls_close_stdin(job, i);
+    }
+}
+
 static int run_op(op_t *op)
 {
     const wu_pls_module_t *m = op->module;
@@ -272,7 +293,11 @@ static int run_op(op_t *op)
             }
             m = NULL;
             job->module = mi;
+            secret_stdin(job, mi, true);
             if (WU_ERR_TAKE_NEXT != (rc = mi->launch_job(job))) {
+                if (WU_SUCCESS == rc) {
+                    secret_stdin(job, mi, false);
+                }
                 return rc;
             }
         }
@@ -412,6 +437,7 @@ void wu_pls_job_free(wu_pls_job_t *job)
     wu_argv_free(job->argv);
     free(job->cwd);
     free(job->prefix);
+    free(job->secret);
     free(job->nspace);
     free(job);
 }
@@ -424,6 +450,15 @@ void wu_pls_base_proc_started(wu_pls_job_t *job, wu_pls_proc_t *proc)
                    job->nspace, proc->rank, (int)proc->pid);
     if (NULL != job->cb.started) {
         job->cb.started(job, proc);
+    }
+}
+
+void wu_pls_base_proc_failed(wu_pls_job_t *job, wu_pls_proc_t *proc, const char *why)
+{
+    WU_MCA_VERBOSE(&wu_mca_pls_framework, WU_VERB_TRACE, "pls:base: %s rank %u failed: %s",
+                   job->nspace, proc->rank, NULL != why ? why : "?");
+    if (NULL != job->cb.failed && NULL != why) {
+        job->cb.failed(job, proc, why);
     }
 }
 

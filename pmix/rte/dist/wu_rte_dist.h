@@ -70,8 +70,10 @@ typedef struct wu_rte_tree {
     wu_pls_job_t *agents;    /* agent c starts chunk c's first daemon; NULL when n is 0 */
 } wu_rte_tree_t;
 /* How the daemons are started: wired's path, the port and addresses they call back to, the
- * radix and the --prefix for their own subtrees. */
+ * radix and the --prefix for their own subtrees, and the token they present (pls hands it to
+ * them: the agents' secret). */
 typedef struct {
+    const char *secret;
     const char *wired;
     unsigned port;
     const char *addrs;
@@ -85,8 +87,6 @@ int wu_rte_tree_make(wu_rte_tree_t *t, const uint32_t *nodes, char *const *hosts
 uint32_t wu_rte_tree_index(const wu_rte_tree_t *t, uint32_t node);
 uint32_t wu_rte_tree_chunk_of(const wu_rte_tree_t *t, uint32_t node);
 uint32_t wu_rte_tree_first(const wu_rte_tree_t *t, uint32_t c);
-/* rte thread, once the agents run: the token line on every agent's stdin, which is closed. */
-void wu_rte_tree_token(wu_rte_tree_t *t, const char *token);
 void wu_rte_tree_free(wu_rte_tree_t *t);
 
 /* wu_rte_dvm.c: on the head node, the daemons (wired) of the job's other nodes, started with

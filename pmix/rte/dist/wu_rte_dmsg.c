@@ -545,30 +545,59 @@ pmix_status_t wu_dmsg_get_fwd(wu_dmsg_t *m, uint32_t *node, uint32_t *skip, uint
     return PMIX_SUCCESS == rc ? wu_dmsg_get_bytes(m, p, n) : rc;
 }
 
-bool wu_dmsg_pending_answer(wu_dmsg_pending_t **list, uint64_t id, pmix_status_t st,
-                            const char *data, size_t n)
+static void pending_destruct(wu_dmsg_pending_t *p)
 {
-    for (wu_dmsg_pending_t **pp = list; NULL != *pp; pp = &(*pp)->next) {
-        wu_dmsg_pending_t *p = *pp;
-        if (p->id == id) {
-            *pp = p->next;
+    free(p->sig);
+}
+
+static WU_CLASS_INSTANCE(wu_dmsg_pending_t, wu_list_item_t, NULL, pending_destruct);
+
+wu_dmsg_pending_t *wu_dmsg_pending_add(wu_list_t **list, pmix_modex_cbfunc_t cb, void *cbdata)
+{
+    wu_dmsg_pending_t *p;
+    if ((NULL == *list && NULL == (*list = WU_NEW(wu_list_t))) ||
+        NULL == (p = WU_NEW(wu_dmsg_pending_t))) {
+        return NULL;
+    }
+    p->cb = cb;
+    p->cbdata = cbdata;
+    wu_list_append(*list, &p->super);
+    return p;
+}
+
+bool wu_dmsg_pending_answer(wu_list_t **list, uint64_t id, const char *sig, size_t siglen,
+                            pmix_status_t st, const char *data, size_t n)
+{
+    wu_dmsg_pending_t *p;
+    if (NULL == *list) {
+        return false;
+    }
+    WU_LIST_FOREACH(p, *list, wu_dmsg_pending_t)
+    {
+        if (NULL != sig ? p->siglen == siglen && (0 == siglen || 0 == memcmp(p->sig, sig, siglen))
+                        : p->id == id) {
+            wu_list_remove(*list, &p->super);
             wu_dmsg_modex_answer(p->cb, p->cbdata, st, data, n);
-            free(p->sig);
-            free(p);
+            WU_RELEASE(p);
             return true;
         }
     }
     return false;
 }
 
-void wu_dmsg_pending_fail(wu_dmsg_pending_t **list, pmix_status_t st)
+void wu_dmsg_pending_fail(wu_list_t **list, pmix_status_t st)
 {
-    while (NULL != *list) {
-        wu_dmsg_pending_t *p = *list;
-        *list = p->next;
+    wu_dmsg_pending_t *p;
+    while (NULL != *list && NULL != (p = (wu_dmsg_pending_t *)wu_list_remove_first(*list))) {
         p->cb(st, NULL, 0, p->cbdata, NULL, NULL);
-        free(p->sig);
-        free(p);
+        WU_RELEASE(p);
+    }
+}
+
+void wu_dmsg_pending_free(wu_list_t **list)
+{
+    if (NULL != *list) {
+        WU_RELEASE(*list);
     }
 }
 

@@ -63,6 +63,7 @@
 
 #include "pmix/rte/job/wu_rte_spec.h"
 #include "pmix/rte/map/wu_rte_jobmap.h"
+#include "opal/class/wu_list.h"
 #include "pmix_common.h"
 
 #include <stdbool.h>
@@ -188,21 +189,28 @@ void wu_dmsg_modex_answer(pmix_modex_cbfunc_t cb, void *cbdata, pmix_status_t st
                           size_t n);
 
 /* A request of this node's server waiting for the answer of another node: a direct-modex
- * request (by id) or a fence (by its signature, sig). */
-typedef struct wu_dmsg_pending {
-    struct wu_dmsg_pending *next;
+ * request (by id) or a fence (by its signature, sig), in a list of them (a wu_list_t * made with
+ * the first, NULL before; the requests in the order they were made). */
+typedef struct {
+    wu_list_item_t super;
     uint64_t id;
-    char *sig;
+    char *sig; /* owned */
     size_t siglen;
     pmix_modex_cbfunc_t cb;
     void *cbdata;
 } wu_dmsg_pending_t;
-/* The request id of *list, unlinked, answered with st and a copy of data, and freed; false if
- * there is none. */
-bool wu_dmsg_pending_answer(wu_dmsg_pending_t **list, uint64_t id, pmix_status_t st,
-                            const char *data, size_t n);
+/* A new request waiting in *list, answered through cb(cbdata); NULL when out of memory (cb is
+ * not called). */
+wu_dmsg_pending_t *wu_dmsg_pending_add(wu_list_t **list, pmix_modex_cbfunc_t cb, void *cbdata);
+/* The request id of *list (or, sig not NULL, the first request of that signature; a list holds
+ * one kind), unlinked,
+ * answered with st and a copy of data, and freed; false if there is none. */
+bool wu_dmsg_pending_answer(wu_list_t **list, uint64_t id, const char *sig, size_t siglen,
+                            pmix_status_t st, const char *data, size_t n);
 /* Answer every request of *list with st (no data) and empty it. */
-void wu_dmsg_pending_fail(wu_dmsg_pending_t **list, pmix_status_t st);
+void wu_dmsg_pending_fail(wu_list_t **list, pmix_status_t st);
+/* Release *list, telling no one (its requests can no longer be answered). */
+void wu_dmsg_pending_free(wu_list_t **list);
 /* A direct-modex upcall's arguments, copied. */
 typedef struct {
     pmix_proc_t proc;

@@ -50,12 +50,14 @@ static void fence_destruct(fence_t *f)
 static WU_CLASS_INSTANCE(fence_t, wu_rte_coll_t, NULL, fence_destruct);
 
 /* A request about a proc of this node that came before the job was registered here. */
-typedef struct early_req {
-    struct early_req *next;
+typedef struct {
+    wu_list_item_t super;
     uint32_t origin;
     uint64_t id;
     pmix_proc_t proc;
 } early_req_t;
+
+static WU_CLASS_INSTANCE(early_req_t, wu_list_item_t, NULL, NULL);
 
 /* --- fences ---------------------------------------------------------------------------------- */
 
@@ -185,6 +187,7 @@ static void fence_expired(wu_rte_coll_t *c)
 
 int wu_rte_dvm_coll_init(struct rte_dvm *dvm)
 {
+    WU_CONSTRUCT(&dvm->early, wu_list_t);
     return wu_rte_colls_init(&dvm->fences, wu_rte_progress(), fence_expired);
 }
 
@@ -368,7 +371,7 @@ static void deliver_rep(struct rte_dvm *dvm, uint32_t origin, uint64_t id, pmix_
 {
     wu_dmsg_t m;
     if (WU_DMSG_HEAD == origin) {
-        (void)wu_dmsg_pending_answer(&dvm->dmx, id, st, data, ndata);
+        (void)wu_dmsg_pending_answer(&dvm->dmx, id, NULL, 0, st, data, ndata);
         return;
     }
     PMIX_DATA_BUFFER_CONSTRUCT(&m);
@@ -402,15 +405,11 @@ static void route_req(struct rte_dvm *dvm, uint32_t origin, uint64_t id, const p
 static bool ask_as_head(struct rte_dvm *dvm, const pmix_proc_t *proc, pmix_modex_cbfunc_t cb,
                         void *cbdata)
 {
-    wu_dmsg_pending_t *p = calloc(1, sizeof *p);
+    wu_dmsg_pending_t *p = wu_dmsg_pending_add(&dvm->dmx, cb, cbdata);
     if (NULL == p) {
         return false;
     }
     p->id = ++dvm->next_id;
-    p->cb = cb;
-    p->cbdata = cbdata;
-    p->next = dvm->dmx;
-    dvm->dmx = p;
     route_req(dvm, WU_DMSG_HEAD, p->id, proc);
     return true;
 }
@@ -473,16 +472,16 @@ static void route_req(struct rte_dvm *dvm, uint32_t origin, uint64_t id, const p
     }
     node = job->map->procs[proc->rank].node;
     if (node == job->mynode && !job->registered) {
-        early_req_t *e = calloc(1, sizeof *e), **pp = &dvm->early;
+        early_req_t *e = dvm->stopping ? NULL : WU_NEW(early_req_t);
         if (NULL == e) {
-            deliver_rep(dvm, origin, id, PMIX_ERR_NOMEM, NULL, 0);
+            deliver_rep(dvm, origin, id, dvm->stopping ? PMIX_ERR_LOST_CONNECTION : PMIX_ERR_NOMEM,
+                        NULL, 0);
             return;
         }
-        *e = (early_req_t){.origin = origin, .id = id, .proc = *proc};
-        while (NULL != *pp) {
-            pp = &(*pp)->next;
-        }
-        *pp = e; /* served in arrival order once the job is registered */
+        e->origin = origin;
+        e->id = id;
+        e->proc = *proc;
+        wu_list_append(&dvm->early, &e->super); /* served in arrival order once registered */
         return;
     }
     if (node == job->mynode) {
@@ -530,11 +529,10 @@ void wu_rte_dvm_on_dmodex_rep(struct rte_dvm *dvm, wu_dmsg_t *m)
 void wu_rte_dvm_registered(rte_job_t *job)
 {
     struct rte_dvm *dvm = job->dvm;
-    while (NULL != dvm->early) {
-        early_req_t *e = dvm->early;
-        dvm->early = e->next;
+    early_req_t *e;
+    while (NULL != (e = (early_req_t *)wu_list_remove_first(&dvm->early))) {
         route_req(dvm, e->origin, e->id, &e->proc);
-        free(e);
+        WU_RELEASE(e);
     }
 }
 
@@ -558,15 +556,15 @@ pmix_status_t wu_rte_dvm_dmodex(const pmix_proc_t *proc, pmix_modex_cbfunc_t cbf
 void wu_rte_dvm_coll_stop(struct rte_dvm *dvm)
 {
     wu_rte_coll_t *c;
+    early_req_t *e;
     while (NULL != (c = wu_rte_colls_first(&dvm->fences))) {
         fence_end((fence_t *)c, PMIX_ERR_LOST_CONNECTION);
     }
     wu_rte_colls_fini(&dvm->fences); /* takes no more */
-    while (NULL != dvm->early) {
-        early_req_t *e = dvm->early;
-        dvm->early = e->next;
+    while (NULL != (e = (early_req_t *)wu_list_remove_first(&dvm->early))) {
         deliver_rep(dvm, e->origin, e->id, PMIX_ERR_LOST_CONNECTION, NULL, 0);
-        free(e);
+        WU_RELEASE(e);
     }
+    WU_DESTRUCT(&dvm->early); /* dvm->stopping: no more come */
     wu_dmsg_pending_fail(&dvm->dmx, PMIX_ERR_LOST_CONNECTION);
 }

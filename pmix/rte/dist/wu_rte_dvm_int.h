@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wu_rte_dvm_int.h -- shared by the two halves of the head node's side of the daemons:
- * wu_rte_dvm.c (starting them, their messages, stopping them) and wu_rte_dvm_coll.c (fences
+/* wu_rte_dvm_int.h -- shared by the parts of the head node's side of the daemons:
+ * wu_rte_dvm.c (starting them, sending to them, losing them, stopping them),
+ * wu_rte_dvm_agents.c (the launch agents until the daemons call back), wu_rte_dvm_msg.c
+ * (their messages, and the requests that wait for their answers) and wu_rte_dvm_coll.c (fences
  * and direct-modex requests across nodes). Everything here is used on the rte progress thread. */
 #ifndef WU_RTE_DVM_INT_H
 #define WU_RTE_DVM_INT_H
@@ -26,12 +28,12 @@ typedef struct dvm_node {
     bool closed;         /* its connection is gone */
     char *host;          /* the host name its daemon reported in HELLO (escaped) */
     char *early;         /* what its agent wrote before the daemon called back (bounded) */
+    char *why;           /* the launch system's words on its agent's failure (escaped), or NULL */
     size_t nearly;
     wu_rte_beat_peer_t beat; /* first level: when its connection last carried anything */
 } dvm_node_t;
 
 struct rte_dvm {
-    struct rte_dvm *next; /* the list of every job's daemons (the launcher's, its children's) */
     rte_job_t *job;
     char token[33];
     wu_ptl_listener_t *listener;
@@ -48,9 +50,9 @@ struct rte_dvm {
     wu_wait_t closed; /* at stop: every connection has ended */
     bool closed_done;
     wu_wait_t agents_done;
-    wu_rte_colls_t fences;   /* fences being collected (wu_rte_dvm_coll.c) */
-    wu_dmsg_pending_t *dmx;  /* this node's direct-modex requests waiting for an answer */
-    struct early_req *early; /* requests about this node's procs before it registered them */
+    wu_rte_colls_t fences; /* fences being collected (wu_rte_dvm_coll.c) */
+    wu_list_t *dmx;        /* this node's direct-modex requests waiting (wu_rte_dmsg.h) */
+    wu_list_t early;       /* requests about this node's procs before it registered them */
     uint64_t next_id;
     char **lost_too;      /* nodes lost after the job's end was decided (the first few) */
     uint32_t nlost_too;   /* how many */
@@ -70,8 +72,41 @@ void wu_rte_dvm_send_to(struct rte_dvm *dvm, uint32_t node, uint32_t type, wu_dm
  * first-level daemon whose branch of the tree holds any, which passes it down its branch
  * (daemons that were not meant to get it find nothing it is for). */
 void wu_rte_dvm_send_many(struct rte_dvm *dvm, const bool *to, uint32_t type, wu_dmsg_t *m);
+/* A message to every daemon but skip's (map node; WU_DMSG_ALL: none): one FWD_DOWN to each
+ * first-level daemon, which handles it and passes it down its subtree. */
+void wu_rte_dvm_send_everyone(struct rte_dvm *dvm, uint32_t skip, uint32_t type, const void *p,
+                              size_t len);
+/* An event to every daemon of every job but skip's (map node of from; WU_DMSG_ALL: none). */
+void wu_rte_dvm_event_everyone(struct rte_dvm *from, uint32_t skip, const char *msg, size_t len);
 /* Is dvm one of the running jobs' (it may have been freed otherwise)? */
 bool wu_rte_dvm_live(const struct rte_dvm *dvm);
+/* The daemon cbdata names, if it is a node of a running job's daemons; NULL otherwise. */
+dvm_node_t *wu_rte_dvm_live_node(void *cbdata);
+/* The daemon of map node `node`, or NULL (the head's own node, or none). */
+dvm_node_t *wu_rte_dvm_node_of(const struct rte_dvm *dvm, uint32_t node);
+/* Release w with rc unless *flag says it was released already. */
+void wu_rte_dvm_release_once(wu_wait_t *w, bool *flag, int rc);
+/* A daemon sent what no daemon of ours sends: its connection (its relay's, deeper in the
+ * tree) is closed, which ends the job naming the node. */
+void wu_rte_dvm_bad_peer(dvm_node_t *n);
+/* n's daemon is lost (why: for the message, NULL when already said): its processes count as
+ * ended, and the job ends with a failure. */
+void wu_rte_dvm_node_lost(dvm_node_t *n, const char *why);
+/* n's daemon reports that every process it was to run has ended: those it did not report
+ * never started (the job ended before they could) and are accounted for as ended. */
+void wu_rte_dvm_node_done(dvm_node_t *n);
+
+/* wu_rte_dvm_agents.c: the callbacks of the agents' pls job (agents->user is the dvm). */
+wu_pls_callbacks_t wu_rte_dvm_agent_callbacks(void);
+
+/* wu_rte_dvm_msg.c: the listener's callbacks (a first-level daemon's frames), the heartbeat's
+ * tick (wu_rte_beat.h), and the head role's stdin_to and report (wu_rte_job.h). */
+void wu_rte_dvm_on_recv(wu_ptl_conn_t *c, uint32_t tag, uint16_t flags, const void *payload,
+                        size_t len, void *cbdata);
+void wu_rte_dvm_on_closed(wu_ptl_conn_t *c, int status, void *cbdata);
+void wu_rte_dvm_beat_tick(void *arg, double now, bool judge);
+void wu_rte_dvm_stdin(rte_job_t *job, uint32_t rank, const char *data, size_t len);
+void wu_rte_dvm_report(rte_job_t *job, char ***lines);
 /* Can the daemon of map node `node` be sent to (it said HELLO; its relays are connected)? */
 bool wu_rte_dvm_reachable(const struct rte_dvm *dvm, uint32_t node);
 

@@ -2,6 +2,7 @@
 /* wu_rte_rpc.c -- requests of the daemons to the head node and their answers (wu_rte_rpc.h):
  * the daemon's list of requests waiting, the head's dispatch by operation. */
 #include "pmix/rte/dist/wu_rte_rpc.h"
+#include "opal/class/wu_hash_table.h"
 #include "pmix/rte/dist/wu_rte_dvm_int.h"
 #include "pmix/rte/dist/wu_rte_dist.h"
 
@@ -9,44 +10,48 @@
 
 /* ---- the daemon's side ------------------------------------------------------------------- */
 
-typedef struct waiting {
-    struct waiting *next;
-    uint64_t id;
+typedef struct {
     wu_rte_rpc_done_fn done;
     void *arg;
 } waiting_t;
 
-static waiting_t *waiting;
+static wu_hash_table_t *waiting; /* id -> waiting_t, made with the first request */
 static uint64_t next_id;
 
 void wu_rte_rpc_call(uint32_t op, wu_dmsg_t *args, wu_rte_rpc_done_fn done, void *arg)
 {
     waiting_t *w = calloc(1, sizeof *w);
+    uint64_t id = ++next_id;
     wu_dmsg_t m;
     pmix_status_t rc = NULL == w ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
+    if (NULL == waiting && NULL == (waiting = WU_NEW(wu_hash_table_t))) {
+        rc = PMIX_ERR_NOMEM;
+    }
     PMIX_DATA_BUFFER_CONSTRUCT(&m);
     if (PMIX_SUCCESS == rc) {
-        w->id = ++next_id;
         w->done = done;
         w->arg = arg;
         rc = wu_dmsg_put_u32(&m, wu_rte_daemon_node());
-        rc = PMIX_SUCCESS == rc ? wu_dmsg_put_u64(&m, w->id) : rc;
+        rc = PMIX_SUCCESS == rc ? wu_dmsg_put_u64(&m, id) : rc;
         rc = PMIX_SUCCESS == rc ? wu_dmsg_put_u32(&m, op) : rc;
         rc = PMIX_SUCCESS == rc ? wu_dmsg_put_bytes(&m, args->base_ptr, args->bytes_used) : rc;
     }
     PMIX_DATA_BUFFER_DESTRUCT(args);
+    if (PMIX_SUCCESS == rc && WU_SUCCESS != wu_hash_table_set_u64(waiting, id, w)) {
+        rc = PMIX_ERR_NOMEM;
+    }
     if (PMIX_SUCCESS == rc) {
         rc = wu_rte_daemon_send(WU_DMSG_RPC, &m);
+        if (PMIX_SUCCESS != rc) {
+            (void)wu_hash_table_remove_u64(waiting, id);
+        }
     } else {
         PMIX_DATA_BUFFER_DESTRUCT(&m);
     }
     if (PMIX_SUCCESS != rc) {
         free(w);
         done(rc, NULL, arg);
-        return;
     }
-    w->next = waiting;
-    waiting = w;
 }
 
 void wu_rte_rpc_on_reply(wu_dmsg_t *m)
@@ -56,20 +61,20 @@ void wu_rte_rpc_on_reply(wu_dmsg_t *m)
     int32_t st = PMIX_ERROR;
     char *p = NULL;
     size_t n = 0;
-    waiting_t **pw, *w;
+    void *found = NULL;
+    waiting_t *w;
     wu_dmsg_t payload;
     if (PMIX_SUCCESS != wu_dmsg_get_u32(m, &origin) || PMIX_SUCCESS != wu_dmsg_get_u64(m, &id) ||
         PMIX_SUCCESS != wu_dmsg_get_i32(m, &st) || PMIX_SUCCESS != wu_dmsg_get_bytes(m, &p, &n)) {
         free(p);
         return; /* what cannot be read cannot be matched: its request waits for the head */
     }
-    for (pw = &waiting; NULL != *pw && (*pw)->id != id; pw = &(*pw)->next) {
-    }
-    if (NULL == (w = *pw)) {
+    if (NULL == waiting || WU_SUCCESS != wu_hash_table_get_u64(waiting, id, &found)) {
         free(p);
         return;
     }
-    *pw = w->next;
+    (void)wu_hash_table_remove_u64(waiting, id);
+    w = found;
     PMIX_DATA_BUFFER_CONSTRUCT(&payload);
     if (n > 0) {
         pmix_byte_object_t bo = {.bytes = p, .size = n};
@@ -85,9 +90,14 @@ void wu_rte_rpc_on_reply(wu_dmsg_t *m)
 
 void wu_rte_rpc_fail_all(pmix_status_t status)
 {
-    while (NULL != waiting) {
-        waiting_t *w = waiting;
-        waiting = w->next;
+    void *iter = NULL, *value = NULL;
+    uint64_t id;
+    /* one at a time from the start: a callback may make a new request */
+    while (wu_hash_table_count(waiting) > 0 &&
+           WU_SUCCESS == wu_hash_table_next_u64(waiting, &iter, &id, &value)) {
+        waiting_t *w = value;
+        (void)wu_hash_table_remove_u64(waiting, id);
+        iter = NULL;
         w->done(status, NULL, w->arg);
         free(w);
     }

@@ -229,7 +229,6 @@ int wu_rte_spawn_proc(wu_pls_proc_t *p, const char *wired, uint32_t node, const 
         wu_argv_free(later);
         free(toobig);
     }
-    p->want_stdin = true; /* for the token */
     /* the agent runs without a preloaded sanitizer runtime (wired gets it in remote_env) */
     if (WU_SUCCESS == rc && NULL != getenv("LD_PRELOAD")) {
         char **env = wu_argv_copy(environ);
@@ -287,7 +286,8 @@ int wu_rte_tree_make(wu_rte_tree_t *t, const uint32_t *nodes, char *const *hosts
         (NULL == (t->agents =
                       wu_pls_job_new("wired", t->nchunks, (char *const[]){(char *)a->wired, NULL},
                                      wu_rte_progress())) ||
-         (NULL != a->prefix && NULL == (t->agents->prefix = strdup(a->prefix))))) {
+         (NULL != a->prefix && NULL == (t->agents->prefix = strdup(a->prefix))) ||
+         NULL == (t->agents->secret = strdup(a->secret)))) { /* pls hands it to them */
         rc = WU_ERR_NOMEM;
     }
     for (uint32_t c = 0; c < t->nchunks && WU_SUCCESS == rc; c++) {
@@ -329,18 +329,6 @@ uint32_t wu_rte_tree_chunk_of(const wu_rte_tree_t *t, uint32_t node)
 uint32_t wu_rte_tree_first(const wu_rte_tree_t *t, uint32_t c)
 {
     return t->nodes[t->starts[c]];
-}
-
-void wu_rte_tree_token(wu_rte_tree_t *t, const char *token)
-{
-    for (uint32_t i = 0; NULL != t->agents && i < t->agents->nprocs; i++) {
-        int fd = t->agents->procs[i].stdin_fd;
-        if (fd >= 0 && ((ssize_t)strlen(token) != write(fd, token, strlen(token)) ||
-                        1 != write(fd, "\n", 1))) {
-            /* the agent is gone already: its exit says why */
-        }
-        wu_pls_close_stdin(t->agents, i);
-    }
 }
 
 void wu_rte_tree_free(wu_rte_tree_t *t)

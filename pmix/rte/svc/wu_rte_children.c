@@ -20,6 +20,7 @@
 #include "opal/util/wu_argv.h"
 #include "opal/util/wu_escape.h"
 #include "opal/util/wu_path.h"
+#include "opal/class/wu_list.h"
 #include "pmix/rte/svc/wu_rte_svc.h"
 #include "pmix/rte/dist/wu_rte_rpc.h"
 #include "pmix.h"
@@ -30,8 +31,8 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef struct child {
-    struct child *next;
+typedef struct {
+    wu_list_item_t super;
     rte_job_t *job;
     pthread_t thread;
     bool ended;    /* its thread is done with it (it may still need joining) */
@@ -47,11 +48,21 @@ typedef struct child {
     int status;           /* how it ended (set by its thread) */
 } child_t;
 
-static child_t *children;
+static WU_CLASS_INSTANCE(child_t, wu_list_item_t, NULL, NULL);
+
+/* The children, newest first (rte thread; made with the first). */
+static wu_list_t *children;
+
+/* Iterate over the children: FOR_CHILDREN(c) { ... } */
+#define FOR_CHILDREN(c)                                                               \
+    for (c = NULL != children ? (child_t *)wu_list_first(children) : NULL; NULL != c; \
+         c = (child_t *)wu_list_next(children, &c->super))
 
 rte_job_t *wu_rte_child_find(const char *nspace)
 {
-    for (child_t *c = children; NULL != c; c = c->next) {
+    child_t *c;
+    FOR_CHILDREN(c)
+    {
         if (!c->ended && PMIX_CHECK_NSPACE(c->job->nspace, nspace)) {
             return c->job;
         }
@@ -416,7 +427,10 @@ static void start_child(const pmix_proc_t *proc, const pmix_info_t *info, size_t
     if (PMIX_SUCCESS == st && WU_SUCCESS != wu_rte_spec_check(spec, &np)) {
         st = PMIX_ERR_BAD_PARAM;
     }
-    if (PMIX_SUCCESS == st && NULL == (c = calloc(1, sizeof *c))) {
+    if (PMIX_SUCCESS == st && NULL == children && NULL == (children = WU_NEW(wu_list_t))) {
+        st = PMIX_ERR_NOMEM;
+    }
+    if (PMIX_SUCCESS == st && NULL == (c = WU_NEW(child_t))) {
         st = PMIX_ERR_NOMEM;
     }
     if (PMIX_SUCCESS == st && NULL == (c->job = wu_rte_job_new(spec, np))) {
@@ -444,7 +458,9 @@ static void start_child(const pmix_proc_t *proc, const pmix_info_t *info, size_t
         if (NULL != c && NULL != c->job) {
             wu_rte_job_discard(c->job); /* never set up */
         }
-        free(c);
+        if (NULL != c) {
+            WU_RELEASE(c);
+        }
         spec_free(spec);
         if (NULL != call) {
             wu_rte_rpc_answer(call, st, NULL);
@@ -455,8 +471,7 @@ static void start_child(const pmix_proc_t *proc, const pmix_info_t *info, size_t
         }
         return;
     }
-    c->next = children;
-    children = c;
+    wu_list_prepend(children, &c->super);
 }
 
 /* ---- requests --------------------------------------------------------------------------------- */
@@ -624,7 +639,9 @@ static void children_serve(wu_rte_rpc_t *call, uint32_t op, wu_dmsg_t *args)
 
 static void children_fail(int status)
 {
-    for (child_t *c = children; NULL != c; c = c->next) {
+    child_t *c;
+    FOR_CHILDREN(c)
+    {
         if (!c->ended && !c->job->independent && !c->job->terminating) {
             wu_rte_job_fail(c->job, 0 != status ? status : 1);
         }
@@ -633,7 +650,9 @@ static void children_fail(int status)
 
 static void children_signal(int sig)
 {
-    for (child_t *c = children; NULL != c; c = c->next) {
+    child_t *c;
+    FOR_CHILDREN(c)
+    {
         if (!c->ended && NULL != c->job->pls) {
             (void)wu_pls_signal_job(c->job->pls, SIGTSTP == sig ? SIGSTOP : sig);
         }
@@ -647,16 +666,20 @@ static void children_signal(int sig)
  * children run and none has ended, the call waits (ended_waiter) for the next end. */
 static void take_ended(wu_wait_call_t *call)
 {
-    child_t **pc, *found = NULL;
+    child_t *c, *found = NULL;
     bool running = false;
-    for (pc = &children; NULL != *pc; pc = &(*pc)->next) {
-        if ((*pc)->ended) {
-            found = *pc;
-            *pc = found->next;
+    FOR_CHILDREN(c)
+    {
+        if (c->ended) {
+            found = c;
             break;
         }
     }
-    for (child_t *c = children; NULL != c; c = c->next) {
+    if (NULL != found) {
+        wu_list_remove(children, &found->super);
+    }
+    FOR_CHILDREN(c)
+    {
         running = running || !c->ended;
     }
     if (NULL == found && running) {
@@ -674,7 +697,7 @@ static void children_wait(void)
         int running = wu_progress_shift_wait(wu_rte_progress(), take_ended, &c, 0);
         if (NULL != c) {
             (void)pthread_join(c->thread, NULL);
-            free(c);
+            WU_RELEASE(c);
             continue;
         }
         if (running <= 0) {

@@ -4,6 +4,7 @@
  * daemon's through an RPC) and its answer, and the ends that fail collectives. The collective
  * itself is wu_rte_connect_coll.c, the exchange with other wruns wu_rte_connect_xchg.c.
  * Everything but the hook and the upcall runs on the rte thread. */
+#include "opal/class/wu_hash_table.h"
 #include "opal/util/wu_argv.h"
 #include "pmix/rte/svc/wu_rte_connect_int.h"
 #include "pmix/server/wu_server_host.h"
@@ -54,20 +55,12 @@ pmix_status_t wu_rte_cx_get_infos(wu_dmsg_t *m, pmix_info_t **info, size_t *n)
 
 /* ---- the namespaces of other wruns this node's server knows ------------------------------- */
 
-typedef struct known {
-    struct known *next;
-    char nspace[PMIX_MAX_NSLEN + 1];
-} known_t;
-static known_t *known;
+/* The namespaces registered with this node's server (keys; no values), made with the first. */
+static wu_hash_table_t *known;
 
 static bool is_known(const char *ns)
 {
-    for (known_t *k = known; NULL != k; k = k->next) {
-        if (PMIX_CHECK_NSPACE(k->nspace, ns)) {
-            return true;
-        }
-    }
-    return false;
+    return NULL != known && WU_SUCCESS == wu_hash_table_get_str(known, ns, NULL);
 }
 
 /* A foreign namespace's job data made for this node (host): its processes on this host are
@@ -183,14 +176,13 @@ void wu_rte_cx_answer_local(creq_t *r, pmix_status_t status, char *blob, size_t 
     a->nblob = nblob;
     atomic_init(&a->pending, 1);
     for (size_t i = 0; PMIX_SUCCESS == status && i < nf; i++) {
-        known_t *k;
+        char nspace[PMIX_MAX_NSLEN + 1];
         pmix_status_t rc;
-        if (is_known(ns[i]) || NULL == (k = calloc(1, sizeof *k))) {
+        PMIX_LOAD_NSPACE(nspace, ns[i]);
+        if (is_known(nspace) || (NULL == known && NULL == (known = WU_NEW(wu_hash_table_t))) ||
+            WU_SUCCESS != wu_hash_table_set_str(known, nspace, NULL)) {
             continue;
         }
-        PMIX_LOAD_NSPACE(k->nspace, ns[i]);
-        k->next = known;
-        known = k;
         atomic_fetch_add(&a->pending, 1);
         rc = PMIx_server_register_nspace(ns[i], 0, infos[i], ninfos[i], reg_done, a);
         if (PMIX_SUCCESS != rc) {
@@ -512,11 +504,13 @@ void wu_rte_connect_job_ended(const char *nspace)
 {
     (void)nspace;
     wu_rte_cx_fail_all(PMIX_ERR_PROC_TERM_WO_SYNC);
-    while (NULL != known) {
-        known_t *k = known;
-        known = k->next;
-        PMIx_server_deregister_nspace(k->nspace, dereg_done, NULL);
-        free(k);
+    void *it = NULL;
+    const char *ns;
+    while (NULL != known && WU_SUCCESS == wu_hash_table_next_str(known, &it, &ns, NULL)) {
+        PMIx_server_deregister_nspace(ns, dereg_done, NULL);
+    }
+    if (NULL != known) {
+        WU_RELEASE(known);
     }
     wu_rte_cx_exchange_forget();
 }

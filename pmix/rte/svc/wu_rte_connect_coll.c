@@ -24,7 +24,7 @@ static void cx_construct(cx_t *c)
     c->kbase = NULL;
     c->exchanging = false;
     c->prefix[0] = c->mine[0] = '\0';
-    c->theirs = NULL;
+    WU_CONSTRUCT(&c->theirs, wu_list_t);
     c->ctxid = 0;
 }
 
@@ -35,7 +35,7 @@ static void cx_destruct(cx_t *c)
         free(c->parts[i].lblob);
         free(c->parts[i].rblob);
     }
-    wu_rte_cx_exchange_clear(c);
+    WU_DESTRUCT(&c->theirs); /* what was read from the other wruns */
     free(c->parts);
     if (NULL != c->procs) {
         PMIX_PROC_FREE(c->procs, c->nprocs);
@@ -97,6 +97,7 @@ static pmix_status_t buf_add(char **p, size_t *n, const char *add, size_t nadd)
 static pmix_status_t blob_for(const cx_t *c, uint32_t n, char **blob, size_t *nblob)
 {
     const char *host = c->parts[n].host;
+    const theirs_t *t;
     pmix_status_t rc = PMIX_SUCCESS;
     *blob = NULL;
     *nblob = 0;
@@ -124,7 +125,11 @@ static pmix_status_t blob_for(const cx_t *c, uint32_t n, char **blob, size_t *nb
                       : buf_add(blob, nblob, o->rblob, o->nr);
         }
     }
-    for (const theirs_t *t = c->theirs; NULL != t && PMIX_SUCCESS == rc; t = t->next) {
+    WU_LIST_FOREACH(t, &c->theirs, theirs_t)
+    {
+        if (PMIX_SUCCESS != rc) {
+            break;
+        }
         for (size_t i = 0; i < t->nparts && PMIX_SUCCESS == rc; i++) {
             bool same = NULL != host && NULL != t->host[i] && 0 == strcmp(host, t->host[i]);
             rc = same ? buf_add(blob, nblob, t->lblob[i], t->nl[i])
@@ -207,13 +212,15 @@ static pmix_status_t hand_ours(const cx_t *c, uint32_t n, rte_job_t *j, foreign_
 
 static pmix_status_t foreign_for(const cx_t *c, uint32_t n, foreign_t *f)
 {
+    const theirs_t *t;
     size_t cap = 0;
     pmix_status_t rc = PMIX_SUCCESS;
     memset(f, 0, sizeof *f);
     if (K_CONNECT != c->super.kind) {
         return PMIX_SUCCESS; /* only a connect makes the namespaces known */
     }
-    for (const theirs_t *t = c->theirs; NULL != t; t = t->next) {
+    WU_LIST_FOREACH(t, &c->theirs, theirs_t)
+    {
         cap += (size_t)wu_argv_count(t->ns);
     }
     cap += 1 + (size_t)wu_argv_count(c->kids); /* the launcher's job, its children */
@@ -224,7 +231,8 @@ static pmix_status_t foreign_for(const cx_t *c, uint32_t n, foreign_t *f)
         free_foreign(f);
         return PMIX_ERR_NOMEM;
     }
-    for (const theirs_t *t = c->theirs; NULL != t && PMIX_SUCCESS == rc; t = t->next) {
+    WU_LIST_FOREACH(t, &c->theirs, theirs_t)
+    {
         for (size_t i = 0; NULL != t->ns[i] && PMIX_SUCCESS == rc; i++) {
             f->ns[f->n] = t->ns[i];
             rc = wu_rte_cx_for_host(t->job[i], t->njob[i],

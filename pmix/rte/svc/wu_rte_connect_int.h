@@ -45,8 +45,8 @@ typedef struct {
 } part_t;
 
 /* What another wrun wrote for the same collective. */
-typedef struct theirs {
-    struct theirs *next;
+typedef struct {
+    wu_list_item_t super;
     char *name;        /* its file */
     char **ns;         /* the namespaces it speaks for */
     pmix_info_t **job; /* their job data */
@@ -68,14 +68,14 @@ typedef struct {
     size_t nprocs;
     uint32_t nmain;
     part_t *parts;
-    char **foreign;  /* namespaces of other wruns among the participants */
-    char **kids;     /* namespaces of this wrun's spawned jobs among them */
-    uint32_t *kbase; /* per kid: its first slot, UINT32_MAX when it has no daemons */
-    bool exchanging; /* every slot is in: meeting the other wruns */
-    char prefix[64]; /* of the rendezvous files of this collective */
-    char mine[128];  /* ours */
-    theirs_t *theirs;
-    uint64_t ctxid; /* a group construct's context id, given when it completes */
+    char **foreign;   /* namespaces of other wruns among the participants */
+    char **kids;      /* namespaces of this wrun's spawned jobs among them */
+    uint32_t *kbase;  /* per kid: its first slot, UINT32_MAX when it has no daemons */
+    bool exchanging;  /* every slot is in: meeting the other wruns */
+    char prefix[64];  /* of the rendezvous files of this collective */
+    char mine[128];   /* ours */
+    wu_list_t theirs; /* theirs_t, the last read first */
+    uint64_t ctxid;   /* a group construct's context id, given when it completes */
 } cx_t;
 
 /* wu_rte_connect.c */
@@ -106,12 +106,12 @@ void wu_rte_cx_proc_ended(const pmix_proc_t *proc);
 void wu_rte_cx_fail_all(pmix_status_t status);
 
 /* wu_rte_connect_xchg.c */
+WU_CLASS_DECLARATION(theirs_t);
 /* Every slot of c is in and other wruns take part: write ours, read theirs, finish c once they
  * are all there. */
 void wu_rte_cx_exchange_start(cx_t *c);
-/* c ends: the context id of a group met through the rendezvous; forget what was read. */
+/* c ends: the context id of a group met through the rendezvous. */
 uint64_t wu_rte_cx_exchange_ctxid(const cx_t *c);
-void wu_rte_cx_exchange_clear(cx_t *c);
 /* A collective ended: keep watching the directory while any other exchanges. */
 void wu_rte_cx_exchange_rewatch(void);
 /* The launcher's job ended: forget the collectives' counts. */

@@ -6,6 +6,7 @@
  * the same collective until one speaks for each foreign namespace. Files are named by the
  * collective's kind, participant set and sequence number (the n-th collective of a set meets
  * the others' n-th) and by the writing wrun. Everything runs on the rte thread. */
+#include "opal/class/wu_hash_table.h"
 #include "opal/util/wu_argv.h"
 #include "pmix/rte/svc/wu_rte_connect_int.h"
 #include "pmix/rte/svc/wu_rte_rdv.h"
@@ -17,12 +18,7 @@
 
 /* Per participant set: how many collectives of it this wrun has run (the rendezvous files of
  * the n-th are the n-th of every wrun taking part). */
-typedef struct seqno {
-    struct seqno *next;
-    uint64_t hash;
-    uint32_t n;
-} seqno_t;
-static seqno_t *seqnos;
+static wu_hash_table_t *seqnos; /* the hash of a set -> its count, made with the first */
 
 static uint64_t fnv(const void *p, size_t n, uint64_t h)
 {
@@ -35,18 +31,17 @@ static uint64_t fnv(const void *p, size_t n, uint64_t h)
 
 static uint32_t next_seq(uint64_t hash)
 {
-    seqno_t *s;
-    for (s = seqnos; NULL != s && s->hash != hash; s = s->next) {
+    void *n = NULL;
+    uintptr_t seq;
+    if (NULL == seqnos && NULL == (seqnos = WU_NEW(wu_hash_table_t))) {
+        return 0;
     }
-    if (NULL == s && NULL != (s = calloc(1, sizeof *s))) {
-        s->hash = hash;
-        s->next = seqnos;
-        seqnos = s;
-    }
-    return NULL != s ? ++s->n : 0;
+    (void)wu_hash_table_get_u64(seqnos, hash, &n);
+    seq = (uintptr_t)n + 1;
+    return WU_SUCCESS == wu_hash_table_set_u64(seqnos, hash, (void *)seq) ? (uint32_t)seq : 0;
 }
 
-static void theirs_free(theirs_t *t)
+static void theirs_destruct(theirs_t *t)
 {
     for (size_t i = 0; NULL != t->ns && NULL != t->ns[i]; i++) {
         if (NULL != t->job[i]) {
@@ -67,8 +62,9 @@ static void theirs_free(theirs_t *t)
     free(t->nl);
     free(t->nr);
     free(t->name);
-    free(t);
 }
+
+WU_CLASS_INSTANCE(theirs_t, wu_list_item_t, NULL, theirs_destruct);
 
 /* Our file: the namespaces we speak for, their job data, every node's contribution. */
 static pmix_status_t write_mine(cx_t *c)
@@ -111,7 +107,7 @@ static pmix_status_t write_mine(cx_t *c)
 /* Read another wrun's file into a theirs_t. */
 static theirs_t *read_theirs(const char *name, const char *p, size_t n)
 {
-    theirs_t *t = calloc(1, sizeof *t);
+    theirs_t *t = WU_NEW(theirs_t);
     pmix_byte_object_t bo = {.bytes = (char *)p, .size = n};
     uint32_t np = 0;
     size_t nns;
@@ -155,7 +151,7 @@ static theirs_t *read_theirs(const char *name, const char *p, size_t n)
     }
     PMIX_DATA_BUFFER_DESTRUCT(&m);
     if (PMIX_SUCCESS != rc && NULL != t) {
-        theirs_free(t);
+        WU_RELEASE(t);
         return NULL;
     }
     return t;
@@ -165,14 +161,14 @@ static bool scan_one(const char *name, const char *p, size_t n, void *arg)
 {
     cx_t *c = arg;
     theirs_t *t;
-    for (t = c->theirs; NULL != t; t = t->next) {
+    WU_LIST_FOREACH(t, &c->theirs, theirs_t)
+    {
         if (0 == strcmp(t->name, name)) {
             return true; /* read already */
         }
     }
     if (NULL != (t = read_theirs(name, p, n))) {
-        t->next = c->theirs;
-        c->theirs = t;
+        wu_list_prepend(&c->theirs, &t->super);
     }
     return true;
 }
@@ -182,7 +178,9 @@ static bool covered(const cx_t *c)
 {
     for (size_t i = 0; NULL != c->foreign[i]; i++) {
         bool found = false;
-        for (const theirs_t *t = c->theirs; NULL != t && !found; t = t->next) {
+        const theirs_t *t;
+        WU_LIST_FOREACH(t, &c->theirs, theirs_t)
+        {
             for (size_t k = 0; NULL != t->ns[k] && !found; k++) {
                 found = PMIX_CHECK_NSPACE(t->ns[k], c->foreign[i]);
             }
@@ -252,15 +250,6 @@ uint64_t wu_rte_cx_exchange_ctxid(const cx_t *c)
     return (UINT64_C(1) << 63) | fnv(c->prefix, strlen(c->prefix), 1469598103934665603ull);
 }
 
-void wu_rte_cx_exchange_clear(cx_t *c)
-{
-    while (NULL != c->theirs) {
-        theirs_t *t = c->theirs;
-        c->theirs = t->next;
-        theirs_free(t);
-    }
-}
-
 void wu_rte_cx_exchange_rewatch(void)
 {
     wu_rte_colls_t *set = wu_rte_cx_colls();
@@ -276,9 +265,7 @@ void wu_rte_cx_exchange_rewatch(void)
 
 void wu_rte_cx_exchange_forget(void)
 {
-    while (NULL != seqnos) {
-        seqno_t *s = seqnos;
-        seqnos = s->next;
-        free(s);
+    if (NULL != seqnos) {
+        WU_RELEASE(seqnos);
     }
 }

@@ -13,6 +13,7 @@
  * (a reader that stops reading would stall the server): the launcher's fd writer copies the
  * text to the rte thread, which queues it behind the job's output (wu_rte_iof.c). */
 #include "mca/plog/base/plog_base.h"
+#include "opal/class/wu_list.h"
 #include "pmix/common/wu_ompi_help.h"
 #include "pmix/rte/svc/wu_rte_svc.h"
 
@@ -21,14 +22,22 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef struct seen {
-    struct seen *next;
+typedef struct {
+    wu_list_item_t super;
     char *file, *topic;
     unsigned more; /* senders after the first */
 } seen_t;
 
+static void seen_destruct(seen_t *s)
+{
+    free(s->file);
+    free(s->topic);
+}
+
+static WU_CLASS_INSTANCE(seen_t, wu_list_item_t, NULL, seen_destruct);
+
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static seen_t *seen;
+static wu_list_t *seen; /* newest first; made with the first message */
 
 /* First time this file/topic is sent? (Else count it.) Out of memory: print it anyway. */
 static bool first_time(const char *file, const char *topic)
@@ -36,23 +45,26 @@ static bool first_time(const char *file, const char *topic)
     seen_t *s;
     bool first = true;
     pthread_mutex_lock(&lock);
-    for (s = seen; NULL != s; s = s->next) {
-        if (0 == strcmp(s->file, file) && 0 == strcmp(s->topic, topic)) {
-            s->more++;
-            first = false;
-            break;
+    if (NULL == seen) {
+        seen = WU_NEW(wu_list_t);
+    }
+    if (NULL != seen) {
+        WU_LIST_FOREACH(s, seen, seen_t)
+        {
+            if (0 == strcmp(s->file, file) && 0 == strcmp(s->topic, topic)) {
+                s->more++;
+                first = false;
+                break;
+            }
         }
     }
-    if (first && NULL != (s = calloc(1, sizeof *s))) {
+    if (first && NULL != seen && NULL != (s = WU_NEW(seen_t))) {
         s->file = strdup(file);
         s->topic = strdup(topic);
         if (NULL == s->file || NULL == s->topic) {
-            free(s->file);
-            free(s->topic);
-            free(s);
+            WU_RELEASE(s);
         } else {
-            s->next = seen;
-            seen = s;
+            wu_list_prepend(seen, &s->super);
         }
     }
     pthread_mutex_unlock(&lock);
@@ -131,19 +143,18 @@ void wu_rte_log_stop(void)
 
 static void wu_rte_log_summary(void)
 {
-    seen_t *s, *next;
+    seen_t *s;
     pthread_mutex_lock(&lock);
-    for (s = seen; NULL != s; s = next) {
-        next = s->next;
+    while (NULL != seen && NULL != (s = (seen_t *)wu_list_remove_first(seen))) {
         if (s->more > 0) {
             wu_rte_say("help-aggregated", wu_rte_tool, s->more, 1 == s->more ? "" : "es", s->file,
                        s->topic);
         }
-        free(s->file);
-        free(s->topic);
-        free(s);
+        WU_RELEASE(s);
     }
-    seen = NULL;
+    if (NULL != seen) {
+        WU_RELEASE(seen);
+    }
     pthread_mutex_unlock(&lock);
 }
 

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wu_rte_pubsub.c -- the data service (wu_rte_pubsub.h): the host upcalls of wrun and wired,
- * and the store on the head node with its waiting lookups. Everything but the upcalls runs on
- * the rte thread. Data of the session and global ranges are also written to the rendezvous
- * directory (wu_rte_rdv.h) for other wrun instances, and looked for there. */
-#include "pmix/rte/svc/wu_rte_pubsub.h"
+/* wu_rte_pubsub.c -- the data service (wu_rte_pubsub.h): the store on the head node with its
+ * waiting lookups, and the ends that take data away. Everything runs on the rte thread. Data of
+ * the session and global ranges are also written to the rendezvous directory (wu_rte_rdv.h)
+ * for other wrun instances, and looked for there. The requests that reach the store are
+ * wu_rte_pubsub_req.c's. */
+#include "opal/class/wu_list.h"
 #include "opal/util/wu_argv.h"
-#include "pmix/rte/svc/wu_rte_svc.h"
+#include "pmix/rte/svc/wu_rte_pubsub_int.h"
 #include "pmix/rte/svc/wu_rte_rdv.h"
 #include "pmix.h"
 
@@ -18,16 +19,8 @@
 /* Values published, at most (PMIX_ERR_OUT_OF_RESOURCE beyond). */
 #define MAX_ENTRIES 65536
 
-/* Who asks: the process, its node's name (jobs map their nodes differently), its user and
- * group. */
 typedef struct {
-    pmix_proc_t proc;
-    char node[256];
-    uint32_t uid, gid;
-} who_t;
-
-typedef struct entry {
-    struct entry *next;
+    wu_list_item_t super;
     char key[PMIX_MAX_KEYLEN + 1];
     pmix_value_t value;
     who_t owner;
@@ -38,10 +31,8 @@ typedef struct entry {
     bool shared; /* also in the rendezvous directory */
 } entry_t;
 
-typedef void (*lookup_done_fn)(pmix_status_t st, pmix_pdata_t *pd, size_t n, void *arg);
-
-typedef struct waiter {
-    struct waiter *next;
+typedef struct {
+    wu_list_item_t super;
     who_t who;
     char **keys;
     size_t nkeys;
@@ -53,10 +44,40 @@ typedef struct waiter {
     void *arg;
 } waiter_t;
 
-static entry_t *entries;
-static size_t nentries;
-static waiter_t *waiters;
-static size_t nwaiters;
+static void entry_destruct(entry_t *e)
+{
+    PMIX_VALUE_DESTRUCT(&e->value);
+    free(e->auids);
+    free(e->agids);
+}
+
+static WU_CLASS_INSTANCE(entry_t, wu_list_item_t, NULL, entry_destruct);
+
+static void waiter_destruct(waiter_t *wt)
+{
+    if (NULL != wt->timer) {
+        (void)wu_progress_timer_cancel(wt->timer);
+    }
+    wu_argv_free(wt->keys);
+}
+
+static WU_CLASS_INSTANCE(waiter_t, wu_list_item_t, NULL, waiter_destruct);
+
+/* The data published (newest first) and the lookups waiting (newest first), made with the
+ * first of either. */
+static wu_list_t *entries, *waiters;
+
+/* entries and waiters are there (false: out of memory). */
+static bool store_ready(void)
+{
+    if (NULL == entries) {
+        entries = WU_NEW(wu_list_t);
+    }
+    if (NULL == waiters) {
+        waiters = WU_NEW(wu_list_t);
+    }
+    return NULL != entries && NULL != waiters;
+}
 
 /* The directives a request carries. */
 typedef struct {
@@ -173,25 +194,15 @@ static bool look_wider(pmix_data_range_t range)
 
 /* ---- the store ---------------------------------------------------------------------------- */
 
-static void entry_free(entry_t *e)
-{
-    PMIX_VALUE_DESTRUCT(&e->value);
-    free(e->auids);
-    free(e->agids);
-    free(e);
-}
-
-/* Unlink and free *pe; its shared copy goes too unless it is to outlive this wrun
+/* Unlink and free e; its shared copy goes too unless it is to outlive this wrun
  * (PMIX_PERSIST_INDEF at the end). */
-static void entry_drop(entry_t **pe, bool wrun_ends)
+static void entry_drop(entry_t *e, bool wrun_ends)
 {
-    entry_t *e = *pe;
-    *pe = e->next;
+    wu_list_remove(entries, &e->super);
     if (e->shared && !(wrun_ends && PMIX_PERSIST_INDEF == e->persist)) {
         wu_rte_rdv_unpublish(e->key, e->range);
     }
-    entry_free(e);
-    nentries--;
+    WU_RELEASE(e);
 }
 
 /* Is w inside the range of e? */
@@ -252,30 +263,37 @@ static pmix_status_t copy_ids(const pmix_data_array_t *d, uint32_t **ids, uint32
 static void wake_waiters(void);
 
 /* Publish every datum of info (all or none). */
-static pmix_status_t do_publish(const who_t *w, const pmix_info_t *info, size_t n)
+pmix_status_t wu_rte_ps_publish(const who_t *w, const pmix_info_t *info, size_t n)
 {
-    entry_t *fresh = NULL, *e;
+    wu_list_t fresh; /* in the order of info */
+    entry_t *e;
     dirs_t d;
     size_t ndata = 0;
     pmix_status_t rc = read_dirs(info, n, &d, false);
+    if (!store_ready()) {
+        return PMIX_ERR_NOMEM;
+    }
+    WU_CONSTRUCT(&fresh, wu_list_t);
     for (size_t i = 0; PMIX_SUCCESS == rc && i < n; i++) {
         if (is_directive(info[i].key)) {
             continue;
         }
-        for (e = entries; NULL != e && PMIX_SUCCESS == rc; e = e->next) {
-            if (clashes(e, info[i].key, d.range, w)) {
+        WU_LIST_FOREACH(e, entries, entry_t)
+        {
+            if (PMIX_SUCCESS == rc && clashes(e, info[i].key, d.range, w)) {
                 rc = PMIX_ERR_DUPLICATE_KEY;
             }
         }
-        for (e = fresh; NULL != e && PMIX_SUCCESS == rc; e = e->next) {
-            if (0 == strcmp(e->key, info[i].key)) {
+        WU_LIST_FOREACH(e, &fresh, entry_t)
+        {
+            if (PMIX_SUCCESS == rc && 0 == strcmp(e->key, info[i].key)) {
                 rc = PMIX_ERR_DUPLICATE_KEY; /* the same key twice in one call */
             }
         }
-        if (PMIX_SUCCESS == rc && nentries + ++ndata > MAX_ENTRIES) {
+        if (PMIX_SUCCESS == rc && wu_list_length(entries) + ++ndata > MAX_ENTRIES) {
             rc = PMIX_ERR_OUT_OF_RESOURCE;
         }
-        if (PMIX_SUCCESS == rc && NULL == (e = calloc(1, sizeof *e))) {
+        if (PMIX_SUCCESS == rc && NULL == (e = WU_NEW(entry_t))) {
             rc = PMIX_ERR_NOMEM;
         }
         if (PMIX_SUCCESS != rc) {
@@ -287,20 +305,21 @@ static pmix_status_t do_publish(const who_t *w, const pmix_info_t *info, size_t 
         e->owner.gid = d.gid;
         e->range = d.range;
         e->persist = d.persist;
-        e->next = fresh;
-        fresh = e;
+        wu_list_append(&fresh, &e->super);
         if (PMIX_SUCCESS != (rc = PMIx_Value_xfer(&e->value, &info[i].value)) ||
             PMIX_SUCCESS != (rc = copy_ids(d.auids, &e->auids, &e->nauids)) ||
             PMIX_SUCCESS != (rc = copy_ids(d.agids, &e->agids, &e->nagids))) {
             break;
         }
     }
-    if (PMIX_SUCCESS == rc && NULL == fresh) {
+    if (PMIX_SUCCESS == rc && wu_list_is_empty(&fresh)) {
         rc = PMIX_ERR_BAD_PARAM; /* directives only: nothing to publish */
     }
     /* the session and global ranges are shared with the other wrun instances */
-    for (e = fresh; NULL != e && PMIX_SUCCESS == rc; e = e->next) {
-        if (PMIX_RANGE_SESSION == e->range || PMIX_RANGE_GLOBAL == e->range) {
+    WU_LIST_FOREACH(e, &fresh, entry_t)
+    {
+        if (PMIX_SUCCESS == rc &&
+            (PMIX_RANGE_SESSION == e->range || PMIX_RANGE_GLOBAL == e->range)) {
             rc = wu_rte_rdv_publish(e->key, e->range, e->persist, &e->owner.proc, e->owner.uid,
                                     &e->value);
             e->shared = PMIX_SUCCESS == rc;
@@ -310,23 +329,19 @@ static pmix_status_t do_publish(const who_t *w, const pmix_info_t *info, size_t 
         }
     }
     if (PMIX_SUCCESS != rc) {
-        while (NULL != fresh) {
-            e = fresh;
-            fresh = e->next;
+        while (NULL != (e = (entry_t *)wu_list_remove_first(&fresh))) {
             if (e->shared) {
                 wu_rte_rdv_unpublish(e->key, e->range);
             }
-            entry_free(e);
+            WU_RELEASE(e);
         }
+        WU_DESTRUCT(&fresh);
         return rc;
     }
-    while (NULL != fresh) {
-        e = fresh;
-        fresh = e->next;
-        e->next = entries;
-        entries = e;
-        nentries++;
+    while (NULL != (e = (entry_t *)wu_list_remove_last(&fresh))) {
+        wu_list_prepend(entries, &e->super); /* the first of info first */
     }
+    WU_DESTRUCT(&fresh);
     wake_waiters();
     return PMIX_SUCCESS;
 }
@@ -346,12 +361,12 @@ static pmix_status_t find_keys(const who_t *w, char **keys, size_t nkeys, pmix_d
         return PMIX_ERR_NOMEM;
     }
     for (size_t k = 0; k < nkeys; k++) {
-        entry_t **pe = NULL, *e = NULL;
+        entry_t *e = NULL;
         bool found = false;
         /* the lookup's own range first, then (look_wider) the others */
         for (int wide = 0; wide < 2 && !found && (0 == wide || look_wider(range)); wide++) {
-            for (pe = &entries; NULL != *pe; pe = &(*pe)->next) {
-                e = *pe;
+            WU_LIST_FOREACH(e, entries, entry_t)
+            {
                 if ((wide || e->range == range) && 0 == strcmp(e->key, keys[k]) && in_range(e, w)) {
                     if (!may_read(e, w)) {
                         *denied += !wide;
@@ -371,7 +386,7 @@ static pmix_status_t find_keys(const who_t *w, char **keys, size_t nkeys, pmix_d
             }
             n++;
             if (PMIX_PERSIST_FIRST_READ == e->persist) {
-                entry_drop(pe, false);
+                entry_drop(e, false);
             }
         } else if ((PMIX_RANGE_SESSION == range || PMIX_RANGE_GLOBAL == range) &&
                    PMIX_SUCCESS ==
@@ -403,24 +418,17 @@ static pmix_status_t lookup_status(size_t found, size_t nkeys, size_t denied)
     return denied > 0 ? PMIX_ERR_NO_PERMISSIONS : PMIX_ERR_NOT_FOUND;
 }
 
-static void waiter_free(waiter_t *wt)
-{
-    if (NULL != wt->timer) {
-        (void)wu_progress_timer_cancel(wt->timer);
-    }
-    wu_argv_free(wt->keys);
-    free(wt);
-}
-
 /* How many of the keys w could get now, taking nothing (FIRST_READ data stay). */
 static size_t available(const who_t *w, char **keys, size_t nkeys, pmix_data_range_t range)
 {
     size_t n = 0;
     for (size_t k = 0; k < nkeys; k++) {
         bool here = false;
-        for (const entry_t *e = entries; NULL != e && !here; e = e->next) {
-            here = (e->range == range || look_wider(range)) && 0 == strcmp(e->key, keys[k]) &&
-                   in_range(e, w) && may_read(e, w);
+        const entry_t *e;
+        WU_LIST_FOREACH(e, entries, entry_t)
+        {
+            here = here || ((e->range == range || look_wider(range)) &&
+                            0 == strcmp(e->key, keys[k]) && in_range(e, w) && may_read(e, w));
         }
         if (!here && (PMIX_RANGE_SESSION == range || PMIX_RANGE_GLOBAL == range)) {
             here = wu_rte_rdv_has(keys[k], range, w->uid);
@@ -463,18 +471,18 @@ static bool waiter_try(waiter_t *wt)
 
 static void wake_waiters(void)
 {
-    waiter_t **pw = &waiters;
-    while (NULL != *pw) {
-        waiter_t *wt = *pw;
+    waiter_t *wt, *next;
+    if (NULL == waiters) {
+        return;
+    }
+    WU_LIST_FOREACH_SAFE(wt, next, waiters, waiter_t)
+    {
         if (waiter_try(wt)) {
-            *pw = wt->next;
-            nwaiters--;
-            waiter_free(wt);
-        } else {
-            pw = &wt->next;
+            wu_list_remove(waiters, &wt->super);
+            WU_RELEASE(wt);
         }
     }
-    wu_rte_rdv_watch(NULL != waiters, wake_waiters);
+    wu_rte_rdv_watch(!wu_list_is_empty(waiters), wake_waiters);
 }
 
 static void waiter_timeout(void *arg)
@@ -484,7 +492,7 @@ static void waiter_timeout(void *arg)
     wake_waiters();
 }
 
-static void do_lookup(const who_t *w, char **keys, const pmix_info_t *info, size_t n,
+void wu_rte_ps_lookup(const who_t *w, char **keys, const pmix_info_t *info, size_t n,
                       lookup_done_fn done, void *arg)
 {
     dirs_t d;
@@ -497,6 +505,9 @@ static void do_lookup(const who_t *w, char **keys, const pmix_info_t *info, size
     }
     if (PMIX_SUCCESS == rc && 0 == nkeys) {
         rc = PMIX_ERR_BAD_PARAM;
+    }
+    if (PMIX_SUCCESS == rc && !store_ready()) {
+        rc = PMIX_ERR_NOMEM;
     }
     if (PMIX_SUCCESS != rc) {
         done(rc, NULL, 0, arg);
@@ -511,12 +522,14 @@ static void do_lookup(const who_t *w, char **keys, const pmix_info_t *info, size
         answer_now(&me, keys, nkeys, d.range, PMIX_ERR_NOT_FOUND, d.wait_count, done, arg);
         return;
     }
-    if (nwaiters >= MAX_WAITING) {
+    if (wu_list_length(waiters) >= MAX_WAITING) {
         done(PMIX_ERR_OUT_OF_RESOURCE, NULL, 0, arg);
         return;
     }
-    if (NULL == (wt = calloc(1, sizeof *wt)) || NULL == (wt->keys = wu_argv_copy(keys))) {
-        free(wt);
+    if (NULL == (wt = WU_NEW(waiter_t)) || NULL == (wt->keys = wu_argv_copy(keys))) {
+        if (NULL != wt) {
+            WU_RELEASE(wt);
+        }
         done(PMIX_ERR_NOMEM, NULL, 0, arg);
         return;
     }
@@ -528,30 +541,32 @@ static void do_lookup(const who_t *w, char **keys, const pmix_info_t *info, size
     wt->arg = arg;
     if (d.timeout > 0 &&
         NULL == (wt->timer = wu_progress_timer(wu_rte_progress(), d.timeout, waiter_timeout, wt))) {
-        waiter_free(wt);
+        WU_RELEASE(wt);
         done(PMIX_ERR_NOMEM, NULL, 0, arg);
         return;
     }
-    wt->next = waiters;
-    waiters = wt;
-    nwaiters++;
+    wu_list_prepend(waiters, &wt->super);
     wu_rte_rdv_watch(true, wake_waiters);
 }
 
-static pmix_status_t do_unpublish(const who_t *w, char **keys, const pmix_info_t *info, size_t n)
+pmix_status_t wu_rte_ps_unpublish(const who_t *w, char **keys, const pmix_info_t *info, size_t n)
 {
     dirs_t d;
     bool have_range = false;
     size_t gone = 0, others = 0;
+    entry_t *e, *next;
     pmix_status_t rc = read_dirs(info, n, &d, true);
     if (PMIX_SUCCESS != rc) {
         return rc;
     }
+    if (!store_ready()) {
+        return PMIX_ERR_NOMEM;
+    }
     for (size_t i = 0; i < n; i++) {
         have_range = have_range || PMIX_CHECK_KEY(&info[i], PMIX_RANGE);
     }
-    for (entry_t **pe = &entries; NULL != *pe;) {
-        entry_t *e = *pe;
+    WU_LIST_FOREACH_SAFE(e, next, entries, entry_t)
+    {
         bool named = NULL == keys;
         for (size_t k = 0; !named && NULL != keys[k]; k++) {
             named = 0 == strcmp(keys[k], e->key);
@@ -560,12 +575,12 @@ static pmix_status_t do_unpublish(const who_t *w, char **keys, const pmix_info_t
          * unless one is given */
         bool other_range = (have_range || NULL != keys) && e->range != d.range;
         if (!named || other_range || !in_range(e, w)) {
-            pe = &e->next;
-        } else if (!PMIX_CHECK_PROCID(&e->owner.proc, &w->proc)) {
+            continue;
+        }
+        if (!PMIX_CHECK_PROCID(&e->owner.proc, &w->proc)) {
             others++; /* only its publisher may take it back */
-            pe = &e->next;
         } else {
-            entry_drop(pe, false);
+            entry_drop(e, false);
             gone++;
         }
     }
@@ -586,11 +601,14 @@ static bool any_data(const entry_t *e, const void *arg)
 
 static void drop_where(bool (*match)(const entry_t *e, const void *arg), const void *arg)
 {
-    for (entry_t **pe = &entries; NULL != *pe;) {
-        if (match(*pe, arg)) {
-            entry_drop(pe, any_data == match);
-        } else {
-            pe = &(*pe)->next;
+    entry_t *e, *next;
+    if (NULL == entries) {
+        return;
+    }
+    WU_LIST_FOREACH_SAFE(e, next, entries, entry_t)
+    {
+        if (match(e, arg)) {
+            entry_drop(e, any_data == match);
         }
     }
 }
@@ -612,18 +630,19 @@ static bool job_data(const entry_t *e, const void *arg)
 static void end_waiters(bool (*match)(const who_t *w, const void *arg), const void *arg,
                         pmix_status_t status)
 {
-    for (waiter_t **pw = &waiters; NULL != *pw;) {
-        waiter_t *wt = *pw;
+    waiter_t *wt, *next;
+    if (NULL == waiters) {
+        return;
+    }
+    WU_LIST_FOREACH_SAFE(wt, next, waiters, waiter_t)
+    {
         if (match(&wt->who, arg)) {
-            *pw = wt->next;
-            nwaiters--;
+            wu_list_remove(waiters, &wt->super);
             wt->done(status, NULL, 0, wt->arg);
-            waiter_free(wt);
-        } else {
-            pw = &wt->next;
+            WU_RELEASE(wt);
         }
     }
-    wu_rte_rdv_watch(NULL != waiters, wake_waiters);
+    wu_rte_rdv_watch(!wu_list_is_empty(waiters), wake_waiters);
 }
 
 static bool waiter_proc(const who_t *w, const void *arg)
@@ -661,259 +680,4 @@ void wu_rte_pubsub_finalize(void)
     drop_where(any_data, NULL);
     end_waiters(waiter_any, NULL, PMIX_ERR_INIT);
     wu_rte_rdv_finalize();
-}
-
-/* ---- requests: from this node's server, or from a daemon (head), or to the head (wired) ---- */
-
-typedef struct {
-    uint32_t op; /* WU_RTE_RPC_* */
-    pmix_proc_t proc;
-    char **keys;
-    pmix_info_t *info;
-    size_t ninfo;
-    pmix_op_cbfunc_t opcb;
-    pmix_lookup_cbfunc_t lookupcb;
-    void *cbdata;
-    wu_rte_rpc_t *call; /* a daemon's request being served, or NULL */
-} req_t;
-
-static void req_free(req_t *r)
-{
-    wu_argv_free(r->keys);
-    if (NULL != r->info) {
-        PMIX_INFO_FREE(r->info, r->ninfo);
-    }
-    free(r);
-}
-
-/* The answer of a request: to the server's callback here, or back down to its daemon. */
-static void req_answer(req_t *r, pmix_status_t st, pmix_pdata_t *pd, size_t n)
-{
-    if (NULL != r->call) {
-        wu_dmsg_t m;
-        pmix_status_t rc = PMIX_SUCCESS;
-        PMIX_DATA_BUFFER_CONSTRUCT(&m);
-        if (WU_RTE_RPC_LOOKUP == r->op) {
-            rc = wu_dmsg_put_u32(&m, (uint32_t)n);
-            if (PMIX_SUCCESS == rc && 0 < n) {
-                rc = PMIx_Data_pack(NULL, &m, pd, (int32_t)n, PMIX_PDATA);
-            }
-        }
-        wu_rte_rpc_answer(r->call, PMIX_SUCCESS == rc ? st : rc, &m);
-    } else if (WU_RTE_RPC_LOOKUP == r->op) {
-        if (NULL != r->lookupcb) {
-            r->lookupcb(st, pd, n, r->cbdata);
-        }
-    } else if (NULL != r->opcb) {
-        r->opcb(st, r->cbdata);
-    }
-    req_free(r);
-}
-
-static void lookup_answer(pmix_status_t st, pmix_pdata_t *pd, size_t n, void *arg)
-{
-    req_answer(arg, st, pd, n);
-}
-
-/* The head serves r for w. */
-static void head_run(req_t *r, const who_t *w)
-{
-    switch (r->op) {
-    case WU_RTE_RPC_PUBLISH:
-        req_answer(r, do_publish(w, r->info, r->ninfo), NULL, 0);
-        break;
-    case WU_RTE_RPC_LOOKUP:
-        do_lookup(w, r->keys, r->info, r->ninfo, lookup_answer, r);
-        break;
-    default:
-        req_answer(r, do_unpublish(w, r->keys, r->info, r->ninfo), NULL, 0);
-        break;
-    }
-}
-
-static pmix_status_t pack_req(const req_t *r, wu_dmsg_t *m)
-{
-    pmix_status_t rc = wu_dmsg_put_proc(m, &r->proc);
-    rc = PMIX_SUCCESS == rc ? wu_dmsg_put_argv(m, r->keys) : rc;
-    rc = PMIX_SUCCESS == rc ? wu_dmsg_put_u32(m, (uint32_t)r->ninfo) : rc;
-    if (PMIX_SUCCESS == rc && 0 < r->ninfo) {
-        rc = PMIx_Data_pack(NULL, m, r->info, (int32_t)r->ninfo, PMIX_INFO);
-    }
-    return rc;
-}
-
-/* wired: the head's answer to r. */
-static void rpc_done(pmix_status_t st, wu_dmsg_t *payload, void *arg)
-{
-    req_t *r = arg;
-    pmix_pdata_t *pd = NULL;
-    uint32_t n = 0;
-    if (WU_RTE_RPC_LOOKUP == r->op && NULL != payload &&
-        (PMIX_SUCCESS == st || PMIX_ERR_PARTIAL_SUCCESS == st)) {
-        int32_t cnt;
-        if (PMIX_SUCCESS != wu_dmsg_get_u32(payload, &n) || n > 65536) {
-            st = PMIX_ERR_UNPACK_FAILURE;
-            n = 0;
-        } else if (0 < n) {
-            PMIX_PDATA_CREATE(pd, n);
-            cnt = (int32_t)n;
-            if (NULL == pd ||
-                PMIX_SUCCESS != PMIx_Data_unpack(NULL, payload, pd, &cnt, PMIX_PDATA)) {
-                st = NULL == pd ? PMIX_ERR_NOMEM : PMIX_ERR_UNPACK_FAILURE;
-            }
-        }
-    }
-    r->call = NULL;
-    req_answer(r, st, PMIX_SUCCESS == st || PMIX_ERR_PARTIAL_SUCCESS == st ? pd : NULL,
-               PMIX_SUCCESS == st || PMIX_ERR_PARTIAL_SUCCESS == st ? n : 0);
-    if (NULL != pd) {
-        PMIX_PDATA_FREE(pd, n);
-    }
-}
-
-/* rte thread: a request of this node's server. */
-static void req_in_rte(void *arg)
-{
-    req_t *r = arg;
-    who_t w = {.proc = r->proc};
-    snprintf(w.node, sizeof w.node, "%s", wu_rte_hostname);
-    if (wu_rte_daemon_mode) {
-        wu_dmsg_t m;
-        pmix_status_t rc;
-        PMIX_DATA_BUFFER_CONSTRUCT(&m);
-        if (PMIX_SUCCESS != (rc = pack_req(r, &m))) {
-            PMIX_DATA_BUFFER_DESTRUCT(&m);
-            req_answer(r, rc, NULL, 0);
-            return;
-        }
-        wu_rte_rpc_call(r->op, &m, rpc_done, r);
-        return;
-    }
-    head_run(r, &w);
-}
-
-static void pubsub_serve(wu_rte_rpc_t *call, uint32_t op, wu_dmsg_t *args)
-{
-    req_t *r = calloc(1, sizeof *r);
-    uint32_t ninfo = 0;
-    who_t w;
-    pmix_status_t rc = NULL == r ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
-    if (PMIX_SUCCESS == rc) {
-        r->op = op;
-        r->call = call;
-        rc = wu_dmsg_get_proc(args, &r->proc);
-        rc = PMIX_SUCCESS == rc ? wu_dmsg_get_argv(args, &r->keys) : rc;
-        rc = PMIX_SUCCESS == rc ? wu_dmsg_get_u32(args, &ninfo) : rc;
-        if (PMIX_SUCCESS == rc && ninfo > 4096) {
-            rc = PMIX_ERR_BAD_PARAM;
-        }
-        if (PMIX_SUCCESS == rc && 0 < ninfo) {
-            int32_t cnt = (int32_t)ninfo;
-            PMIX_INFO_CREATE(r->info, ninfo);
-            r->ninfo = NULL != r->info ? ninfo : 0;
-            rc = NULL == r->info ? PMIX_ERR_NOMEM
-                                 : PMIx_Data_unpack(NULL, args, r->info, &cnt, PMIX_INFO);
-        }
-    }
-    if (PMIX_SUCCESS != rc) {
-        if (NULL != r) {
-            req_free(r);
-        }
-        wu_rte_rpc_answer(call, rc, NULL);
-        return;
-    }
-    w.proc = r->proc;
-    /* a daemon's clients run on its node */
-    snprintf(w.node, sizeof w.node, "%s", wu_rte_rpc_host(call));
-    w.uid = w.gid = 0;
-    head_run(r, &w);
-}
-
-/* The upcalls (server thread): a copy of the request goes to the rte thread. */
-static pmix_status_t shift_req(uint32_t op, const pmix_proc_t *proc, char **keys,
-                               const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t opcb,
-                               pmix_lookup_cbfunc_t lookupcb, void *cbdata)
-{
-    req_t *r = calloc(1, sizeof *r);
-    if (NULL == r || NULL == proc) {
-        free(r);
-        return PMIX_ERR_NOMEM;
-    }
-    r->op = op;
-    r->proc = *proc;
-    r->opcb = opcb;
-    r->lookupcb = lookupcb;
-    r->cbdata = cbdata;
-    if (NULL != keys && NULL == (r->keys = wu_argv_copy(keys))) {
-        req_free(r);
-        return PMIX_ERR_NOMEM;
-    }
-    if (0 < ninfo) {
-        PMIX_INFO_CREATE(r->info, ninfo);
-        if (NULL == r->info) {
-            req_free(r);
-            return PMIX_ERR_NOMEM;
-        }
-        r->ninfo = ninfo;
-        for (size_t i = 0; i < ninfo; i++) {
-            if (PMIX_SUCCESS != PMIx_Info_xfer(&r->info[i], &info[i])) {
-                req_free(r);
-                return PMIX_ERR_NOMEM;
-            }
-        }
-    }
-    if (WU_SUCCESS != wu_progress_shift(wu_rte_progress(), req_in_rte, r)) {
-        req_free(r);
-        return PMIX_ERR_INIT;
-    }
-    return PMIX_SUCCESS;
-}
-
-pmix_status_t wu_rte_pubsub_request(uint32_t op, const pmix_proc_t *proc, char **keys,
-                                    const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t opcb,
-                                    pmix_lookup_cbfunc_t lookupcb, void *cbdata)
-{
-    return shift_req(op, proc, keys, info, ninfo, opcb, lookupcb, cbdata);
-}
-
-static pmix_status_t h_publish(const pmix_proc_t *proc, const pmix_info_t info[], size_t ninfo,
-                               pmix_op_cbfunc_t cbfunc, void *cbdata)
-{
-    return shift_req(WU_RTE_RPC_PUBLISH, proc, NULL, info, ninfo, cbfunc, NULL, cbdata);
-}
-
-static pmix_status_t h_lookup(const pmix_proc_t *proc, char **keys, const pmix_info_t info[],
-                              size_t ninfo, pmix_lookup_cbfunc_t cbfunc, void *cbdata)
-{
-    return shift_req(WU_RTE_RPC_LOOKUP, proc, keys, info, ninfo, NULL, cbfunc, cbdata);
-}
-
-static pmix_status_t h_unpublish(const pmix_proc_t *proc, char **keys, const pmix_info_t info[],
-                                 size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
-{
-    return shift_req(WU_RTE_RPC_UNPUBLISH, proc, keys, info, ninfo, cbfunc, NULL, cbdata);
-}
-
-void wu_rte_pubsub_module(pmix_server_module_t *m)
-{
-    m->publish = h_publish;
-    m->lookup = h_lookup;
-    m->unpublish = h_unpublish;
-}
-
-static void observe_job_ended(rte_job_t *job)
-{
-    if (!wu_rte_daemon_mode) { /* (wired keeps no data: its requests go to the head node) */
-        wu_rte_pubsub_job_ended(job->nspace); /* its PMIX_PERSIST_APP data go */
-    }
-}
-
-int wu_rte_pubsub_attach(void)
-{
-    static const rte_job_observer_t observer = {.proc_ended = wu_rte_pubsub_proc_ended,
-                                                .job_ended = observe_job_ended};
-    int rc = wu_rte_job_observe(&observer);
-    rc = WU_SUCCESS == rc ? wu_rte_rpc_handle(WU_RTE_RPC_PUBLISH, pubsub_serve) : rc;
-    rc = WU_SUCCESS == rc ? wu_rte_rpc_handle(WU_RTE_RPC_LOOKUP, pubsub_serve) : rc;
-    return WU_SUCCESS == rc ? wu_rte_rpc_handle(WU_RTE_RPC_UNPUBLISH, pubsub_serve) : rc;
 }

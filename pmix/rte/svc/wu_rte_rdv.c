@@ -11,6 +11,7 @@
 #endif
 #include "pmix/rte/svc/wu_rte_rdv.h"
 #include "mca/base/wu_mca_param.h"
+#include "opal/class/wu_hash_table.h"
 #include "opal/event/wu_progress.h"
 #include "opal/util/wu_path.h"
 #include "pmix/rte/svc/wu_rte_svc.h"
@@ -37,14 +38,38 @@ static bool unusable;              /* it cannot be used: said once */
 static unsigned long long my_start;
 static unsigned tmp_seq;
 
-/* The files this wrun wrote and still owns. */
-typedef struct mine {
-    struct mine *next;
-    char *name;
+/* The files this wrun wrote and still owns, by path (made with the first). */
+typedef struct {
     pmix_persistence_t persist;
     bool other; /* a file of another kind (wu_rte_rdv_put) */
 } mine_t;
-static mine_t *mine;
+static wu_hash_table_t *mine;
+
+/* path is ours now; PMIX_ERR_NOMEM: it is removed. */
+static pmix_status_t mine_add(const char *path, pmix_persistence_t persist, bool other)
+{
+    mine_t *m = calloc(1, sizeof *m);
+    if (NULL == m || (NULL == mine && NULL == (mine = WU_NEW(wu_hash_table_t))) ||
+        WU_SUCCESS != wu_hash_table_set_str(mine, path, m)) {
+        free(m);
+        (void)unlink(path);
+        return PMIX_ERR_NOMEM;
+    }
+    m->persist = persist;
+    m->other = other;
+    return PMIX_SUCCESS;
+}
+
+/* path is no longer ours: its record (to free), or NULL if it was not. */
+static mine_t *mine_take(const char *path)
+{
+    void *m = NULL;
+    if (NULL == mine || WU_SUCCESS != wu_hash_table_get_str(mine, path, &m)) {
+        return NULL;
+    }
+    (void)wu_hash_table_remove_str(mine, path);
+    return m;
+}
 
 /* Watching. */
 #define MAX_WATCHERS 4
@@ -271,7 +296,6 @@ pmix_status_t wu_rte_rdv_publish(const char *key, pmix_data_range_t range,
     int32_t pid = (int32_t)getpid();
     uint8_t p8 = (uint8_t)persist;
     pmix_status_t rc;
-    mine_t *m;
     int fd;
     if (!have_dir()) {
         return PMIX_ERR_NOT_AVAILABLE;
@@ -324,39 +348,26 @@ pmix_status_t wu_rte_rdv_publish(const char *key, pmix_data_range_t range,
     if (PMIX_SUCCESS != rc) {
         return rc;
     }
-    if (NULL == (m = calloc(1, sizeof *m)) || NULL == (m->name = strdup(path))) {
-        free(m);
-        (void)unlink(path);
-        return PMIX_ERR_NOMEM;
-    }
-    m->persist = persist;
-    m->next = mine;
-    mine = m;
-    return PMIX_SUCCESS;
+    return mine_add(path, persist, false);
 }
 
 void wu_rte_rdv_unpublish(const char *key, pmix_data_range_t range)
 {
     char path[PATH_MAX];
+    mine_t *m;
     if (NULL == dir) {
         return;
     }
     file_name(path, sizeof path, key, range);
-    for (mine_t **pm = &mine; NULL != *pm; pm = &(*pm)->next) {
-        if (0 == strcmp((*pm)->name, path)) {
-            mine_t *m = *pm;
-            rec_t r;
-            if (PMIX_SUCCESS == rec_read(path, &r)) {
-                if (is_mine(&r)) {
-                    (void)unlink(path); /* a reader may have taken a first-read one already */
-                }
-                rec_destruct(&r);
+    if (NULL != (m = mine_take(path))) {
+        rec_t r;
+        if (PMIX_SUCCESS == rec_read(path, &r)) {
+            if (is_mine(&r)) {
+                (void)unlink(path); /* a reader may have taken a first-read one already */
             }
-            *pm = m->next;
-            free(m->name);
-            free(m);
-            return;
+            rec_destruct(&r);
         }
+        free(m);
     }
 }
 
@@ -509,7 +520,6 @@ pmix_status_t wu_rte_rdv_put(const char *name, const void *p, size_t n)
     pmix_data_buffer_t b;
     int32_t pid = (int32_t)getpid();
     pmix_status_t rc;
-    mine_t *m;
     int fd;
     if (!have_dir()) {
         return PMIX_ERR_NOT_AVAILABLE;
@@ -537,34 +547,20 @@ pmix_status_t wu_rte_rdv_put(const char *name, const void *p, size_t n)
         (void)unlink(tmp);
         return rc;
     }
-    if (NULL == (m = calloc(1, sizeof *m)) || NULL == (m->name = strdup(path))) {
-        free(m);
-        (void)unlink(path);
-        return PMIX_ERR_NOMEM;
-    }
-    m->persist = PMIX_PERSIST_SESSION;
-    m->other = true;
-    m->next = mine;
-    mine = m;
-    return PMIX_SUCCESS;
+    return mine_add(path, PMIX_PERSIST_SESSION, true);
 }
 
 void wu_rte_rdv_remove(const char *name)
 {
     char path[PATH_MAX];
+    mine_t *m;
     if (NULL == dir) {
         return;
     }
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    for (mine_t **pm = &mine; NULL != *pm; pm = &(*pm)->next) {
-        if (0 == strcmp((*pm)->name, path)) {
-            mine_t *m = *pm;
-            (void)unlink(path);
-            *pm = m->next;
-            free(m->name);
-            free(m);
-            return;
-        }
+    if (NULL != (m = mine_take(path))) {
+        (void)unlink(path);
+        free(m);
     }
 }
 
@@ -652,20 +648,23 @@ void wu_rte_rdv_finalize(void)
 {
     memset(watchers, 0, sizeof watchers);
     watch_stop();
-    while (NULL != mine) {
-        mine_t *m = mine;
+    void *it = NULL, *value;
+    const char *name;
+    while (NULL != mine && WU_SUCCESS == wu_hash_table_next_str(mine, &it, &name, &value)) {
+        mine_t *m = value;
         rec_t r;
-        mine = m->next;
         if (m->other) {
-            (void)unlink(m->name);
-        } else if (PMIX_PERSIST_INDEF != m->persist && PMIX_SUCCESS == rec_read(m->name, &r)) {
+            (void)unlink(name);
+        } else if (PMIX_PERSIST_INDEF != m->persist && PMIX_SUCCESS == rec_read(name, &r)) {
             if (is_mine(&r)) {
-                (void)unlink(m->name);
+                (void)unlink(name);
             }
             rec_destruct(&r);
         }
-        free(m->name);
         free(m);
+    }
+    if (NULL != mine) {
+        WU_RELEASE(mine);
     }
     if (NULL != dir) {
         (void)rmdir(dir); /* only when empty: other instances may still use it */

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wired.c -- the per-node daemon of multi-node jobs. wrun starts it on every other node of a
  * job through ssh: `wired --node K --port P --addrs A,B`, the job's secret token on its
- * standard input. It connects back to wrun, hosts the PMIx server of its node's processes,
+ * standard input (or, from a launch system whose tasks have none, in WU_DAEMON_SECRET). It connects back to wrun, hosts the PMIx server of its node's processes,
  * starts them and reports their output and ends (pmix/rte/wu_rte_daemon.c). It is not meant to
  * be run by hand. */
+#include "mca/pls/pls.h"
 #include "opal/util/wu_error.h"
 #include "pmix/rte/wu_rte.h"
 
@@ -116,7 +117,17 @@ int main(int argc, char *argv[])
         usage(stderr);
         return 1;
     }
-    if (0 != read_token(token, sizeof token)) {
+    if (NULL != getenv(WU_PLS_SECRET_ENV)) {
+        /* a launch system that starts its tasks without a standard input handed it so; no
+         * process of ours sees it after this */
+        ok = strlen(getenv(WU_PLS_SECRET_ENV)) < sizeof token;
+        snprintf(token, sizeof token, "%s", getenv(WU_PLS_SECRET_ENV));
+        unsetenv(WU_PLS_SECRET_ENV);
+        if (!ok || '\0' == token[0]) {
+            fprintf(stderr, "wired: the token in %s is empty or too long\n", WU_PLS_SECRET_ENV);
+            return 1;
+        }
+    } else if (0 != read_token(token, sizeof token)) {
         fprintf(stderr, "wired: no token on standard input (wired is started by wrun)\n");
         return 1;
     }

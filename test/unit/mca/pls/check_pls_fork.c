@@ -597,6 +597,44 @@ static void remote_procs(const char *comp, const char *prog, const char *said,
     wu_pls_job_free(job);
 }
 
+/* A daemon job's secret: a component that does not hand it itself (fork here; rsh through its
+ * agent, whose standard input is the remote command's) gets it on each process's standard
+ * input, one line, which then ends; without a secret the input stays /dev/null. */
+static void secret_on_stdin(const char *const hosts[2], const char *said)
+{
+    char *argv[] = {"/bin/sh", "-c", "read -r line; echo \"got $line\"; cat; echo end", NULL};
+    for (int with = 0; with < 2; with++) {
+        wu_pls_job_t *job = wu_pls_job_new("t", 2, argv, pt);
+        ck_assert_ptr_nonnull(job);
+        job->cb = (wu_pls_callbacks_t){.output = on_output, .exited = on_exited, .done = on_done};
+        job->secret = with ? strdup("0123abcd") : NULL;
+        for (uint32_t i = 0; NULL != hosts && i < 2; i++) {
+            job->procs[i].host = strdup(hosts[i]);
+        }
+        wu_wait_destroy(&seen.done);
+        memset(&seen, 0, sizeof seen);
+        wu_wait_init(&seen.done);
+        ck_assert_int_eq(WU_SUCCESS, wu_pls_launch_job(job));
+        wait_done();
+        for (uint32_t r = 0; r < 2; r++) {
+            char want[128], agent[64] = "";
+            if (NULL != said) { /* what the agent says first */
+                snprintf(agent, sizeof agent, "%s=%s\n", said, hosts[r]);
+            }
+            snprintf(want, sizeof want, "%sgot %s\nend\n", agent, with ? "0123abcd" : "");
+            ck_assert_str_eq(want, seen.out[r]);
+            ck_assert_int_eq(-1, job->procs[r].stdin_fd); /* closed once written */
+        }
+        wu_pls_job_free(job);
+    }
+}
+
+START_TEST(fork_secret)
+{
+    secret_on_stdin(NULL, NULL);
+}
+END_TEST
+
 /* stop (terminate_job or terminate_daemons) of two processes on hosts reaches the commands
  * that run them (and so what they started). */
 static void remote_terminate(const char *const hosts[2], int (*stop)(wu_pls_job_t *, double))
@@ -671,6 +709,12 @@ START_TEST(ssh_ends_options)
 END_TEST
 
 /* Signals and termination reach the agents (and so what they started). */
+START_TEST(rsh_secret)
+{
+    secret_on_stdin(rsh_hosts, "host");
+}
+END_TEST
+
 START_TEST(rsh_terminate)
 {
     remote_terminate(rsh_hosts, wu_pls_terminate_job);
@@ -808,12 +852,14 @@ static Suite *pls_fork_suite(void)
     tcase_add_test(tc, signal_and_terminate_proc);
     tcase_add_test(tc, free_running_job);
     tcase_add_test(tc, bad_input);
+    tcase_add_test(tc, fork_secret);
     suite_add_tcase(s, tc);
     tc = tcase_create("rsh");
     tcase_add_checked_fixture(tc, setup_rsh, teardown_rsh);
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, rsh_remote_procs);
     tcase_add_test(tc, rsh_terminate);
+    tcase_add_test(tc, rsh_secret);
     tcase_add_test(tc, rsh_bad_jobs);
     suite_add_tcase(s, tc);
     tc = tcase_create("ssh");
