@@ -99,7 +99,8 @@ static void rules(uint32_t size)
 {
     pmix_proc_t r0, r1;
     pmix_info_t d[3];
-    pmix_data_range_t nsr = PMIX_RANGE_NAMESPACE, pl = PMIX_RANGE_PROC_LOCAL;
+    pmix_data_range_t nsr = PMIX_RANGE_NAMESPACE, pl = PMIX_RANGE_PROC_LOCAL,
+                      glob = PMIX_RANGE_GLOBAL;
     pmix_persistence_t first = PMIX_PERSIST_FIRST_READ;
     bool yes = true;
     int one = 1, wait_to = KEY_WAIT_TIMEOUT;
@@ -122,6 +123,10 @@ static void rules(uint32_t size)
 
     e2e_step("lookup what rank 0 published");
     E2E_RC(lookup("wu.svc", NULL, 0, "from-0", &r0), "Lookup wu.svc");
+    /* the session lies inside the global range (Open MPI 5's MPI_Lookup_name may pass it) */
+    PMIX_INFO_LOAD(&d[0], PMIX_RANGE, &glob, PMIX_DATA_RANGE);
+    E2E_RC(lookup("wu.svc", d, 1, "from-0", &r0), "Lookup wu.svc in the global range");
+    fence(); /* before rank 1 publishes wu.svc in the namespace range */
 
     e2e_step("duplicates");
     if (1 == e2e_me.rank) {

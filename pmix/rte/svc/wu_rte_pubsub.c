@@ -186,10 +186,30 @@ static pmix_status_t read_dirs(const pmix_info_t *info, size_t n, dirs_t *d, boo
 /* Does a lookup in range look beyond that range's own data when it has none? A lookup in a
  * range narrower than the session (namespace, node, process) then sees what the asker may see
  * of the other ranges: Open MPI 5's MPI_Lookup_name passes whatever its range variable holds,
- * which may read as any of them. Session and global lookups see their own range only. */
+ * which may read as any of them (its MPI_Publish_name publishes in the session). A global
+ * lookup sees the session's data too (the session lies inside it); a session lookup sees its
+ * own range only. */
 static bool look_wider(pmix_data_range_t range)
 {
-    return PMIX_RANGE_SESSION != range && PMIX_RANGE_GLOBAL != range;
+    return PMIX_RANGE_SESSION != range;
+}
+
+/* Another wrun's datum key for a lookup in range (rendezvous directory): a global lookup finds
+ * one published in the session range too. */
+static pmix_status_t rdv_lookup(const char *key, pmix_data_range_t range, uint32_t uid,
+                                pmix_proc_t *owner, pmix_value_t *value)
+{
+    pmix_status_t rc = wu_rte_rdv_lookup(key, range, uid, owner, value);
+    if (PMIX_SUCCESS != rc && PMIX_RANGE_GLOBAL == range) {
+        rc = wu_rte_rdv_lookup(key, PMIX_RANGE_SESSION, uid, owner, value);
+    }
+    return rc;
+}
+
+static bool rdv_has(const char *key, pmix_data_range_t range, uint32_t uid)
+{
+    return wu_rte_rdv_has(key, range, uid) ||
+           (PMIX_RANGE_GLOBAL == range && wu_rte_rdv_has(key, PMIX_RANGE_SESSION, uid));
 }
 
 /* ---- the store ---------------------------------------------------------------------------- */
@@ -390,7 +410,7 @@ static pmix_status_t find_keys(const who_t *w, char **keys, size_t nkeys, pmix_d
             }
         } else if ((PMIX_RANGE_SESSION == range || PMIX_RANGE_GLOBAL == range) &&
                    PMIX_SUCCESS ==
-                       wu_rte_rdv_lookup(keys[k], range, w->uid, &out[n].proc, &out[n].value)) {
+                       rdv_lookup(keys[k], range, w->uid, &out[n].proc, &out[n].value)) {
             PMIX_LOAD_KEY(out[n].key, keys[k]); /* another wrun's */
             n++;
         }
@@ -431,7 +451,7 @@ static size_t available(const who_t *w, char **keys, size_t nkeys, pmix_data_ran
                             0 == strcmp(e->key, keys[k]) && in_range(e, w) && may_read(e, w));
         }
         if (!here && (PMIX_RANGE_SESSION == range || PMIX_RANGE_GLOBAL == range)) {
-            here = wu_rte_rdv_has(keys[k], range, w->uid);
+            here = rdv_has(keys[k], range, w->uid);
         }
         n += here;
     }
